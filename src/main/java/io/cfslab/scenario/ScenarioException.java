@@ -1,0 +1,16 @@
+package io.cfslab.scenario;
+
+import java.util.List;
+
+/** A scenario that cannot run; {@link #problems()} lists every problem found (at least one). */
+public class ScenarioException extends RuntimeException {
+    private final List<Problem> problems;
+
+    public ScenarioException(List<Problem> problems) {
+        super(problems.isEmpty() ? "invalid scenario" : problems.get(0).line()
+                + (problems.size() > 1 ? " (and " + (problems.size() - 1) + " more)" : ""));
+        this.problems = List.copyOf(problems);
+    }
+
+    public List<Problem> problems() { return problems; }
+}

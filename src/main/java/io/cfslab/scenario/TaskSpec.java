@@ -1,0 +1,31 @@
+package io.cfslab.scenario;
+
+import java.util.BitSet;
+import java.util.List;
+
+/**
+ * A task entry: {@code countPerCgroup} tasks in each of {@code cgroups}. Instances are named
+ * {@code name} when the entry makes one task, else {@code name/0 … name/N-1} in cgroup order.
+ *
+ * @param name            task (group) name, unique among entries
+ * @param cgroups         resolved cgroup paths ({@code "/"} for the root); {@code leaves:/x} expanded in creation order
+ * @param countPerCgroup  tasks per cgroup (&ge; 1)
+ * @param workload        what each task does
+ * @param cpusAllowed     allowed CPUs, or null for all
+ * @param policy          scheduling policy
+ * @param rtPriority      1..99 for {@code rr}/{@code fifo}, else 0
+ */
+public record TaskSpec(String name, List<String> cgroups, int countPerCgroup, WorkloadSpec workload,
+                       BitSet cpusAllowed, Policy policy, int rtPriority) {
+
+    /** Total number of task instances this entry makes. */
+    public int total() { return cgroups.size() * countPerCgroup; }
+
+    /** Name of instance {@code i} (0-based) per the contract. */
+    public String instanceName(int i) { return total() == 1 ? name : name + "/" + i; }
+
+    /** {@code policy}: {@code normal}, {@code batch}, {@code idle}, {@code rr}, {@code fifo}. */
+    public enum Policy { NORMAL, BATCH, IDLE, RR, FIFO;
+        public boolean realtime() { return this == RR || this == FIFO; }
+    }
+}
