@@ -1,0 +1,43 @@
+package io.cfslab.api;
+
+import java.util.List;
+import org.springframework.http.HttpStatus;
+
+/**
+ * A request the API refuses; rendered as RFC 9457 {@code application/problem+json} by
+ * {@link ProblemHandler}.
+ *
+ * @see FieldProblem
+ */
+public class ApiException extends RuntimeException {
+    private final HttpStatus status;
+    private final String title;
+    private final List<FieldProblem> problems;
+
+    /**
+     * @param status   HTTP status
+     * @param title    short summary (the problem's {@code title})
+     * @param problems at least one: the offending field(s), reason and errno
+     */
+    public ApiException(HttpStatus status, String title, List<FieldProblem> problems) {
+        super(problems.isEmpty() ? title : problems.get(0).reason());
+        this.status = status;
+        this.title = title;
+        this.problems = List.copyOf(problems);
+    }
+
+    /** One problem at one field. */
+    public static ApiException of(HttpStatus status, String title, String pointer, String reason, String errno) {
+        return new ApiException(status, title, List.of(new FieldProblem(pointer, reason, errno)));
+    }
+
+    public static ApiException notFound(String what, String pointer) {
+        return of(HttpStatus.NOT_FOUND, "Not found", pointer, what + " does not exist", "ENOENT");
+    }
+
+    public HttpStatus status() { return status; }
+
+    public String title() { return title; }
+
+    public List<FieldProblem> problems() { return problems; }
+}

@@ -1,0 +1,297 @@
+package io.cfslab.api;
+
+import io.cfslab.scenario.CgroupSpec;
+import io.cfslab.scenario.Scenario;
+import io.cfslab.scenario.TaskSpec;
+import io.cfslab.store.Jdbc;
+import io.swagger.v3.oas.annotations.Operation;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The cgroup tree of a stored scenario, as cgroupfs shows it:
+ * <ul>
+ *   <li>{@code GET /api/scenarios/{id}/cgroups}: every group, root first:
+ *       {@code [{"path","parent","children":[..],"tasks":[..],"files":{"cpu.max","cpu.max.burst","cpu.weight"}}]}</li>
+ *   <li>{@code PUT …/cgroups/{path}}: {@code mkdir -p} (201 new, 200 existed); {@code DELETE}: {@code rmdir}
+ *       (204; 409 {@code EBUSY} with children or tasks; 404 {@code ENOENT}); {@code GET}: the group.</li>
+ *   <li>{@code PUT …/cgroups/{path}/cpu.max} with {@code text/plain} {@code 50000 100000} (period optional:
+ *       kept), likewise {@code cpu.max.burst} (µs) and {@code cpu.weight} (1..10000); {@code GET} prints the
+ *       value as the kernel does, with its newline.</li>
+ *   <li>{@code POST /api/scenarios/{id}/cgroups:generate}: appends a contract {@code generate} entry.</li>
+ * </ul>
+ * Refused writes answer a problem naming the document field (e.g. {@code /cgroups/2/cpu.max}) and the errno.
+ */
+@RestController
+@RequestMapping("/api/scenarios/{id}")
+public class CgroupController {
+    /** Files a group has in this API. */
+    static final Set<String> FILES = Set.of("cpu.max", "cpu.max.burst", "cpu.weight");
+    private static final Pattern SEGMENT = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}");
+
+    private final ScenarioService scenarios;
+    private final Jdbc jdbc;
+
+    public CgroupController(ScenarioService scenarios, Jdbc jdbc) {
+        this.scenarios = scenarios;
+        this.jdbc = jdbc;
+    }
+
+    @Operation(summary = "The whole tree, root first, each group with its files")
+    @GetMapping("/cgroups")
+    public Mono<List<Map<String, Object>>> tree(@PathVariable String id) {
+        return jdbc.call(() -> treeOf(id));
+    }
+
+    private List<Map<String, Object>> treeOf(String id) {
+        Scenario s = scenarios.parse(scenarios.get(id));
+        Map<String, List<String>> children = new LinkedHashMap<>();
+        Map<String, List<String>> tasks = new LinkedHashMap<>();
+        for (CgroupSpec c : s.cgroups()) children.computeIfAbsent(parentOf(c.path()), k -> new ArrayList<>()).add(c.path());
+        for (TaskSpec t : s.tasks()) {
+            for (String g : t.cgroups()) {
+                List<String> names = tasks.computeIfAbsent(g, k -> new ArrayList<>());
+                if (!names.contains(t.name())) names.add(t.name());
+            }
+        }
+        List<Map<String, Object>> out = new ArrayList<>();
+        out.add(groupView("/", null, children.getOrDefault("/", List.of()), tasks.getOrDefault("/", List.of())));
+        for (CgroupSpec c : s.cgroups()) {
+            out.add(groupView(c.path(), c, children.getOrDefault(c.path(), List.of()), tasks.getOrDefault(c.path(), List.of())));
+        }
+        return out;
+    }
+
+    @Operation(summary = "A group (JSON) or one of its files (text/plain, as the kernel prints it)")
+    @GetMapping("/cgroups/{*path}")
+    public Mono<ResponseEntity<Object>> read(@PathVariable String id, @PathVariable String path) {
+        return jdbc.call(() -> {
+            Scenario s = scenarios.parse(scenarios.get(id));
+            Target t = Target.of(path);
+            CgroupSpec c = find(s, t.group());
+            if (c == null && !t.group().equals("/")) throw enoent(t.group());
+            if (t.file() == null) return ResponseEntity.ok().<Object>body(groupView(t.group(), c, children(s, t.group()), tasksIn(s, t.group())));
+            if (c == null) throw ApiException.notFound("file " + path + " (the root has no " + t.file() + ")", "/path");
+            return ResponseEntity.ok().contentType(MediaType.TEXT_PLAIN).<Object>body(fileValue(c, t.file()) + "\n");
+        });
+    }
+
+    @Operation(summary = "mkdir -p a group, or write a file (text/plain body)")
+    @PutMapping("/cgroups/{*path}")
+    public Mono<ResponseEntity<Object>> write(@PathVariable String id, @PathVariable String path,
+                                              @RequestBody(required = false) String body, ServerHttpRequest request) {
+        Target t = Target.of(path);
+        if (t.file() == null) {
+            return jdbc.call(() -> mkdir(id, t.group()));
+        }
+        MediaType type = request.getHeaders().getContentType();
+        if (type == null || !MediaType.TEXT_PLAIN.isCompatibleWith(type)) {
+            return Mono.error(ApiException.of(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Unsupported media type", "",
+                    "write " + t.file() + " with Content-Type text/plain, as echo would", "EINVAL"));
+        }
+        String value = body == null ? "" : body.strip();
+        return jdbc.call(() -> writeFile(id, t, value));
+    }
+
+    @Operation(summary = "rmdir a group: 409 EBUSY while it has children or tasks")
+    @DeleteMapping("/cgroups/{*path}")
+    public Mono<ResponseEntity<Void>> rmdir(@PathVariable String id, @PathVariable String path) {
+        Target t = Target.of(path);
+        if (t.file() != null) {
+            return Mono.error(ApiException.of(HttpStatus.METHOD_NOT_ALLOWED, "Not a directory", "/path",
+                    t.file() + " is a file; only groups can be removed", "ENOTDIR"));
+        }
+        return jdbc.call(() -> scenarios.edit(id, (doc, s) -> {
+            String g = t.group();
+            if (g.equals("/")) throw ApiException.of(HttpStatus.CONFLICT, "Busy", "/path", "the root cannot be removed", "EBUSY");
+            if (find(s, g) == null) throw enoent(g);
+            List<String> children = children(s, g);
+            if (!children.isEmpty()) {
+                throw ApiException.of(HttpStatus.CONFLICT, "Busy", "/path",
+                        g + " has child groups " + children.subList(0, Math.min(5, children.size())), "EBUSY");
+            }
+            List<String> tasks = tasksIn(s, g);
+            if (!tasks.isEmpty()) {
+                throw ApiException.of(HttpStatus.CONFLICT, "Busy", "/path", g + " has tasks " + tasks, "EBUSY");
+            }
+            ArrayNode cgroups = doc.get("cgroups") instanceof ArrayNode a ? a : null;
+            boolean removed = false;
+            for (int i = cgroups == null ? -1 : cgroups.size() - 1; i >= 0; i--) {
+                if (g.equals(cgroups.get(i).path("path").asString(""))) {
+                    cgroups.remove(i);
+                    removed = true;
+                }
+            }
+            if (!removed) {
+                throw ApiException.of(HttpStatus.CONFLICT, "Busy", "/path",
+                        g + " is made by a generate entry; remove or change that entry", "EBUSY");
+            }
+            String parent = parentOf(g);
+            if (!parent.equals("/") && indexOf(doc, parent) < 0) {
+                cgroups.addObject().put("path", parent); // rmdir of a child leaves the mkdir -p parent
+            }
+            return ResponseEntity.noContent().<Void>build();
+        }));
+    }
+
+    @Operation(summary = "Append a generate entry (the seeds' nested loops); 422 if the tree would be too large")
+    @PostMapping(path = "/cgroups:generate", consumes = MediaType.APPLICATION_JSON_VALUE)
+    public Mono<ResponseEntity<List<Map<String, Object>>>> generate(@PathVariable String id,
+                                                                   @RequestBody(required = false) String body) {
+        ObjectNode entry;
+        try {
+            entry = ScenarioDocs.readObject(body, "");
+        } catch (ApiException e) {
+            return Mono.error(e);
+        }
+        return jdbc.call(() -> {
+            scenarios.edit(id, (doc, s) -> {
+                ArrayNode gens = doc.get("generate") instanceof ArrayNode a ? a : doc.putArray("generate");
+                gens.add(entry);
+                return null;
+            });
+            return ResponseEntity.status(HttpStatus.CREATED).location(URI.create("/api/scenarios/" + id + "/cgroups"))
+                    .body(treeOf(id));
+        });
+    }
+
+    private ResponseEntity<Object> mkdir(String id, String group) {
+        checkPath(group);
+        return scenarios.edit(id, (doc, s) -> {
+            if (group.equals("/") || find(s, group) != null) {
+                return ResponseEntity.ok().<Object>body(Map.of("path", group, "created", false));
+            }
+            ArrayNode cgroups = doc.get("cgroups") instanceof ArrayNode a ? a : doc.putArray("cgroups");
+            cgroups.addObject().put("path", group);
+            return ResponseEntity.created(URI.create("/api/scenarios/" + id + "/cgroups" + group))
+                    .<Object>body(Map.of("path", group, "created", true));
+        });
+    }
+
+    private ResponseEntity<Object> writeFile(String id, Target t, String value) {
+        return scenarios.edit(id, (doc, s) -> {
+            if (t.group().equals("/")) {
+                throw ApiException.notFound("file " + t.group() + t.file() + " (the root has no " + t.file() + ")", "/path");
+            }
+            CgroupSpec c = find(s, t.group());
+            if (c == null) throw enoent(t.group());
+            int i = indexOf(doc, t.group());
+            ArrayNode cgroups = doc.get("cgroups") instanceof ArrayNode a ? a : doc.putArray("cgroups");
+            ObjectNode entry = i >= 0 ? (ObjectNode) cgroups.get(i) : cgroups.addObject().put("path", t.group());
+            switch (t.file()) {
+                case "cpu.max" -> {
+                    String[] tokens = value.split("\\s+");
+                    // like the kernel: a write without a period keeps the current one
+                    entry.put("cpu.max", tokens.length == 1 && !value.isEmpty()
+                            ? tokens[0] + " " + c.cpuMax().periodUs() : value);
+                }
+                case "cpu.max.burst" -> entry.put("cpu.max.burst", value);
+                case "cpu.weight" -> {
+                    if (value.matches("-?\\d{1,18}")) entry.put("cpu.weight", Long.parseLong(value));
+                    else entry.put("cpu.weight", value);
+                }
+                default -> throw new IllegalStateException(t.file());
+            }
+            return ResponseEntity.noContent().build();
+        });
+    }
+
+    /** A group path and, if the last segment names a file, that file. */
+    record Target(String group, String file) {
+        static Target of(String raw) {
+            String p = raw == null || raw.isEmpty() ? "/" : raw;
+            if (p.length() > 1 && p.endsWith("/")) p = p.substring(0, p.length() - 1);
+            int slash = p.lastIndexOf('/');
+            String last = p.substring(slash + 1);
+            if (FILES.contains(last)) return new Target(slash == 0 ? "/" : p.substring(0, slash), last);
+            return new Target(p, null);
+        }
+    }
+
+    private static void checkPath(String group) {
+        if (group.equals("/")) return;
+        String[] segs = group.substring(1).split("/", -1);
+        for (String seg : segs) {
+            if (!SEGMENT.matcher(seg).matches() || seg.startsWith("cpu.") || seg.startsWith("cgroup.")) {
+                throw ApiException.of(HttpStatus.BAD_REQUEST, "Invalid cgroup name", "/path",
+                        "invalid group name '" + seg + "' in " + group
+                                + " (letters, digits, _ . -; not starting with cpu. or cgroup.)", "EINVAL");
+            }
+        }
+    }
+
+    private static ApiException enoent(String group) {
+        return ApiException.notFound("cgroup " + group, "/path");
+    }
+
+    static CgroupSpec find(Scenario s, String path) {
+        for (CgroupSpec c : s.cgroups()) if (c.path().equals(path)) return c;
+        return null;
+    }
+
+    private static int indexOf(ObjectNode doc, String path) {
+        if (!(doc.get("cgroups") instanceof ArrayNode a)) return -1;
+        for (int i = 0; i < a.size(); i++) if (path.equals(a.get(i).path("path").asString(""))) return i;
+        return -1;
+    }
+
+    static String parentOf(String path) {
+        int slash = path.lastIndexOf('/');
+        return slash <= 0 ? "/" : path.substring(0, slash);
+    }
+
+    private static List<String> children(Scenario s, String path) {
+        List<String> out = new ArrayList<>();
+        for (CgroupSpec c : s.cgroups()) if (!c.path().equals("/") && parentOf(c.path()).equals(path)) out.add(c.path());
+        return out;
+    }
+
+    private static List<String> tasksIn(Scenario s, String path) {
+        List<String> out = new ArrayList<>();
+        for (TaskSpec t : s.tasks()) if (t.cgroups().contains(path)) out.add(t.name());
+        return out;
+    }
+
+    static String fileValue(CgroupSpec c, String file) {
+        return switch (file) {
+            case "cpu.max" -> c.cpuMax().toString();
+            case "cpu.max.burst" -> Long.toString(c.cpuMaxBurstUs());
+            case "cpu.weight" -> Integer.toString(c.cpuWeight());
+            default -> throw new IllegalArgumentException(file);
+        };
+    }
+
+    private static Map<String, Object> groupView(String path, CgroupSpec c, List<String> children, List<String> tasks) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("path", path);
+        m.put("parent", path.equals("/") ? null : parentOf(path));
+        m.put("children", children);
+        m.put("tasks", tasks);
+        if (c != null) {
+            Map<String, String> files = new LinkedHashMap<>();
+            for (String f : List.of("cpu.max", "cpu.max.burst", "cpu.weight")) files.put(f, fileValue(c, f));
+            m.put("files", files);
+        }
+        return m;
+    }
+}

@@ -1,0 +1,102 @@
+package io.cfslab.api;
+
+import io.cfslab.scenario.Problem;
+import io.cfslab.scenario.ScenarioException;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.server.ResponseStatusException;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.ServerWebInputException;
+
+/**
+ * Renders every refusal as RFC 9457 {@code application/problem+json}:
+ * <pre>{ "type": "about:blank", "title": "Invalid scenario", "status": 422, "detail": "...",
+ *   "instance": "/api/scenarios/x", "pointer": "/cgroups/0/cpu.max", "errno": "EINVAL",
+ *   "errors": [ { "pointer": "/cgroups/0/cpu.max", "reason": "...", "errno": "EINVAL" } ] }</pre>
+ * {@code pointer}/{@code errno} repeat the first entry of {@code errors}.
+ *
+ * <p>Status by errno of a scenario problem: {@code ENOENT} 404, {@code EBUSY}/{@code EEXIST} 409,
+ * otherwise 422 (including size limits, whose reason names the limit).
+ */
+@RestControllerAdvice
+public class ProblemHandler {
+
+    @ExceptionHandler(ApiException.class)
+    ResponseEntity<ProblemDetail> api(ApiException e, ServerWebExchange exchange) {
+        return problem(e.status(), e.title(), e.problems(), exchange);
+    }
+
+    @ExceptionHandler(ScenarioException.class)
+    ResponseEntity<ProblemDetail> scenario(ScenarioException e, ServerWebExchange exchange) {
+        return problem(HttpStatus.UNPROCESSABLE_ENTITY, "Invalid scenario", fromScenario(e, ""), exchange);
+    }
+
+    @ExceptionHandler(ServerWebInputException.class)
+    ResponseEntity<ProblemDetail> input(ServerWebInputException e, ServerWebExchange exchange) {
+        String reason = e.getReason() == null ? "malformed request" : e.getReason();
+        Throwable cause = e.getMostSpecificCause();
+        if (cause != null && cause != e) reason = reason + ": " + cause.getMessage();
+        return problem(HttpStatus.BAD_REQUEST, "Malformed request", List.of(new FieldProblem("", reason, "EINVAL")),
+                exchange);
+    }
+
+    @ExceptionHandler(ResponseStatusException.class)
+    ResponseEntity<ProblemDetail> status(ResponseStatusException e, ServerWebExchange exchange) {
+        HttpStatusCode code = e.getStatusCode();
+        HttpStatus status = HttpStatus.resolve(code.value());
+        String title = status == null ? "Error" : status.getReasonPhrase();
+        String errno = code.value() == 404 ? "ENOENT" : code.value() >= 500 ? null : "EINVAL";
+        String reason = e.getReason() == null ? title : e.getReason();
+        ResponseEntity<ProblemDetail> r = problem(status == null ? HttpStatus.INTERNAL_SERVER_ERROR : status, title,
+                List.of(new FieldProblem("", reason, errno)), exchange);
+        return ResponseEntity.status(code).headers(e.getHeaders()).headers(r.getHeaders()).body(r.getBody());
+    }
+
+    /** Turns parser problems into field problems, each pointer prefixed by {@code prefix} (e.g. {@code /scenario}). */
+    static List<FieldProblem> fromScenario(ScenarioException e, String prefix) {
+        List<FieldProblem> out = new ArrayList<>();
+        for (Problem p : e.problems()) out.add(new FieldProblem(prefix + p.path(), p.reason(), p.errno()));
+        return out;
+    }
+
+    /** Status for a scenario problem: ENOENT 404, EBUSY/EEXIST 409, else 422. */
+    static HttpStatus statusOf(List<FieldProblem> problems) {
+        String errno = problems.isEmpty() ? null : problems.get(0).errno();
+        if ("ENOENT".equals(errno)) return HttpStatus.NOT_FOUND;
+        if ("EBUSY".equals(errno) || "EEXIST".equals(errno)) return HttpStatus.CONFLICT;
+        return HttpStatus.UNPROCESSABLE_ENTITY;
+    }
+
+    static ResponseEntity<ProblemDetail> problem(HttpStatus status, String title, List<FieldProblem> problems,
+                                                 ServerWebExchange exchange) {
+        ProblemDetail pd = ProblemDetail.forStatus(status);
+        pd.setTitle(title);
+        pd.setInstance(URI.create(exchange.getRequest().getPath().value()));
+        if (!problems.isEmpty()) {
+            FieldProblem first = problems.get(0);
+            pd.setDetail(first.reason() + (problems.size() > 1 ? " (and " + (problems.size() - 1) + " more)" : ""));
+            pd.setProperty("pointer", first.pointer());
+            if (first.errno() != null) pd.setProperty("errno", first.errno());
+            List<Map<String, Object>> errors = new ArrayList<>();
+            for (FieldProblem p : problems) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("pointer", p.pointer());
+                m.put("reason", p.reason());
+                if (p.errno() != null) m.put("errno", p.errno());
+                errors.add(m);
+            }
+            pd.setProperty("errors", errors);
+        }
+        return ResponseEntity.status(status).contentType(MediaType.APPLICATION_PROBLEM_JSON).body(pd);
+    }
+}

@@ -1,0 +1,247 @@
+package io.cfslab.api;
+
+import io.cfslab.runs.RunService;
+import io.cfslab.scenario.Scenario;
+import io.cfslab.store.Jdbc;
+import io.cfslab.store.RunRecord;
+import io.cfslab.store.RunStatus;
+import io.cfslab.store.RunRepository;
+import io.cfslab.store.ScenarioEntry;
+import io.swagger.v3.oas.annotations.Operation;
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * {@code /api/runs}. Request of {@code POST}: {@code {"scenarioId": "…"} or {"scenario": {…}}}, optional
+ * {@code "seed"} (integer) and {@code "repeats"} (1..{@value #MAX_REPEATS}); answers 202 + {@code Location}.
+ * A run view: {@code {"id", "scenarioId", "scenarioName", "status", "progress" (0..100 %), "simulatedNs",
+ * "durationNs", "events", "wallMs", "etaMs" (null unless running), "seed", "repeats", "error",
+ * "cancelRequested", "attempts", "worker", "createdAt", "startedAt", "finishedAt"}}.
+ */
+@RestController
+@RequestMapping("/api/runs")
+public class RunController {
+    /** Most repeats one run may ask for. */
+    public static final int MAX_REPEATS = 100;
+    private static final int LIST_LIMIT = 1000;
+
+    private final RunService runService;
+    private final RunRepository runs;
+    private final ScenarioService scenarios;
+    private final Jdbc jdbc;
+
+    public RunController(RunService runService, RunRepository runs, ScenarioService scenarios, Jdbc jdbc) {
+        this.runService = runService;
+        this.runs = runs;
+        this.scenarios = scenarios;
+        this.jdbc = jdbc;
+    }
+
+    @Operation(summary = "Start a run (202 + Location); 400/422 with the field's JSON pointer")
+    @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
+    public Mono<ResponseEntity<Map<String, Object>>> submit(@RequestBody(required = false) String body) {
+        return jdbc.call(() -> {
+            ObjectNode req = ScenarioDocs.readObject(body, "");
+            for (String key : req.propertyNames()) {
+                if (!List.of("scenarioId", "scenario", "seed", "repeats").contains(key)) {
+                    throw ApiException.of(HttpStatus.UNPROCESSABLE_ENTITY, "Invalid run request", "/" + key,
+                            "unknown key " + key + " (expected scenarioId, scenario, seed, repeats)", "EINVAL");
+                }
+            }
+            JsonNode idNode = req.get("scenarioId");
+            JsonNode inline = req.get("scenario");
+            if ((idNode == null) == (inline == null)) {
+                throw ApiException.of(HttpStatus.UNPROCESSABLE_ENTITY, "Invalid run request", "/scenarioId",
+                        "give exactly one of scenarioId and scenario", "EINVAL");
+            }
+            Long seed = null;
+            JsonNode seedNode = req.get("seed");
+            if (seedNode != null && !seedNode.isNull()) {
+                if (!seedNode.isIntegralNumber() || !seedNode.canConvertToLong()) {
+                    throw ApiException.of(HttpStatus.UNPROCESSABLE_ENTITY, "Invalid run request", "/seed",
+                            "seed must be an integer", "EINVAL");
+                }
+                seed = seedNode.asLong();
+            }
+            int repeats = 1;
+            JsonNode rep = req.get("repeats");
+            if (rep != null && !rep.isNull()) {
+                if (!rep.isIntegralNumber() || rep.asLong() < 1 || rep.asLong() > MAX_REPEATS) {
+                    throw ApiException.of(HttpStatus.UNPROCESSABLE_ENTITY, "Invalid run request", "/repeats",
+                            "repeats must be an integer in 1.." + MAX_REPEATS, "ERANGE");
+                }
+                repeats = rep.asInt();
+            }
+            String scenarioId = null;
+            String json;
+            Scenario parsed;
+            if (idNode != null) {
+                if (!idNode.isString()) {
+                    throw ApiException.of(HttpStatus.UNPROCESSABLE_ENTITY, "Invalid run request", "/scenarioId",
+                            "scenarioId must be a string", "EINVAL");
+                }
+                ScenarioEntry e;
+                try {
+                    e = scenarios.get(idNode.asString());
+                } catch (ApiException notFound) {
+                    throw ApiException.of(HttpStatus.UNPROCESSABLE_ENTITY, "Invalid run request", "/scenarioId",
+                            "no scenario " + idNode.asString(), "ENOENT");
+                }
+                scenarioId = e.id();
+                json = e.document();
+                parsed = scenarios.parse(e);
+            } else {
+                if (!(inline instanceof ObjectNode doc)) {
+                    throw ApiException.of(HttpStatus.UNPROCESSABLE_ENTITY, "Invalid run request", "/scenario",
+                            "scenario must be a JSON object", "EINVAL");
+                }
+                parsed = scenarios.validate(doc, "/scenario");
+                json = ScenarioDocs.write(doc);
+            }
+            RunRecord r = runService.submit(scenarioId, parsed.name(), json, seed, repeats);
+            return ResponseEntity.accepted().location(URI.create("/api/runs/" + r.id())).body(view(r));
+        });
+    }
+
+    @Operation(summary = "Runs, newest first (at most 1000), optionally ?status=queued|running|done|failed|cancelled")
+    @GetMapping
+    public Mono<List<Map<String, Object>>> list(@RequestParam(required = false) String status) {
+        RunStatus st;
+        try {
+            st = status == null ? null : RunStatus.of(status);
+        } catch (IllegalArgumentException e) {
+            return Mono.error(ApiException.of(HttpStatus.BAD_REQUEST, "Invalid parameter", "/status",
+                    "status must be one of queued, running, done, failed, cancelled", "EINVAL"));
+        }
+        return jdbc.call(() -> runs.list(st, LIST_LIMIT).stream().map(RunController::view).toList());
+    }
+
+    @Operation(summary = "A run: status, progress, simulated and wall time, ETA")
+    @GetMapping("/{id}")
+    public Mono<Map<String, Object>> get(@PathVariable String id) {
+        return jdbc.call(() -> view(require(id)));
+    }
+
+    @Operation(summary = "Cancel a queued or running run (202); 409 if it already finished")
+    @DeleteMapping("/{id}")
+    public Mono<ResponseEntity<Map<String, Object>>> cancel(@PathVariable String id) {
+        return jdbc.call(() -> {
+            try {
+                RunRecord r = runService.cancel(id).orElseThrow(() -> ApiException.notFound("run " + id, "/id"));
+                return ResponseEntity.accepted().body(view(r));
+            } catch (IllegalStateException e) {
+                throw ApiException.of(HttpStatus.CONFLICT, "Run finished", "/id", e.getMessage(), null);
+            }
+        });
+    }
+
+    @Operation(summary = "The contract's result (?repeat=i for repeats after the first); 409 until done")
+    @GetMapping(path = "/{id}/result", produces = MediaType.APPLICATION_JSON_VALUE)
+    public Mono<ResponseEntity<String>> result(@PathVariable String id, @RequestParam(defaultValue = "0") int repeat) {
+        return jdbc.call(() -> ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(resultText(id, repeat)));
+    }
+
+    @Operation(summary = "One histogram: JSON, or bpftrace's layout with Accept: text/plain")
+    @GetMapping(path = "/{id}/histograms/{name}", produces = {MediaType.APPLICATION_JSON_VALUE, MediaType.TEXT_PLAIN_VALUE})
+    public Mono<ResponseEntity<Object>> histogram(@PathVariable String id, @PathVariable String name,
+                                                  @RequestParam(defaultValue = "0") int repeat,
+                                                  @RequestHeader(value = "Accept", required = false) String accept) {
+        return jdbc.call(() -> {
+            JsonNode h = ScenarioDocs.JSON.readTree(resultText(id, repeat)).path("histograms").get(name);
+            if (h == null) throw ApiException.notFound("histogram " + name, "/name");
+            if (wantsText(accept)) {
+                return ResponseEntity.ok().contentType(MediaType.TEXT_PLAIN).<Object>body(HistogramText.format(name, h));
+            }
+            return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).<Object>body(h);
+        });
+    }
+
+    @Operation(summary = "cpu.stat of every group: JSON, or the kernel's text per group with Accept: text/plain")
+    @GetMapping(path = "/{id}/cpu.stat", produces = {MediaType.APPLICATION_JSON_VALUE, MediaType.TEXT_PLAIN_VALUE})
+    public Mono<ResponseEntity<Object>> cpuStat(@PathVariable String id, @RequestParam(defaultValue = "0") int repeat,
+                                                @RequestHeader(value = "Accept", required = false) String accept) {
+        return jdbc.call(() -> {
+            JsonNode groups = ScenarioDocs.JSON.readTree(resultText(id, repeat)).path("cgroups");
+            Map<String, JsonNode> out = new LinkedHashMap<>();
+            for (Map.Entry<String, JsonNode> e : groups.properties()) out.put(e.getKey(), e.getValue().path("cpu.stat"));
+            if (wantsText(accept)) {
+                StringBuilder sb = new StringBuilder();
+                out.forEach((g, st) -> {
+                    sb.append("# ").append(g).append("/cpu.stat\n");
+                    for (Map.Entry<String, JsonNode> kv : st.properties()) {
+                        sb.append(kv.getKey()).append(' ').append(kv.getValue().asString()).append('\n');
+                    }
+                });
+                return ResponseEntity.ok().contentType(MediaType.TEXT_PLAIN).<Object>body(sb.toString());
+            }
+            return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).<Object>body(out);
+        });
+    }
+
+    private static boolean wantsText(String accept) {
+        return accept != null && accept.contains("text/plain") && !accept.contains("application/json");
+    }
+
+    private RunRecord require(String id) {
+        return runs.find(id).orElseThrow(() -> ApiException.notFound("run " + id, "/id"));
+    }
+
+    private String resultText(String id, int repeat) {
+        RunRecord r = require(id);
+        if (r.status() != RunStatus.DONE) {
+            throw ApiException.of(HttpStatus.CONFLICT, "No result", "/id",
+                    "run " + id + " is " + r.status().word() + (r.error() == null ? "" : " (" + r.error() + ")")
+                            + "; a result exists once it is done", null);
+        }
+        if (repeat < 0 || repeat >= r.repeats()) {
+            throw ApiException.of(HttpStatus.NOT_FOUND, "No result", "/repeat",
+                    "repeat must be in 0.." + (r.repeats() - 1), "ENOENT");
+        }
+        return runs.findResult(id, repeat).orElseThrow(() -> ApiException.notFound("result of run " + id, "/id"));
+    }
+
+    static Map<String, Object> view(RunRecord r) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", r.id());
+        m.put("scenarioId", r.scenarioId());
+        m.put("scenarioName", r.scenarioName());
+        m.put("status", r.status().word());
+        m.put("progress", Math.round(r.progress() * 10) / 10.0);
+        m.put("simulatedNs", r.simulatedNs());
+        m.put("durationNs", r.durationNs());
+        m.put("events", r.events());
+        m.put("wallMs", r.wallMs());
+        Long eta = null;
+        if (r.status() == RunStatus.RUNNING && r.progress() > 0) {
+            eta = Math.round(r.wallMs() * (100.0 - r.progress()) / r.progress());
+        }
+        m.put("etaMs", eta);
+        m.put("seed", r.seed());
+        m.put("repeats", r.repeats());
+        m.put("error", r.error());
+        m.put("cancelRequested", r.cancelRequested());
+        m.put("attempts", r.attempts());
+        m.put("worker", r.worker());
+        m.put("createdAt", r.createdAt() == null ? null : r.createdAt().toString());
+        m.put("startedAt", r.startedAt() == null ? null : r.startedAt().toString());
+        m.put("finishedAt", r.finishedAt() == null ? null : r.finishedAt().toString());
+        return m;
+    }
+}

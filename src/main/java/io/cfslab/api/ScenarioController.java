@@ -1,0 +1,85 @@
+package io.cfslab.api;
+
+import io.cfslab.store.Jdbc;
+import io.cfslab.store.ScenarioEntry;
+import io.swagger.v3.oas.annotations.Operation;
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * {@code /api/scenarios}: contract scenarios (JSON). A scenario view is
+ * {@code {"id", "name", "readyMade", "version", "scenario": {...the contract document...}}}; the list
+ * leaves out {@code scenario}.
+ */
+@RestController
+@RequestMapping("/api/scenarios")
+public class ScenarioController {
+    private final ScenarioService scenarios;
+    private final Jdbc jdbc;
+
+    public ScenarioController(ScenarioService scenarios, Jdbc jdbc) {
+        this.scenarios = scenarios;
+        this.jdbc = jdbc;
+    }
+
+    @Operation(summary = "Store a scenario (201 + Location); 400 bad JSON, 422 invalid with JSON pointers")
+    @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
+    public Mono<ResponseEntity<Map<String, Object>>> create(@RequestBody(required = false) String body) {
+        return jdbc.call(() -> scenarios.create(ScenarioDocs.readObject(body, "")))
+                .map(e -> ResponseEntity.created(URI.create("/api/scenarios/" + e.id())).body(view(e, true)));
+    }
+
+    @Operation(summary = "List ready-made and stored scenarios")
+    @GetMapping
+    public Mono<List<Map<String, Object>>> list() {
+        return jdbc.call(() -> scenarios.list().stream().map(e -> view(e, false)).toList());
+    }
+
+    @Operation(summary = "One scenario with its document; 404 ENOENT")
+    @GetMapping("/{id}")
+    public Mono<Map<String, Object>> get(@PathVariable String id) {
+        return jdbc.call(() -> view(scenarios.get(id), true));
+    }
+
+    @Operation(summary = "Replace a stored scenario; 409 for ready-made ones")
+    @PutMapping(path = "/{id}", consumes = MediaType.APPLICATION_JSON_VALUE)
+    public Mono<Map<String, Object>> replace(@PathVariable String id, @RequestBody(required = false) String body) {
+        return jdbc.call(() -> view(scenarios.replace(id, ScenarioDocs.readObject(body, "")), true));
+    }
+
+    @Operation(summary = "Delete a stored scenario (204); 409 for ready-made ones")
+    @DeleteMapping("/{id}")
+    public Mono<ResponseEntity<Void>> delete(@PathVariable String id) {
+        return jdbc.call(() -> {
+            scenarios.delete(id);
+            return ResponseEntity.noContent().<Void>build();
+        });
+    }
+
+    static Map<String, Object> view(ScenarioEntry e, boolean withDocument) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", e.id());
+        m.put("name", e.name());
+        m.put("readyMade", e.readyMade());
+        m.put("version", e.version());
+        if (withDocument) {
+            JsonNode doc = ScenarioDocs.JSON.readTree(e.document());
+            m.put("scenario", doc);
+        }
+        return m;
+    }
+}

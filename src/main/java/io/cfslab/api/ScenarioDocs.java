@@ -1,0 +1,108 @@
+package io.cfslab.api;
+
+import io.cfslab.scenario.Limits;
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.http.HttpStatus;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * JSON handling of scenario documents: strict reading (400 on syntax errors) and a size pre-check that
+ * refuses trees and task counts over {@link Limits} (422 naming the limit) before anything expands them.
+ */
+final class ScenarioDocs {
+    static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private ScenarioDocs() {}
+
+    /**
+     * @param text     request body
+     * @param pointer  where the body sits (for error pointers), {@code ""} for the whole body
+     * @return the body as a JSON object
+     * @throws ApiException 400 if it is not JSON or not an object
+     */
+    static ObjectNode readObject(String text, String pointer) {
+        if (text == null || text.isBlank()) {
+            throw ApiException.of(HttpStatus.BAD_REQUEST, "Malformed JSON", pointer, "empty body", "EINVAL");
+        }
+        JsonNode node;
+        try {
+            node = JSON.readTree(text);
+        } catch (JacksonException e) {
+            throw ApiException.of(HttpStatus.BAD_REQUEST, "Malformed JSON", pointer,
+                    "not valid JSON: " + e.getOriginalMessage(), "EINVAL");
+        }
+        if (!(node instanceof ObjectNode obj)) {
+            throw ApiException.of(HttpStatus.BAD_REQUEST, "Malformed JSON", pointer, "expected a JSON object", "EINVAL");
+        }
+        return obj;
+    }
+
+    static String write(JsonNode node) { return JSON.writeValueAsString(node); }
+
+    /**
+     * Refuses a scenario whose {@code generate} entries, {@code cgroups} or task counts exceed the limits,
+     * computing sizes from the numbers alone (a request for 10^12 groups costs nothing).
+     *
+     * @param doc    scenario document
+     * @param prefix pointer prefix of {@code doc} in the request
+     * @throws ApiException 422 naming the limit
+     */
+    static void checkSize(ObjectNode doc, String prefix) {
+        List<FieldProblem> problems = new ArrayList<>();
+        long groups = 0;
+        JsonNode cgroups = doc.get("cgroups");
+        if (cgroups instanceof ArrayNode a) groups += a.size();
+        JsonNode generate = doc.get("generate");
+        if (generate instanceof ArrayNode gens) {
+            for (int i = 0; i < gens.size(); i++) {
+                JsonNode levels = gens.get(i).get("levels");
+                if (!(levels instanceof ArrayNode lv)) continue;
+                if (lv.size() > Limits.MAX_DEPTH) {
+                    problems.add(new FieldProblem(prefix + "/generate/" + i + "/levels",
+                            "tree depth " + lv.size() + " exceeds the limit of " + Limits.MAX_DEPTH, null));
+                }
+                long width = 1;
+                for (int d = 0; d < lv.size(); d++) {
+                    long f = lv.get(d).isIntegralNumber() ? lv.get(d).asLong() : 0;
+                    width = f <= 0 ? 0 : Math.min(width * Math.min(f, Limits.MAX_CGROUPS + 1L), Limits.MAX_CGROUPS + 1L);
+                    groups = Math.min(groups + width, Long.MAX_VALUE / 2);
+                }
+            }
+        }
+        if (groups > Limits.MAX_CGROUPS) {
+            problems.add(new FieldProblem(prefix + (generate instanceof ArrayNode ? "/generate" : "/cgroups"),
+                    "more than " + Limits.MAX_CGROUPS + " cgroups (limit " + Limits.MAX_CGROUPS + ")", null));
+        }
+        JsonNode tasks = doc.get("tasks");
+        if (tasks instanceof ArrayNode ts) {
+            long total = 0;
+            for (int i = 0; i < ts.size(); i++) {
+                JsonNode count = ts.get(i).get("count");
+                long c = count != null && count.isIntegralNumber() ? count.asLong() : 1;
+                if (c > Limits.MAX_TASKS) {
+                    problems.add(new FieldProblem(prefix + "/tasks/" + i + "/count",
+                            "count " + c + " exceeds the limit of " + Limits.MAX_TASKS + " tasks", null));
+                }
+                total += Math.max(0, Math.min(c, Limits.MAX_TASKS + 1L));
+            }
+            if (total > Limits.MAX_TASKS && problems.isEmpty()) {
+                problems.add(new FieldProblem(prefix + "/tasks",
+                        total + " tasks exceed the limit of " + Limits.MAX_TASKS, null));
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new ApiException(HttpStatus.UNPROCESSABLE_ENTITY, "Scenario too large", problems);
+        }
+    }
+
+    /** The {@code name} of a document, or {@code fallback}. */
+    static String name(ObjectNode doc, String fallback) {
+        JsonNode n = doc.get("name");
+        return n != null && n.isString() ? n.asString() : fallback;
+    }
+}

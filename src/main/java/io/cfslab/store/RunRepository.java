@@ -1,0 +1,132 @@
+package io.cfslab.store;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/**
+ * Tables {@code run} and {@code run_result}: blocking JDBC; call it through {@link Jdbc#call} or from a
+ * worker thread. State changes are conditional updates, so two instances never both win a transition.
+ */
+@Repository
+public class RunRepository {
+    private final JdbcClient jdbc;
+
+    public RunRepository(JdbcClient jdbc) { this.jdbc = jdbc; }
+
+    /** Inserts a queued run. */
+    public void insert(String id, String scenarioId, String scenarioName, String scenarioJson, Long seed, int repeats) {
+        jdbc.sql("""
+                insert into run (id, scenario_id, scenario_name, scenario_json, seed, repeats, status, progress,
+                    simulated_ns, duration_ns, events, wall_ms, cancel_requested, attempts, created_at)
+                values (?, ?, ?, ?, ?, ?, 'queued', 0, 0, 0, 0, 0, false, 0, ?)""")
+                .params(id, scenarioId, scenarioName, scenarioJson, seed, repeats, Timestamp.from(Instant.now()))
+                .update();
+    }
+
+    public Optional<RunRecord> find(String id) {
+        return jdbc.sql("select * from run where id = ?").param(id).query(RunRepository::map).optional();
+    }
+
+    /** Runs newest first, optionally only those with {@code status}; at most {@code limit}. */
+    public List<RunRecord> list(RunStatus status, int limit) {
+        if (status == null) {
+            return jdbc.sql("select * from run order by created_at desc, id limit ?").param(limit)
+                    .query(RunRepository::map).list();
+        }
+        return jdbc.sql("select * from run where status = ? order by created_at desc, id limit ?")
+                .params(status.word(), limit).query(RunRepository::map).list();
+    }
+
+    public long count(RunStatus status) {
+        return jdbc.sql("select count(*) from run where status = ?").param(status.word()).query(Long.class).single();
+    }
+
+    /**
+     * An executor starts (or restarts) the run: status running, progress reset, attempts + 1.
+     * @return false if the run is already finished (e.g. cancelled while queued) and must not execute
+     */
+    public boolean start(String id, String worker, long durationNs) {
+        return jdbc.sql("""
+                update run set status = 'running', progress = 0, simulated_ns = 0, events = 0, wall_ms = 0,
+                    duration_ns = ?, attempts = attempts + 1, worker = ?, started_at = ?, error = null
+                where id = ? and status in ('queued', 'running')""")
+                .params(durationNs, worker, Timestamp.from(Instant.now()), id).update() == 1;
+    }
+
+    /**
+     * Records progress of a running run.
+     * @return true if a cancel was requested meanwhile
+     */
+    public boolean progress(String id, double percent, long simulatedNs, long events, long wallMs) {
+        jdbc.sql("update run set progress = ?, simulated_ns = ?, events = ?, wall_ms = ? where id = ? and status = 'running'")
+                .params(percent, simulatedNs, events, wallMs, id).update();
+        return jdbc.sql("select cancel_requested from run where id = ?").param(id).query(Boolean.class)
+                .optional().orElse(false);
+    }
+
+    /** Ends a running run as done, failed or cancelled. @return false if it was not running */
+    public boolean finish(String id, RunStatus status, String error, double percent, long simulatedNs, long events,
+                          long wallMs) {
+        return jdbc.sql("""
+                update run set status = ?, error = ?, progress = ?, simulated_ns = ?, events = ?, wall_ms = ?,
+                    finished_at = ?
+                where id = ? and status = 'running'""")
+                .params(status.word(), error, percent, simulatedNs, events, wallMs, Timestamp.from(Instant.now()), id)
+                .update() == 1;
+    }
+
+    /** A running run goes back to the queue (its instance is shutting down). */
+    public boolean requeue(String id) {
+        return jdbc.sql("update run set status = 'queued', progress = 0, simulated_ns = 0, events = 0 where id = ? and status = 'running'")
+                .param(id).update() == 1;
+    }
+
+    /** Cancels a queued run. @return false if it was not queued */
+    public boolean cancelQueued(String id, String reason) {
+        return jdbc.sql("update run set status = 'cancelled', error = ?, finished_at = ? where id = ? and status = 'queued'")
+                .params(reason, Timestamp.from(Instant.now()), id).update() == 1;
+    }
+
+    /** Asks a running run to stop; the instance executing it polls the flag. @return false if not running */
+    public boolean requestCancel(String id) {
+        return jdbc.sql("update run set cancel_requested = true where id = ? and status = 'running'").param(id).update() == 1;
+    }
+
+    /** Stores (or replaces) the result of one repeat. */
+    public void saveResult(String runId, int repeat, String resultJson) {
+        jdbc.sql("delete from run_result where run_id = ? and repeat_index = ?").params(runId, repeat).update();
+        jdbc.sql("insert into run_result (run_id, repeat_index, result_json) values (?, ?, ?)")
+                .params(runId, repeat, resultJson).update();
+    }
+
+    /** Drops the results of earlier attempts (a re-queued run starts from the beginning). */
+    public void deleteResults(String runId) {
+        jdbc.sql("delete from run_result where run_id = ?").param(runId).update();
+    }
+
+    public Optional<String> findResult(String runId, int repeat) {
+        return jdbc.sql("select result_json from run_result where run_id = ? and repeat_index = ?")
+                .params(runId, repeat).query(String.class).optional();
+    }
+
+    private static RunRecord map(ResultSet rs, int row) throws SQLException {
+        long seed = rs.getLong("seed");
+        Long seedOrNull = rs.wasNull() ? null : seed;
+        return new RunRecord(rs.getString("id"), rs.getString("scenario_id"), rs.getString("scenario_name"),
+                rs.getString("scenario_json"), seedOrNull, rs.getInt("repeats"), RunStatus.of(rs.getString("status")),
+                rs.getDouble("progress"), rs.getLong("simulated_ns"), rs.getLong("duration_ns"), rs.getLong("events"),
+                rs.getLong("wall_ms"), rs.getString("error"), rs.getBoolean("cancel_requested"), rs.getInt("attempts"),
+                rs.getString("worker"), instant(rs, "created_at"), instant(rs, "started_at"), instant(rs, "finished_at"));
+    }
+
+    private static Instant instant(ResultSet rs, String column) throws SQLException {
+        Timestamp t = rs.getTimestamp(column);
+        return t == null ? null : t.toInstant();
+    }
+}

@@ -1,0 +1,52 @@
+package io.cfslab.store;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/** Table {@code scenario}: blocking JDBC; call it through {@link Jdbc#call}. */
+@Repository
+public class ScenarioRepository {
+    private final JdbcClient jdbc;
+
+    public ScenarioRepository(JdbcClient jdbc) { this.jdbc = jdbc; }
+
+    /** Inserts a new scenario with version 1. */
+    public ScenarioRecord insert(String id, String name, String document) {
+        Instant now = Instant.now();
+        jdbc.sql("insert into scenario (id, name, document, created_at, updated_at, version) values (?, ?, ?, ?, ?, 1)")
+                .params(id, name, document, Timestamp.from(now), Timestamp.from(now)).update();
+        return new ScenarioRecord(id, name, document, now, now, 1);
+    }
+
+    /** Replaces the document; @return false if no such scenario. */
+    public boolean update(String id, String name, String document) {
+        return jdbc.sql("update scenario set name = ?, document = ?, updated_at = ?, version = version + 1 where id = ?")
+                .params(name, document, Timestamp.from(Instant.now()), id).update() == 1;
+    }
+
+    public Optional<ScenarioRecord> find(String id) {
+        return jdbc.sql("select * from scenario where id = ?").param(id).query(ScenarioRepository::map).optional();
+    }
+
+    /** Every stored scenario, oldest first. */
+    public List<ScenarioRecord> findAll() {
+        return jdbc.sql("select * from scenario order by created_at, id").query(ScenarioRepository::map).list();
+    }
+
+    /** @return false if no such scenario */
+    public boolean delete(String id) {
+        return jdbc.sql("delete from scenario where id = ?").param(id).update() == 1;
+    }
+
+    private static ScenarioRecord map(ResultSet rs, int row) throws SQLException {
+        return new ScenarioRecord(rs.getString("id"), rs.getString("name"), rs.getString("document"),
+                rs.getTimestamp("created_at").toInstant(), rs.getTimestamp("updated_at").toInstant(),
+                rs.getLong("version"));
+    }
+}
