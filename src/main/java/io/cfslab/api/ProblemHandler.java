@@ -38,7 +38,7 @@ public class ProblemHandler {
 
     @ExceptionHandler(ScenarioException.class)
     ResponseEntity<ProblemDetail> scenario(ScenarioException e, ServerWebExchange exchange) {
-        return problem(HttpStatus.UNPROCESSABLE_ENTITY, "Invalid scenario", fromScenario(e, ""), exchange);
+        return problem(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid scenario", fromScenario(e, ""), exchange);
     }
 
     @ExceptionHandler(ServerWebInputException.class)
@@ -74,7 +74,7 @@ public class ProblemHandler {
         String errno = problems.isEmpty() ? null : problems.get(0).errno();
         if ("ENOENT".equals(errno)) return HttpStatus.NOT_FOUND;
         if ("EBUSY".equals(errno) || "EEXIST".equals(errno)) return HttpStatus.CONFLICT;
-        return HttpStatus.UNPROCESSABLE_ENTITY;
+        return HttpStatus.UNPROCESSABLE_CONTENT;
     }
 
     static ResponseEntity<ProblemDetail> problem(HttpStatus status, String title, List<FieldProblem> problems,

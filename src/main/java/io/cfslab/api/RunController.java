@@ -61,21 +61,21 @@ public class RunController {
             ObjectNode req = ScenarioDocs.readObject(body, "");
             for (String key : req.propertyNames()) {
                 if (!List.of("scenarioId", "scenario", "seed", "repeats").contains(key)) {
-                    throw ApiException.of(HttpStatus.UNPROCESSABLE_ENTITY, "Invalid run request", "/" + key,
+                    throw ApiException.of(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid run request", "/" + key,
                             "unknown key " + key + " (expected scenarioId, scenario, seed, repeats)", "EINVAL");
                 }
             }
             JsonNode idNode = req.get("scenarioId");
             JsonNode inline = req.get("scenario");
             if ((idNode == null) == (inline == null)) {
-                throw ApiException.of(HttpStatus.UNPROCESSABLE_ENTITY, "Invalid run request", "/scenarioId",
+                throw ApiException.of(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid run request", "/scenarioId",
                         "give exactly one of scenarioId and scenario", "EINVAL");
             }
             Long seed = null;
             JsonNode seedNode = req.get("seed");
             if (seedNode != null && !seedNode.isNull()) {
                 if (!seedNode.isIntegralNumber() || !seedNode.canConvertToLong()) {
-                    throw ApiException.of(HttpStatus.UNPROCESSABLE_ENTITY, "Invalid run request", "/seed",
+                    throw ApiException.of(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid run request", "/seed",
                             "seed must be an integer", "EINVAL");
                 }
                 seed = seedNode.asLong();
@@ -84,7 +84,7 @@ public class RunController {
             JsonNode rep = req.get("repeats");
             if (rep != null && !rep.isNull()) {
                 if (!rep.isIntegralNumber() || rep.asLong() < 1 || rep.asLong() > MAX_REPEATS) {
-                    throw ApiException.of(HttpStatus.UNPROCESSABLE_ENTITY, "Invalid run request", "/repeats",
+                    throw ApiException.of(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid run request", "/repeats",
                             "repeats must be an integer in 1.." + MAX_REPEATS, "ERANGE");
                 }
                 repeats = rep.asInt();
@@ -94,14 +94,14 @@ public class RunController {
             Scenario parsed;
             if (idNode != null) {
                 if (!idNode.isString()) {
-                    throw ApiException.of(HttpStatus.UNPROCESSABLE_ENTITY, "Invalid run request", "/scenarioId",
+                    throw ApiException.of(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid run request", "/scenarioId",
                             "scenarioId must be a string", "EINVAL");
                 }
                 ScenarioEntry e;
                 try {
                     e = scenarios.get(idNode.asString());
                 } catch (ApiException notFound) {
-                    throw ApiException.of(HttpStatus.UNPROCESSABLE_ENTITY, "Invalid run request", "/scenarioId",
+                    throw ApiException.of(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid run request", "/scenarioId",
                             "no scenario " + idNode.asString(), "ENOENT");
                 }
                 scenarioId = e.id();
@@ -109,7 +109,7 @@ public class RunController {
                 parsed = scenarios.parse(e);
             } else {
                 if (!(inline instanceof ObjectNode doc)) {
-                    throw ApiException.of(HttpStatus.UNPROCESSABLE_ENTITY, "Invalid run request", "/scenario",
+                    throw ApiException.of(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid run request", "/scenario",
                             "scenario must be a JSON object", "EINVAL");
                 }
                 parsed = scenarios.validate(doc, "/scenario");

@@ -96,7 +96,7 @@ final class ScenarioDocs {
             }
         }
         if (!problems.isEmpty()) {
-            throw new ApiException(HttpStatus.UNPROCESSABLE_ENTITY, "Scenario too large", problems);
+            throw new ApiException(HttpStatus.UNPROCESSABLE_CONTENT, "Scenario too large", problems);
         }
     }
 

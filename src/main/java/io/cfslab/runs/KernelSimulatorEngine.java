@@ -5,7 +5,6 @@ import io.cfslab.scenario.Scenario;
 import io.cfslab.scenario.ScenarioParser;
 import io.cfslab.sim.RunControl;
 import io.cfslab.sim.Simulator;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -20,11 +19,10 @@ public final class KernelSimulatorEngine implements SimulationEngine {
         return ResultJson.write(Simulator.run(scenario, control));
     }
 
-    /** Registers the engine unless a test supplies its own. */
+    /** Registers the engine (tests may add a {@code @Primary} one). */
     @Configuration(proxyBeanMethods = false)
     static class Config {
         @Bean
-        @ConditionalOnMissingBean(SimulationEngine.class)
         SimulationEngine simulationEngine() { return new KernelSimulatorEngine(); }
     }
 }

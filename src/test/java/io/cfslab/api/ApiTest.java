@@ -1,0 +1,297 @@
+package io.cfslab.api;
+
+import static io.cfslab.api.ApiTestSupport.awaitStatus;
+import static io.cfslab.api.ApiTestSupport.createScenario;
+import static io.cfslab.api.ApiTestSupport.json;
+import static io.cfslab.api.ApiTestSupport.problem;
+import static io.cfslab.api.ApiTestSupport.submitRun;
+import static io.cfslab.api.ApiTestSupport.tiny;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cfslab.testsupport.FakeEngine;
+import io.cfslab.testsupport.FakeEngineConfig;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
+import org.springframework.context.annotation.Import;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.test.web.reactive.server.WebTestClient;
+import tools.jackson.databind.JsonNode;
+
+/** Every endpoint of the API, success and failure, through WebTestClient on an in-memory H2. */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "spring.datasource.url=jdbc:h2:mem:apitest;DB_CLOSE_DELAY=-1",
+        "cfslab.runs.pool-size=2", "cfslab.runs.poll-interval=100ms", "cfslab.runs.progress-interval=50ms"})
+@AutoConfigureWebTestClient
+@Import(FakeEngineConfig.class)
+class ApiTest {
+    @Autowired WebTestClient web;
+
+    @BeforeEach
+    void fast() {
+        FakeEngine.reset();
+        FakeEngine.wallMsPerSimulatedSecond = 100;
+    }
+
+    @Test
+    void readyMadeScenariosAreListedAndReadOnly() {
+        JsonNode list = json(web.get().uri("/api/scenarios").exchange().expectStatus().isOk());
+        List<String> ids = new ArrayList<>();
+        list.forEach(n -> {
+            if (n.path("readyMade").asBoolean()) ids.add(n.path("id").asString());
+        });
+        assertThat(ids).contains("seed03-functional", "e1-one-hog-10pct", "e5a-nested-children-unlimited",
+                "seed01-large-tree-task-async", "seed01-large-tree-cfsrq-sync");
+        JsonNode e1 = json(web.get().uri("/api/scenarios/e1-one-hog-10pct").exchange().expectStatus().isOk());
+        assertThat(e1.path("scenario").path("cgroups").get(0).path("cpu.max").asString()).isEqualTo("10000 100000");
+        problem(web.put().uri("/api/scenarios/e1-one-hog-10pct").contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(tiny("x")).exchange(), HttpStatus.CONFLICT, "/id", "EPERM");
+        problem(web.delete().uri("/api/scenarios/seed03-functional").exchange(), HttpStatus.CONFLICT, "/id", "EPERM");
+        problem(web.put().uri("/api/scenarios/e1-one-hog-10pct/cgroups/x").exchange(), HttpStatus.CONFLICT, "/id", "EPERM");
+    }
+
+    @Test
+    void scenarioCrud() {
+        String id = createScenario(web, tiny("crud"));
+        JsonNode got = json(web.get().uri("/api/scenarios/" + id).exchange().expectStatus().isOk());
+        assertThat(got.path("name").asString()).isEqualTo("crud");
+        assertThat(got.path("readyMade").asBoolean()).isFalse();
+        assertThat(got.path("scenario").path("duration").asString()).isEqualTo("200ms");
+
+        JsonNode put = json(web.put().uri("/api/scenarios/" + id).contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(tiny("renamed")).exchange().expectStatus().isOk());
+        assertThat(put.path("name").asString()).isEqualTo("renamed");
+        assertThat(put.path("version").asLong()).isEqualTo(2);
+
+        JsonNode list = json(web.get().uri("/api/scenarios").exchange().expectStatus().isOk());
+        assertThat(list.findValuesAsString("id")).contains(id);
+
+        web.delete().uri("/api/scenarios/" + id).exchange().expectStatus().isNoContent();
+        problem(web.get().uri("/api/scenarios/" + id).exchange(), HttpStatus.NOT_FOUND, "/id", "ENOENT");
+        problem(web.delete().uri("/api/scenarios/" + id).exchange(), HttpStatus.NOT_FOUND, "/id", "ENOENT");
+        problem(web.put().uri("/api/scenarios/" + id).contentType(MediaType.APPLICATION_JSON).bodyValue(tiny("x"))
+                .exchange(), HttpStatus.NOT_FOUND, "/id", "ENOENT");
+    }
+
+    @Test
+    void cgroupTreeLikeCgroupfs() {
+        String id = createScenario(web, "{\"name\": \"tree\", \"duration\": \"200ms\", \"machine\": {\"cpus\": 1}}");
+        String base = "/api/scenarios/" + id + "/cgroups";
+        web.put().uri(base + "/a").exchange().expectStatus().isCreated();
+        web.put().uri(base + "/a/b").exchange().expectStatus().isCreated();
+        web.put().uri(base + "/a").exchange().expectStatus().isOk(); // mkdir -p: exists already
+        web.put().uri(base + "/x/y/z").exchange().expectStatus().isCreated(); // parents created
+
+        assertThat(text(base + "/a/cpu.max")).isEqualTo("max 100000\n");
+        putText(base + "/a/cpu.max", "50000 100000\n").expectStatus().isNoContent();
+        assertThat(text(base + "/a/cpu.max")).isEqualTo("50000 100000\n");
+        putText(base + "/a/cpu.max", "20000").expectStatus().isNoContent(); // period kept
+        assertThat(text(base + "/a/cpu.max")).isEqualTo("20000 100000\n");
+        putText(base + "/a/b/cpu.max", "max 50000").expectStatus().isNoContent();
+        assertThat(text(base + "/a/b/cpu.max")).isEqualTo("max 50000\n");
+        putText(base + "/a/b/cpu.weight", "200").expectStatus().isNoContent();
+        assertThat(text(base + "/a/b/cpu.weight")).isEqualTo("200\n");
+        putText(base + "/a/cpu.max.burst", "1000").expectStatus().isNoContent();
+        assertThat(text(base + "/a/cpu.max.burst")).isEqualTo("1000\n");
+
+        JsonNode tree = json(web.get().uri(base).exchange().expectStatus().isOk());
+        assertThat(tree.findValuesAsString("path")).containsExactly("/", "/a", "/a/b", "/x", "/x/y", "/x/y/z");
+        assertThat(tree.get(0).path("children").toString()).isEqualTo("[\"/a\",\"/x\"]");
+        assertThat(tree.get(1).path("files").path("cpu.max").asString()).isEqualTo("20000 100000");
+
+        JsonNode group = json(web.get().uri(base + "/a/b").exchange().expectStatus().isOk());
+        assertThat(group.path("parent").asString()).isEqualTo("/a");
+        assertThat(group.path("files").path("cpu.weight").asString()).isEqualTo("200");
+
+        web.delete().uri(base + "/a/b").exchange().expectStatus().isNoContent();
+        web.delete().uri(base + "/x/y/z").exchange().expectStatus().isNoContent();
+        JsonNode after = json(web.get().uri(base).exchange().expectStatus().isOk());
+        assertThat(after.findValuesAsString("path")).containsExactly("/", "/a", "/x", "/x/y");
+        assertThat(text(base + "/a/cpu.max")).isEqualTo("20000 100000\n"); // the parent kept its file
+
+        web.post().uri("/api/scenarios/" + id + "/cgroups:generate").contentType(MediaType.APPLICATION_JSON)
+                .bodyValue("{\"under\": \"/\", \"levels\": [2, 3], \"cpu.max\": {\"1\": \"30000 100000\"}}")
+                .exchange().expectStatus().isCreated();
+        assertThat(text(base + "/1/cpu.max")).isEqualTo("30000 100000\n");
+        assertThat(text(base + "/2/2_3/cpu.max")).isEqualTo("max 100000\n");
+    }
+
+    @Test
+    void malformedInputsAnswerProblems() {
+        String id = createScenario(web, tiny("bad"));
+        String base = "/api/scenarios/" + id + "/cgroups";
+        web.put().uri(base + "/a/b").exchange().expectStatus().isCreated();
+        // 1-4: bad cpu.max bodies, refused as the kernel refuses the write
+        problem(putText(base + "/a/cpu.max", "abc"), HttpStatus.UNPROCESSABLE_CONTENT, "/cgroups/0/cpu.max", "EINVAL");
+        problem(putText(base + "/a/cpu.max", "500 100000"), HttpStatus.UNPROCESSABLE_CONTENT, "/cgroups/0/cpu.max", "EINVAL");
+        problem(putText(base + "/a/cpu.max", "50000 100000 7"), HttpStatus.UNPROCESSABLE_CONTENT, "/cgroups/0/cpu.max", "EINVAL");
+        problem(putText(base + "/a/cpu.max", "50000 2000000"), HttpStatus.UNPROCESSABLE_CONTENT, "/cgroups/0/cpu.max", "EINVAL");
+        // 5-6: cpu.weight out of range / not a number
+        problem(putText(base + "/a/cpu.weight", "0"), HttpStatus.UNPROCESSABLE_CONTENT, "/cgroups/0/cpu.weight", "ERANGE");
+        problem(putText(base + "/a/cpu.weight", "heavy"), HttpStatus.UNPROCESSABLE_CONTENT, "/cgroups/0/cpu.weight", "EINVAL");
+        // the refused writes changed nothing
+        assertThat(text(base + "/a/cpu.max")).isEqualTo("50000 100000\n");
+        // 7: wrong content type for a file write
+        problem(web.put().uri(base + "/a/cpu.max").contentType(MediaType.APPLICATION_JSON).bodyValue("\"50000\"")
+                .exchange(), HttpStatus.UNSUPPORTED_MEDIA_TYPE, "", "EINVAL");
+        // 8-10: unknown groups and files
+        problem(web.get().uri(base + "/nope").exchange(), HttpStatus.NOT_FOUND, "/path", "ENOENT");
+        problem(putText(base + "/nope/cpu.max", "10000"), HttpStatus.NOT_FOUND, "/path", "ENOENT");
+        problem(web.delete().uri(base + "/nope").exchange(), HttpStatus.NOT_FOUND, "/path", "ENOENT");
+        // 11-12: rmdir of a busy group (children; tasks)
+        problem(web.delete().uri(base + "/a").exchange(), HttpStatus.CONFLICT, "/path", "EBUSY");
+        web.delete().uri(base + "/a/b").exchange().expectStatus().isNoContent();
+        problem(web.delete().uri(base + "/a").exchange(), HttpStatus.CONFLICT, "/path", "EBUSY"); // task nop
+        // 13: invalid group name
+        problem(web.put().uri(base + "/a/b c").exchange(), HttpStatus.BAD_REQUEST, "/path", "EINVAL");
+        // 14-16: bad JSON, wrong content type, unknown key
+        problem(web.post().uri("/api/scenarios").contentType(MediaType.APPLICATION_JSON).bodyValue("{\"name\": ")
+                .exchange(), HttpStatus.BAD_REQUEST, "", "EINVAL");
+        problem(web.post().uri("/api/scenarios").contentType(MediaType.APPLICATION_JSON).bodyValue("[1, 2]")
+                .exchange(), HttpStatus.BAD_REQUEST, "", "EINVAL");
+        problem(web.post().uri("/api/scenarios").contentType(MediaType.TEXT_PLAIN).bodyValue(tiny("t"))
+                .exchange(), HttpStatus.UNSUPPORTED_MEDIA_TYPE, null, null);
+        problem(web.post().uri("/api/scenarios").contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(tiny("u").replaceFirst("\\{", "{\"bogus\": 1, ")).exchange(),
+                HttpStatus.UNPROCESSABLE_CONTENT, "/bogus", null);
+        // 17-19: huge generate requests: width, depth, and task counts, answered with the limit
+        JsonNode huge = problem(web.post().uri("/api/scenarios/" + id + "/cgroups:generate")
+                .contentType(MediaType.APPLICATION_JSON).bodyValue("{\"under\": \"/\", \"levels\": [1000, 1000, 1000]}")
+                .exchange(), HttpStatus.UNPROCESSABLE_CONTENT, "/generate", null);
+        assertThat(huge.path("detail").asString()).contains("20000");
+        problem(web.post().uri("/api/scenarios/" + id + "/cgroups:generate").contentType(MediaType.APPLICATION_JSON)
+                .bodyValue("{\"under\": \"/\", \"levels\": [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]}").exchange(),
+                HttpStatus.UNPROCESSABLE_CONTENT, "/generate/0/levels", null);
+        problem(web.post().uri("/api/scenarios").contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(tiny("many").replace("\"count\": 1", "\"count\": 10000000")).exchange(),
+                HttpStatus.UNPROCESSABLE_CONTENT, "/tasks/0/count", null);
+        // 20: generate body that is not JSON
+        problem(web.post().uri("/api/scenarios/" + id + "/cgroups:generate").contentType(MediaType.APPLICATION_JSON)
+                .bodyValue("levels: [2]").exchange(), HttpStatus.BAD_REQUEST, "", "EINVAL");
+        // 21-26: bad run requests
+        problem(postRun("{}"), HttpStatus.UNPROCESSABLE_CONTENT, "/scenarioId", "EINVAL");
+        problem(postRun("{\"scenarioId\": \"" + id + "\", \"repeats\": 0}"), HttpStatus.UNPROCESSABLE_CONTENT, "/repeats", "ERANGE");
+        problem(postRun("{\"scenarioId\": \"no-such\"}"), HttpStatus.UNPROCESSABLE_CONTENT, "/scenarioId", "ENOENT");
+        problem(postRun("{\"scenarioId\": \"" + id + "\", \"seed\": \"x\"}"), HttpStatus.UNPROCESSABLE_CONTENT, "/seed", "EINVAL");
+        problem(postRun("{\"scenario\": " + tiny("c").replace("50000 100000", "50 100000") + "}"),
+                HttpStatus.UNPROCESSABLE_CONTENT, "/scenario/cgroups/0/cpu.max", "EINVAL");
+        problem(postRun("{\"scenarioId\": \"" + id + "\", \"colour\": 1}"), HttpStatus.UNPROCESSABLE_CONTENT, "/colour", "EINVAL");
+        // 27-30: unknown runs, paths and filters
+        problem(web.get().uri("/api/runs/no-such").exchange(), HttpStatus.NOT_FOUND, "/id", "ENOENT");
+        problem(web.delete().uri("/api/runs/no-such").exchange(), HttpStatus.NOT_FOUND, "/id", "ENOENT");
+        problem(web.get().uri("/api/runs?status=sleeping").exchange(), HttpStatus.BAD_REQUEST, "/status", "EINVAL");
+        problem(web.get().uri("/api/no-such-thing").exchange(), HttpStatus.NOT_FOUND, null, null);
+    }
+
+    @Test
+    void runLifecycleResultHistogramAndCpuStat() throws Exception {
+        String id = createScenario(web, tiny("life"));
+        String run = submitRun(web, Map.of("scenarioId", id, "seed", 42));
+        JsonNode done = awaitStatus(web, run, "done", Duration.ofSeconds(20));
+        assertThat(done.path("progress").asDouble()).isEqualTo(100.0);
+        assertThat(done.path("simulatedNs").asLong()).isEqualTo(200_000_000L);
+        assertThat(done.path("scenarioId").asString()).isEqualTo(id);
+        assertThat(done.path("attempts").asInt()).isEqualTo(1);
+
+        JsonNode result = json(web.get().uri("/api/runs/" + run + "/result").exchange().expectStatus().isOk());
+        assertThat(result.path("seed").asLong()).isEqualTo(42);
+        assertThat(result.path("scenario").asString()).isEqualTo("life");
+
+        JsonNode h = json(web.get().uri("/api/runs/" + run + "/histograms/distribute_cfs_runtime_ns")
+                .accept(MediaType.APPLICATION_JSON).exchange().expectStatus().isOk());
+        assertThat(h.path("count").asLong()).isEqualTo(3);
+        String text = web.get().uri("/api/runs/" + run + "/histograms/distribute_cfs_runtime_ns")
+                .accept(MediaType.TEXT_PLAIN).exchange().expectStatus().isOk()
+                .expectHeader().contentTypeCompatibleWith(MediaType.TEXT_PLAIN)
+                .expectBody(String.class).returnResult().getResponseBody();
+        assertThat(text).startsWith("@distribute_cfs_runtime_ns:\n")
+                .contains("[8K, 16K)              2 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|")
+                .contains("[16K, 32K)             1 |@@@@@@@@@@@@@@@@@@@@@@@@@@                          |");
+        problem(web.get().uri("/api/runs/" + run + "/histograms/nope").exchange(), HttpStatus.NOT_FOUND, "/name", "ENOENT");
+
+        JsonNode stat = json(web.get().uri("/api/runs/" + run + "/cpu.stat").accept(MediaType.APPLICATION_JSON)
+                .exchange().expectStatus().isOk());
+        assertThat(stat.path("/a").path("nr_periods").asLong()).isEqualTo(2);
+        String statText = web.get().uri("/api/runs/" + run + "/cpu.stat").accept(MediaType.TEXT_PLAIN).exchange()
+                .expectStatus().isOk().expectBody(String.class).returnResult().getResponseBody();
+        assertThat(statText).contains("# /a/cpu.stat\nusage_usec 200000\n");
+
+        JsonNode doneList = json(web.get().uri("/api/runs?status=done").exchange().expectStatus().isOk());
+        assertThat(doneList.findValuesAsString("id")).contains(run);
+        JsonNode queuedList = json(web.get().uri("/api/runs?status=queued").exchange().expectStatus().isOk());
+        assertThat(queuedList.findValuesAsString("id")).doesNotContain(run);
+
+        problem(web.delete().uri("/api/runs/" + run).exchange(), HttpStatus.CONFLICT, "/id", null);
+        problem(web.get().uri("/api/runs/" + run + "/result?repeat=1").exchange(), HttpStatus.NOT_FOUND, "/repeat", "ENOENT");
+    }
+
+    @Test
+    void inlineScenarioWithRepeatsAndResultBeforeDone() throws Exception {
+        FakeEngine.wallMsPerSimulatedSecond = 2000; // 400 ms wall per repeat
+        String run = submitRun(web, Map.of("scenario", JSON_TINY("inline"), "seed", 5, "repeats", 2));
+        JsonNode queuedOrRunning = ApiTestSupport.run(web, run);
+        assertThat(queuedOrRunning.path("status").asString()).isIn("queued", "running");
+        assertThat(queuedOrRunning.path("scenarioId").isNull()).isTrue();
+        problem(web.get().uri("/api/runs/" + run + "/result").exchange(), HttpStatus.CONFLICT, "/id", null);
+        JsonNode running = awaitStatus(web, run, "running", Duration.ofSeconds(10));
+        assertThat(running.path("repeats").asInt()).isEqualTo(2);
+        awaitStatus(web, run, "done", Duration.ofSeconds(20));
+        JsonNode second = json(web.get().uri("/api/runs/" + run + "/result?repeat=1").exchange().expectStatus().isOk());
+        assertThat(second.path("seed").asLong()).isEqualTo(6);
+        assertThat(FakeEngine.executions.keySet()).contains("inline#5", "inline#6");
+    }
+
+    @Test
+    void cancelRunningRun() throws Exception {
+        FakeEngine.wallMsPerSimulatedSecond = 60_000; // 12 s wall for 200 ms simulated
+        String run = submitRun(web, Map.of("scenario", JSON_TINY("long")));
+        awaitStatus(web, run, "running", Duration.ofSeconds(10));
+        long t0 = System.nanoTime();
+        web.delete().uri("/api/runs/" + run).exchange().expectStatus().isAccepted();
+        JsonNode cancelled = awaitStatus(web, run, "cancelled", Duration.ofSeconds(5));
+        assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(1));
+        assertThat(cancelled.path("error").asString()).contains("cancel");
+        assertThat(cancelled.path("progress").asDouble()).isLessThan(100.0);
+    }
+
+    @Test
+    void openApiActuatorAndMetrics() throws Exception {
+        String run = submitRun(web, Map.of("scenario", JSON_TINY("metrics")));
+        awaitStatus(web, run, "done", Duration.ofSeconds(20));
+        JsonNode api = json(web.get().uri("/v3/api-docs").exchange().expectStatus().isOk());
+        assertThat(api.path("paths").has("/api/runs")).isTrue();
+        assertThat(api.path("paths").has("/api/scenarios/{id}/cgroups/{*path}")
+                || api.path("paths").toString().contains("/cgroups/")).isTrue();
+        JsonNode health = json(web.get().uri("/actuator/health").exchange().expectStatus().isOk());
+        assertThat(health.path("status").asString()).isEqualTo("UP");
+        assertThat(health.path("components").has("db")).isTrue();
+        String prom = web.get().uri("/actuator/prometheus").exchange().expectStatus().isOk()
+                .expectBody(String.class).returnResult().getResponseBody();
+        assertThat(prom).contains("cfslab_runs_submitted_total", "cfslab_runs_finished_total{",
+                "cfslab_runs_queued", "cfslab_runs_running", "cfslab_run_wall_time_seconds",
+                "cfslab_simulation_events_per_second");
+    }
+
+    private static JsonNode JSON_TINY(String name) { return ApiTestSupport.JSON.readTree(tiny(name)); }
+
+    private String text(String uri) {
+        return web.get().uri(uri).accept(MediaType.TEXT_PLAIN).exchange().expectStatus().isOk()
+                .expectHeader().contentTypeCompatibleWith(MediaType.TEXT_PLAIN)
+                .expectBody(String.class).returnResult().getResponseBody();
+    }
+
+    private WebTestClient.ResponseSpec putText(String uri, String body) {
+        return web.put().uri(uri).contentType(MediaType.TEXT_PLAIN).bodyValue(body).exchange();
+    }
+
+    private WebTestClient.ResponseSpec postRun(String body) {
+        return web.post().uri("/api/runs").contentType(MediaType.APPLICATION_JSON).bodyValue(body).exchange();
+    }
+}
