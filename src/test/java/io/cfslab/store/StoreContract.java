@@ -1,0 +1,124 @@
+package io.cfslab.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.github.kagkarlsson.scheduler.SchedulerClient;
+import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
+import com.github.kagkarlsson.scheduler.task.helper.Tasks;
+import io.cfslab.testsupport.TestDatabase;
+import java.time.Instant;
+import java.util.List;
+import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
+
+/**
+ * The store's behaviour, run on every supported database by a subclass: Flyway migrations apply, the
+ * repositories round-trip every field, run state transitions are conditional, and db-scheduler's table
+ * accepts the queue's writes.
+ */
+abstract class StoreContract {
+    TestDatabase db;
+    DriverManagerDataSource ds;
+    ScenarioRepository scenarios;
+    RunRepository runs;
+
+    abstract TestDatabase database();
+
+    @BeforeEach
+    void migrate() {
+        db = database();
+        ds = new DriverManagerDataSource(db.url(), db.user(), db.password());
+        var flyway = Flyway.configure().dataSource(ds).locations("classpath:db/migration");
+        if (db.isPostgres()) flyway.schemas(db.schema()).defaultSchema(db.schema());
+        assertThat(flyway.load().migrate().migrationsExecuted).isEqualTo(1);
+        JdbcClient jdbc = JdbcClient.create(ds);
+        scenarios = new ScenarioRepository(jdbc);
+        runs = new RunRepository(jdbc);
+    }
+
+    @AfterEach
+    void drop() {
+        if (db != null) db.close();
+    }
+
+    @Test
+    void scenariosRoundTripLargeDocuments() {
+        String big = "{\"name\": \"big\", \"cgroups\": [" + "{\"path\": \"/é\"},".repeat(20_000) + "{\"path\": \"/z\"}]}";
+        scenarios.insert("s1", "big", big);
+        scenarios.insert("s2", "other", "{}");
+        ScenarioRecord s1 = scenarios.find("s1").orElseThrow();
+        assertThat(s1.document()).isEqualTo(big);
+        assertThat(s1.version()).isEqualTo(1);
+        assertThat(scenarios.update("s1", "big2", "{\"name\": \"big2\"}")).isTrue();
+        assertThat(scenarios.find("s1").orElseThrow().version()).isEqualTo(2);
+        assertThat(scenarios.find("s1").orElseThrow().name()).isEqualTo("big2");
+        assertThat(scenarios.findAll()).extracting(ScenarioRecord::id).containsExactly("s1", "s2");
+        assertThat(scenarios.update("nope", "x", "{}")).isFalse();
+        assertThat(scenarios.delete("s2")).isTrue();
+        assertThat(scenarios.delete("s2")).isFalse();
+        assertThat(scenarios.find("s2")).isEmpty();
+    }
+
+    @Test
+    void runTransitionsAreConditional() {
+        runs.insert("r1", "s1", "tiny", "{\"name\": \"tiny\"}", 42L, 2);
+        runs.insert("r2", null, "inline", "{}", null, 1);
+        RunRecord r1 = runs.find("r1").orElseThrow();
+        assertThat(r1.status()).isEqualTo(RunStatus.QUEUED);
+        assertThat(r1.seed()).isEqualTo(42L);
+        assertThat(r1.repeats()).isEqualTo(2);
+        assertThat(runs.find("r2").orElseThrow().seed()).isNull();
+        assertThat(runs.count(RunStatus.QUEUED)).isEqualTo(2);
+
+        assertThat(runs.start("r1", "w1", 1_000)).isTrue();
+        assertThat(runs.progress("r1", 50.0, 500, 77, 12)).isFalse();
+        RunRecord mid = runs.find("r1").orElseThrow();
+        assertThat(mid.status()).isEqualTo(RunStatus.RUNNING);
+        assertThat(mid.progress()).isEqualTo(50.0);
+        assertThat(mid.events()).isEqualTo(77);
+        assertThat(mid.attempts()).isEqualTo(1);
+        assertThat(mid.worker()).isEqualTo("w1");
+        assertThat(runs.requestCancel("r1")).isTrue();
+        assertThat(runs.progress("r1", 60.0, 600, 80, 13)).isTrue();
+        assertThat(runs.cancelQueued("r1", "x")).as("not queued any more").isFalse();
+
+        assertThat(runs.requeue("r1")).isTrue();
+        assertThat(runs.start("r1", "w2", 1_000)).isTrue();
+        assertThat(runs.find("r1").orElseThrow().attempts()).isEqualTo(2);
+        runs.saveResult("r1", 0, "{\"a\": 1}");
+        runs.saveResult("r1", 0, "{\"a\": 2}");
+        runs.saveResult("r1", 1, "{\"b\": 1}");
+        assertThat(runs.finish("r1", RunStatus.DONE, null, 100, 1_000, 99, 20)).isTrue();
+        assertThat(runs.finish("r1", RunStatus.FAILED, "late", 100, 1_000, 99, 20)).isFalse();
+        RunRecord done = runs.find("r1").orElseThrow();
+        assertThat(done.status()).isEqualTo(RunStatus.DONE);
+        assertThat(done.finishedAt()).isNotNull();
+        assertThat(runs.findResult("r1", 0)).contains("{\"a\": 2}");
+        assertThat(runs.findResult("r1", 1)).contains("{\"b\": 1}");
+        assertThat(runs.start("r1", "w3", 1)).as("a finished run never restarts").isFalse();
+
+        assertThat(runs.cancelQueued("r2", "user")).isTrue();
+        assertThat(runs.start("r2", "w1", 1)).isFalse();
+        assertThat(runs.list(RunStatus.CANCELLED, 10)).extracting(RunRecord::id).containsExactly("r2");
+        assertThat(runs.list(null, 10)).hasSize(2);
+    }
+
+    @Test
+    void queueTableTakesSchedulerWrites() {
+        OneTimeTask<Void> task = Tasks.oneTime("cfslab-run").execute((i, c) -> { });
+        SchedulerClient client = SchedulerClient.Builder.create(ds, List.of(task)).build();
+        client.schedule(task.instance("run-1"), Instant.now());
+        client.schedule(task.instance("run-2"), Instant.now().plusSeconds(60));
+        List<String> ids = new java.util.ArrayList<>();
+        client.fetchScheduledExecutions(e -> ids.add(e.getTaskInstance().getId()));
+        assertThat(ids).containsExactlyInAnyOrder("run-1", "run-2");
+        client.cancel(task.instance("run-1"));
+        ids.clear();
+        client.fetchScheduledExecutions(e -> ids.add(e.getTaskInstance().getId()));
+        assertThat(ids).containsExactly("run-2");
+    }
+}
