@@ -11,7 +11,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param maxEvents         a run processing more simulated events than this ends {@code failed}
  * @param pollInterval      how often this instance looks for due runs in the database
  * @param heartbeatInterval heartbeat of executing runs; a run whose instance stops beating is re-queued
- * @param missedHeartbeats  heartbeats missed before a run counts as dead and is executed again
+ * @param missedHeartbeats  heartbeats missed before a run counts as dead and is executed again (at least 4)
  * @param progressInterval  how often a running run writes progress and reads its cancel flag
  * @param execute           false = this instance accepts runs but executes none (API-only instance)
  * @param workerName        this instance's name in the queue; blank = host name, pid and a random suffix
@@ -27,6 +27,7 @@ public record RunsProperties(int poolSize, Duration maxWallTime, long maxEvents,
         if (pollInterval == null) pollInterval = Duration.ofSeconds(1);
         if (heartbeatInterval == null) heartbeatInterval = Duration.ofSeconds(5);
         if (missedHeartbeats <= 0) missedHeartbeats = 6;
+        if (missedHeartbeats < 4) missedHeartbeats = 4; // db-scheduler's minimum
         if (progressInterval == null) progressInterval = Duration.ofMillis(250);
         if (execute == null) execute = true;
     }
