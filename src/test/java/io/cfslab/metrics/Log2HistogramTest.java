@@ -67,6 +67,28 @@ class Log2HistogramTest {
     }
 
     @Test
+    void bucketsDoNotDependOnPrecision() {
+        Random r = new Random(7);
+        Log2Histogram[] hs = {new Log2Histogram(0), new Log2Histogram(1), new Log2Histogram(2), new Log2Histogram()};
+        long[] counts = new long[64];
+        for (int i = 0; i < 20_000; i++) {
+            long v = r.nextLong() >>> (20 + r.nextInt(44));
+            counts[64 - Long.numberOfLeadingZeros(v)]++;
+            for (Log2Histogram h : hs) {
+                h.record(v);
+            }
+        }
+        HistogramSnapshot reference = hs[3].snapshot();
+        for (HistogramSnapshot.Bucket b : reference.buckets()) {
+            int index = b.low() == 0 ? 0 : 64 - Long.numberOfLeadingZeros(b.low());
+            assertEquals(counts[index], b.count(), "bucket " + b);
+        }
+        for (Log2Histogram h : hs) {
+            assertEquals(reference, h.snapshot());
+        }
+    }
+
+    @Test
     void zeroBucketsBetweenAreListedAndCountsAndSumAreExact() {
         Log2Histogram h = new Log2Histogram();
         h.record(1);
