@@ -154,12 +154,16 @@ public final class Log2Histogram {
         return 64 - Long.numberOfLeadingZeros(value);
     }
 
-    /** @return inclusive lower bound of bucket {@code index} (0 for index 0, else {@code 2^(index-1)}) */
+    /**
+     * @param index a bucket index in {@code [0, 63]}, as {@link #bucketIndex(long)} gives
+     * @return inclusive lower bound of bucket {@code index} (0 for index 0, else {@code 2^(index-1)})
+     */
     public static long bucketLow(int index) {
         return index == 0 ? 0 : 1L << (index - 1);
     }
 
     /**
+     * @param index a bucket index in {@code [0, 63]}, as {@link #bucketIndex(long)} gives
      * @return exclusive upper bound of bucket {@code index} ({@code 2^index}); for the last bucket
      *         {@code [2^62, 2^63)} this is {@link Long#MAX_VALUE} (2^63 - 1), as 2^63 is not a {@code long}
      */
