@@ -90,7 +90,7 @@ public final class ScenarioParser {
             TokenStreamLocation loc = e.getLocation();
             String where = loc == null || loc.getLineNr() < 0 ? "" : " at line " + loc.getLineNr() + ", column " + loc.getColumnNr();
             String msg = e.getOriginalMessage();
-            if (msg != null) msg = msg.lines().findFirst().orElse(msg);
+            if (msg != null) msg = String.join("; ", msg.lines().map(String::strip).filter(l -> !l.isEmpty()).limit(3).toList());
             c.add("", "malformed " + (json ? "JSON" : "YAML") + where + ": " + msg, null);
             return null;
         }
@@ -291,8 +291,8 @@ public final class ScenarioParser {
                     c.add(o.at("cpus"), "must be an integer, not " + type(cn), null);
                     ok = false;
                 } else if (!cn.canConvertToLong() || cn.longValue() < 1 || cn.longValue() > Limits.MAX_CPUS) {
-                    c.add(o.at("cpus"), "cpus " + cn + " is outside 1.." + Limits.MAX_CPUS + "; exceeds the limit of "
-                            + Limits.MAX_CPUS, null);
+                    c.add(o.at("cpus"), cn.canConvertToLong() && cn.longValue() < 1 ? "cpus " + cn + " is below 1"
+                            : "cpus " + cn + " exceeds the limit of " + Limits.MAX_CPUS, null);
                     ok = false;
                 } else {
                     cpusV = cn.longValue();
@@ -637,7 +637,14 @@ public final class ScenarioParser {
                 } else {
                     groups.add("/");
                 }
-                long count = integer(o, "count", 1, 1, Limits.MAX_TASKS);
+                JsonNode cnt = o.get("count");
+                long count = 1;
+                if (cnt != null && cnt.isIntegralNumber() && (!cnt.canConvertToLong() || cnt.longValue() > Limits.MAX_TASKS)) {
+                    c.add(o.at("count"), "count " + cnt + " exceeds the limit of " + Limits.MAX_TASKS + " tasks", null);
+                    ok = false;
+                } else if (cnt != null) {
+                    count = integer(cnt, o.at("count"), 1, 1, Limits.MAX_TASKS);
+                }
                 JsonNode wn = o.get("workload");
                 WorkloadSpec w = wn == null ? new WorkloadSpec.Hog() : workload(wn, o.at("workload"));
                 BitSet allowed = null;

@@ -116,7 +116,7 @@ class BadScenarioTest {
                 bad(with("'generate': [{'levels': [1000, 1000, 1000]}]"), "/generate/0/levels", "exceeds the limit of 20000", null),
                 bad(with("'machine': {'cpus': 100000}"), "/machine/cpus", "exceeds the limit of 1024", null),
                 bad(with("'tasks': [{'name': 't', 'count': 10000000}]").replace("\"tasks\": [{\"name\": \"t\", \"cgroup\": \"/a\"}], ", ""),
-                        "/tasks/0/count", "outside 1..200000", null),
+                        "/tasks/0/count", "count 10000000 exceeds the limit of 200000", null),
                 bad(with("'generate': [{'levels': [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]}]"), "/generate/0/levels",
                         "exceeds the depth limit of 16", null),
                 // CPU lists and policies
