@@ -323,4 +323,19 @@ class ScenarioParserTest {
         assertTrue(json.contains("\"cgroups\" : [ \"/a\", \"/b\" ]"), json);
         assertEquals(s, ScenarioParser.parse(json));
     }
+
+    @Test
+    void timelineSortIsStableForEqualTimes() {
+        Scenario s = ScenarioParser.parse("""
+                {"duration": "3s", "cgroups": [{"path": "/a"}],
+                 "timeline": [{"at": "2s", "write": "/a/cpu.weight", "value": "1"},
+                              {"at": "1s", "write": "/a/cpu.weight", "value": "2"},
+                              {"at": "2s", "write": "/a/cpu.weight", "value": 3},
+                              {"at": 1000000000, "write": "/a/cpu.weight", "value": "4"},
+                              {"at": "3s", "write": "/a/cpu.max", "value": "max 1000"}]}
+                """);
+        assertEquals(List.of("2", "4", "1", "3", "max 1000"),
+                s.timeline().stream().map(a -> ((TimelineAction.Write) a).value()).toList());
+        assertEquals(s, ScenarioParser.parse(ScenarioWriter.toJson(s)));
+    }
 }
