@@ -40,7 +40,11 @@ public final class CgroupFiles {
     private static final BigInteger U64_MAX = new BigInteger("18446744073709551615");
 
     /**
-     * Parses and validates a {@code cpu.max} write with burst 0.
+     * Parses and validates a {@code cpu.max} write for a group whose burst is 0.
+     * @param value   the text written, e.g. {@code "50000 100000"}
+     * @param current the group's current value (for the period when omitted)
+     * @return the new value
+     * @throws InvalidValueException {@code EINVAL}
      * @see #parseCpuMax(String, CpuMax, long)
      */
     public static CpuMax parseCpuMax(String value, CpuMax current) {
@@ -175,7 +179,11 @@ public final class CgroupFiles {
         if ("/".equals(cgroupPath)) throw einval("cannot write " + file + " of the root cgroup");
     }
 
-    /** A new group's state: {@code max 100000}, burst 0, weight 100. @param path the group's path */
+    /**
+     * A new group's state, as {@code mkdir} makes it: {@code max 100000}, burst 0, weight 100.
+     * @param path the group's path
+     * @return the group
+     */
     public static CgroupSpec newGroup(String path) {
         return new CgroupSpec(path, CpuMax.DEFAULT, 0, DEFAULT_WEIGHT);
     }

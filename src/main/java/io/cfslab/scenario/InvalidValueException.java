@@ -6,7 +6,9 @@ package io.cfslab.scenario;
  * it into a {@link Problem} at the JSON pointer of the value.
  */
 public class InvalidValueException extends RuntimeException {
+    /** What is wrong. */
     private final String reason;
+    /** errno name, or null. */
     private final String errno;
 
     /**
@@ -26,6 +28,9 @@ public class InvalidValueException extends RuntimeException {
     /** @return errno name such as {@code EINVAL}, or null */
     public String errno() { return errno; }
 
-    /** @param path JSON pointer of the offending value @return the problem at that pointer */
+    /**
+     * @param path JSON pointer of the offending value
+     * @return the problem at that pointer
+     */
     public Problem toProblem(String path) { return new Problem(path, reason, errno); }
 }

@@ -27,6 +27,7 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  * Every problem found is collected (the parser does not stop at the first), each with the RFC 6901
  * JSON pointer of the offending value. cgroupfs writes are validated as kernel v6.18 would
  * ({@link CgroupFiles}); timeline writes against the group's state at that simulated time.
+ * A JSON {@code null} is treated as an absent key (so the default applies).
  */
 public final class ScenarioParser {
     private ScenarioParser() {}
@@ -230,9 +231,9 @@ public final class ScenarioParser {
 
         <E extends Enum<E>> E enumValue(JsonNode n, String ptr, Class<E> type, E dflt) {
             List<String> names = new ArrayList<>();
-            for (E e : type.getEnumConstants()) names.add(json(e));
+            for (E e : type.getEnumConstants()) names.add(jsonName(e));
             if (n.isString()) {
-                for (E e : type.getEnumConstants()) if (json(e).equals(n.stringValue())) return e;
+                for (E e : type.getEnumConstants()) if (jsonName(e).equals(n.stringValue())) return e;
                 c.add(ptr, "unknown value \"" + n.stringValue() + "\"; one of " + String.join(", ", names), null);
             } else {
                 c.add(ptr, "must be one of " + String.join(", ", names) + ", not " + type(n), null);
@@ -538,14 +539,14 @@ public final class ScenarioParser {
                             + Limits.MAX_DEPTH, null);
                     continue;
                 }
-                long total = 0, prod = 1;
+                java.math.BigInteger total = java.math.BigInteger.ZERO, prod = java.math.BigInteger.ONE;
                 for (int l : levels) {
-                    prod = Math.min(prod * l, Long.MAX_VALUE / 20_000);
-                    total = Math.min(total + prod, Long.MAX_VALUE / 4);
+                    prod = prod.multiply(java.math.BigInteger.valueOf(l));
+                    total = total.add(prod);
                 }
-                long existing = tree.size() - 1;
-                if (total + existing > Limits.MAX_CGROUPS) {
-                    c.add(o.at("levels"), "generate makes " + total + " cgroups (" + (total + existing)
+                java.math.BigInteger all = total.add(java.math.BigInteger.valueOf(tree.size() - 1));
+                if (all.compareTo(java.math.BigInteger.valueOf(Limits.MAX_CGROUPS)) > 0) {
+                    c.add(o.at("levels"), "generate makes " + total + " cgroups (" + all
                             + " in all); exceeds the limit of " + Limits.MAX_CGROUPS, null);
                     continue;
                 }
@@ -709,7 +710,7 @@ public final class ScenarioParser {
         int priority(TaskSpec.Policy policy, JsonNode pn, String prioPtr) {
             if (pn == null) {
                 if (policy.realtime()) {
-                    c.add(prioPtr, "policy " + json(policy) + " needs a priority 1..99", "EINVAL");
+                    c.add(prioPtr, "policy " + jsonName(policy) + " needs a priority 1..99", "EINVAL");
                 }
                 return 0;
             }
@@ -719,11 +720,11 @@ public final class ScenarioParser {
             }
             long p = pn.canConvertToLong() ? pn.longValue() : Long.MAX_VALUE;
             if (policy.realtime() && (p < 1 || p > 99)) {
-                c.add(prioPtr, "priority " + pn + " is outside 1..99 for policy " + json(policy), "EINVAL");
+                c.add(prioPtr, "priority " + pn + " is outside 1..99 for policy " + jsonName(policy), "EINVAL");
                 return 0;
             }
             if (!policy.realtime() && p != 0) {
-                c.add(prioPtr, "policy " + json(policy) + " takes priority 0, not " + pn, "EINVAL");
+                c.add(prioPtr, "policy " + jsonName(policy) + " takes priority 0, not " + pn, "EINVAL");
                 return 0;
             }
             return (int) p;
@@ -919,8 +920,13 @@ public final class ScenarioParser {
         }
     }
 
-    /** The JSON spelling of an enum constant: lower case, '_' as '-' except {@code cfs_rq}. */
-    static String json(Enum<?> e) {
+    /**
+     * The contract's spelling of an enum constant of {@link KernelSpec} or {@link TaskSpec.Policy}:
+     * lower case with '-' for '_', except {@code cfs_rq}; e.g. {@code first-park}, {@code task-account}.
+     * @param e an enum constant
+     * @return its JSON value
+     */
+    public static String jsonName(Enum<?> e) {
         if (e == KernelSpec.Throttle.CFS_RQ) return "cfs_rq";
         return e.name().toLowerCase(Locale.ROOT).replace('_', '-');
     }

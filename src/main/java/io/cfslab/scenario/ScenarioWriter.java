@@ -42,15 +42,15 @@ public final class ScenarioWriter {
         mo.put("sockets", m.sockets());
         KernelSpec k = s.kernel();
         ObjectNode ko = o.putObject("kernel");
-        ko.put("throttle", ScenarioParser.json(k.throttle()));
-        ko.put("unthrottle", ScenarioParser.json(k.unthrottle()));
+        ko.put("throttle", ScenarioParser.jsonName(k.throttle()));
+        ko.put("unthrottle", ScenarioParser.jsonName(k.unthrottle()));
         ko.put("hz", k.hz());
         ko.put("bandwidth_slice_us", k.bandwidthSliceUs());
-        ko.put("timer_placement", ScenarioParser.json(k.timerPlacement()));
-        ko.put("preempt", ScenarioParser.json(k.preempt()));
-        ko.put("throttled_list_insert", ScenarioParser.json(k.throttledListInsert()));
+        ko.put("timer_placement", ScenarioParser.jsonName(k.timerPlacement()));
+        ko.put("preempt", ScenarioParser.jsonName(k.preempt()));
+        ko.put("throttled_list_insert", ScenarioParser.jsonName(k.throttledListInsert()));
         ko.put("slice_expiry", k.sliceExpiry());
-        ko.put("throttled_clock_start", ScenarioParser.json(k.throttledClockStart()));
+        ko.put("throttled_clock_start", ScenarioParser.jsonName(k.throttledClockStart()));
         ko.put("sched_rt_runtime_us", k.schedRtRuntimeUs());
         ko.put("sched_rt_period_us", k.schedRtPeriodUs());
         ArrayNode cg = o.putArray("cgroups");
@@ -87,7 +87,7 @@ public final class ScenarioWriter {
                 wo.put("kind", "hog");
             }
             if (t.cpusAllowed() != null) to.put("cpus_allowed", CpuLists.format(t.cpusAllowed()));
-            to.put("policy", ScenarioParser.json(t.policy()));
+            to.put("policy", ScenarioParser.jsonName(t.policy()));
             to.put("priority", t.rtPriority());
         }
         ArrayNode tl = o.putArray("timeline");
@@ -105,7 +105,7 @@ public final class ScenarioWriter {
                 ao.put("cpus", CpuLists.format(ts2.cpus()));
             } else if (a instanceof TimelineAction.Chrt ch) {
                 ao.put("chrt", ch.task());
-                ao.put("policy", ScenarioParser.json(ch.policy()));
+                ao.put("policy", ScenarioParser.jsonName(ch.policy()));
                 ao.put("priority", ch.priority());
             }
         }

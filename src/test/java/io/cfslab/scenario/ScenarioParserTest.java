@@ -275,4 +275,67 @@ class ScenarioParserTest {
         assertEquals("/machine/cpus", e.problems().get(0).path());
         assertTrue(e.problems().get(0).reason().contains("exceeds the limit of 5000000"), e.problems().get(0).reason());
     }
+
+    static List<Problem> problems(String json) {
+        return assertThrows(ScenarioException.class, () -> ScenarioParser.parse(json)).problems();
+    }
+
+    @Test
+    void explicitCgroupsBeyondTheLimit() {
+        StringBuilder sb = new StringBuilder("{\"duration\": \"1s\", \"cgroups\": [");
+        for (int i = 0; i <= Limits.MAX_CGROUPS; i++) sb.append(i == 0 ? "" : ",").append("{\"path\": \"/g").append(i).append("\"}");
+        sb.append("]}");
+        assertEquals(List.of(new Problem("/cgroups", "more than 20000 cgroups; exceeds the limit of 20000", null)),
+                problems(sb.toString()));
+    }
+
+    @Test
+    void timelineBeyondTheLimit() {
+        StringBuilder sb = new StringBuilder("{\"duration\": \"1s\", \"cgroups\": [{\"path\": \"/a\"}], \"timeline\": [");
+        for (int i = 0; i <= Limits.MAX_TIMELINE; i++) {
+            sb.append(i == 0 ? "" : ",").append("{\"at\": 0, \"write\": \"/a/cpu.weight\", \"value\": 100}");
+        }
+        sb.append("]}");
+        assertEquals(List.of(new Problem("/timeline", "10001 timeline entries; exceeds the limit of 10000", null)),
+                problems(sb.toString()));
+    }
+
+    @Test
+    void pathTooDeepIntervalTooFineAndEscapedPointer() {
+        String deep = "/a".repeat(Limits.MAX_DEPTH + 1);
+        List<Problem> p = problems("{\"duration\": \"1s\", \"cgroups\": [{\"path\": \"" + deep + "\"}], "
+                + "\"record\": {\"interval\": \"1us\"}, \"a/b~c\": 1}");
+        assertEquals(List.of("/record/interval", "/cgroups/0/path", "/a~1b~0c"), p.stream().map(Problem::path).toList());
+        assertTrue(p.get(0).reason().contains("exceeds the limit of 100000"), p.get(0).reason());
+        assertTrue(p.get(1).reason().contains("17 levels deep; exceeds the limit of 16"), p.get(1).reason());
+        assertEquals("unknown key \"a/b~c\"", p.get(2).reason());
+    }
+
+    @Test
+    void multiCgroupTaskEntryRoundTrips() {
+        Scenario s = ScenarioParser.parse("""
+                {"duration": "1s", "cgroups": [{"path": "/a"}, {"path": "/b"}],
+                 "tasks": [{"name": "t", "cgroups": ["/a", "/b"], "count": 2, "cpus_allowed": "1"}]}
+                """);
+        assertEquals(List.of("/a", "/b"), s.tasks().get(0).cgroups());
+        assertEquals(4, s.tasks().get(0).total());
+        String json = ScenarioWriter.toJson(s);
+        assertTrue(json.contains("\"cgroups\" : [ \"/a\", \"/b\" ]"), json);
+        assertEquals(s, ScenarioParser.parse(json));
+    }
+
+    @Test
+    void timelineSortIsStableForEqualTimes() {
+        Scenario s = ScenarioParser.parse("""
+                {"duration": "3s", "cgroups": [{"path": "/a"}],
+                 "timeline": [{"at": "2s", "write": "/a/cpu.weight", "value": "1"},
+                              {"at": "1s", "write": "/a/cpu.weight", "value": "2"},
+                              {"at": "2s", "write": "/a/cpu.weight", "value": 3},
+                              {"at": 1000000000, "write": "/a/cpu.weight", "value": "4"},
+                              {"at": "3s", "write": "/a/cpu.max", "value": "max 1000"}]}
+                """);
+        assertEquals(List.of("2", "4", "1", "3", "max 1000"),
+                s.timeline().stream().map(a -> ((TimelineAction.Write) a).value()).toList());
+        assertEquals(s, ScenarioParser.parse(ScenarioWriter.toJson(s)));
+    }
 }
