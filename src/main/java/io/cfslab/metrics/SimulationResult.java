@@ -25,7 +25,7 @@ public record SimulationResult(String scenario, long seed, long simulatedNs,
                                List<SeriesSample> series, Map<String, Map<String, Double>> benchmarks,
                                EngineStats engine) {
 
-    /** A cgroup's files: {@code cpu.stat} and {@code cpu.stat.local}. */
+    /** A cgroup's files: {@code cpu.stat} and {@code cpu.stat.local} (also their JSON keys, see {@link ResultJson}). */
     public record CgroupStats(CpuStat cpuStat, CpuStatLocal cpuStatLocal) { }
 
     /**

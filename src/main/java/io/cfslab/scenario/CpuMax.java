@@ -12,6 +12,7 @@ public record CpuMax(long quotaUs, long periodUs) {
     /** Default of a new group: {@code max 100000}. */
     public static final CpuMax DEFAULT = new CpuMax(MAX, 100_000);
 
+    /** @return whether the quota is finite (not {@code max}) */
     public boolean limited() { return quotaUs != MAX; }
 
     /** As the kernel prints it: {@code "max 100000"} or {@code "50000 100000"}. */

@@ -26,6 +26,7 @@ public record TaskSpec(String name, List<String> cgroups, int countPerCgroup, Wo
 
     /** {@code policy}: {@code normal}, {@code batch}, {@code idle}, {@code rr}, {@code fifo}. */
     public enum Policy { NORMAL, BATCH, IDLE, RR, FIFO;
+        /** @return whether this is an RT policy ({@code rr}, {@code fifo}) that needs a priority 1..99 */
         public boolean realtime() { return this == RR || this == FIFO; }
     }
 }

@@ -4,6 +4,7 @@ import java.util.BitSet;
 
 /** {@code timeline[]} entries: shell actions at a simulated time {@code atNs}. */
 public sealed interface TimelineAction {
+    /** @return when the action happens, simulated ns from the start of the run */
     long atNs();
 
     /**

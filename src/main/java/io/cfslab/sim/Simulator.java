@@ -10,10 +10,10 @@ public final class Simulator {
     /**
      * @param scenario a validated scenario
      * @param control  progress, cancellation and guards
-     * @return the result; if cancelled, the result up to the time reached
+     * @return the result; if cancelled, the result up to the simulated time reached
      * @throws SimulationAbortedException if {@link RunControl#maxEvents()} is exceeded
      */
     public static SimulationResult run(Scenario scenario, RunControl control) {
-        throw new UnsupportedOperationException("not yet implemented");
+        return new Simulation(scenario).run(control);
     }
 }

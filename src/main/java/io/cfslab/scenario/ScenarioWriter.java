@@ -1,0 +1,120 @@
+package io.cfslab.scenario;
+
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Writes a {@link Scenario} as canonical contract v1 JSON: every default explicit, {@code generate}
+ * and {@code leaves:} already expanded into {@code cgroups} and per-task cgroup paths, durations in
+ * their exact largest unit. A task entry placed in several cgroups uses the extension key
+ * {@code "cgroups": [...]} instead of {@code "cgroup"}. {@code ScenarioParser.parse(toJson(s))}
+ * equals {@code s}.
+ */
+public final class ScenarioWriter {
+    private ScenarioWriter() {}
+
+    private static final ObjectMapper JSON = JsonMapper.builder().build();
+
+    /**
+     * @param s a scenario returned by {@link ScenarioParser#parse(String)}
+     * @return pretty-printed canonical JSON
+     */
+    public static String toJson(Scenario s) {
+        return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(toTree(s));
+    }
+
+    /**
+     * @param s a scenario
+     * @return the canonical JSON tree
+     */
+    public static ObjectNode toTree(Scenario s) {
+        ObjectNode o = JSON.createObjectNode();
+        o.put("name", s.name());
+        o.put("seed", s.seed());
+        o.put("duration", Durations.format(s.durationNs()));
+        MachineSpec m = s.machine();
+        ObjectNode mo = o.putObject("machine");
+        mo.put("profile", m.profile());
+        mo.put("cpus", m.cpus());
+        mo.put("smt", m.smt());
+        mo.put("sockets", m.sockets());
+        KernelSpec k = s.kernel();
+        ObjectNode ko = o.putObject("kernel");
+        ko.put("throttle", ScenarioParser.jsonName(k.throttle()));
+        ko.put("unthrottle", ScenarioParser.jsonName(k.unthrottle()));
+        ko.put("hz", k.hz());
+        ko.put("bandwidth_slice_us", k.bandwidthSliceUs());
+        ko.put("timer_placement", ScenarioParser.jsonName(k.timerPlacement()));
+        ko.put("preempt", ScenarioParser.jsonName(k.preempt()));
+        ko.put("throttled_list_insert", ScenarioParser.jsonName(k.throttledListInsert()));
+        ko.put("slice_expiry", k.sliceExpiry());
+        ko.put("throttled_clock_start", ScenarioParser.jsonName(k.throttledClockStart()));
+        ko.put("sched_rt_runtime_us", k.schedRtRuntimeUs());
+        ko.put("sched_rt_period_us", k.schedRtPeriodUs());
+        ArrayNode cg = o.putArray("cgroups");
+        for (CgroupSpec c : s.cgroups()) {
+            ObjectNode co = cg.addObject();
+            co.put("path", c.path());
+            co.put(CgroupFiles.CPU_MAX, c.cpuMax().toString());
+            co.put(CgroupFiles.CPU_MAX_BURST, c.cpuMaxBurstUs());
+            co.put(CgroupFiles.CPU_WEIGHT, c.cpuWeight());
+        }
+        ArrayNode ts = o.putArray("tasks");
+        for (TaskSpec t : s.tasks()) {
+            ObjectNode to = ts.addObject();
+            to.put("name", t.name());
+            if (t.cgroups().size() == 1) {
+                to.put("cgroup", t.cgroups().get(0));
+            } else {
+                ArrayNode a = to.putArray("cgroups");
+                t.cgroups().forEach(a::add);
+            }
+            to.put("count", t.countPerCgroup());
+            ObjectNode wo = to.putObject("workload");
+            WorkloadSpec w = t.workload();
+            if (w instanceof WorkloadSpec.Periodic p) {
+                wo.put("kind", "periodic");
+                wo.put("run", Durations.format(p.runNs()));
+                wo.put("sleep", Durations.format(p.sleepNs()));
+                wo.put("kernel", Durations.format(p.kernelNs()));
+                wo.put("loops", p.loops());
+            } else if (w instanceof WorkloadSpec.FixedWork f) {
+                wo.put("kind", "fixed-work");
+                wo.put("work", Durations.format(f.workNs()));
+            } else {
+                wo.put("kind", "hog");
+            }
+            if (t.cpusAllowed() != null) to.put("cpus_allowed", CpuLists.format(t.cpusAllowed()));
+            to.put("policy", ScenarioParser.jsonName(t.policy()));
+            to.put("priority", t.rtPriority());
+        }
+        ArrayNode tl = o.putArray("timeline");
+        for (TimelineAction a : s.timeline()) {
+            ObjectNode ao = tl.addObject();
+            ao.put("at", Durations.format(a.atNs()));
+            if (a instanceof TimelineAction.Write w) {
+                ao.put("write", (w.cgroup().equals("/") ? "" : w.cgroup()) + "/" + w.file());
+                ao.put("value", w.value());
+            } else if (a instanceof TimelineAction.Move mv) {
+                ao.put("move", mv.task());
+                ao.put("to", mv.to());
+            } else if (a instanceof TimelineAction.Taskset ts2) {
+                ao.put("taskset", ts2.task());
+                ao.put("cpus", CpuLists.format(ts2.cpus()));
+            } else if (a instanceof TimelineAction.Chrt ch) {
+                ao.put("chrt", ch.task());
+                ao.put("policy", ScenarioParser.jsonName(ch.policy()));
+                ao.put("priority", ch.priority());
+            }
+        }
+        RecordSpec r = s.record();
+        ObjectNode ro = o.putObject("record");
+        ro.put("interval", Durations.format(r.intervalNs()));
+        ro.put("max_distribute_calls", r.maxDistributeCalls());
+        ro.put("max_series_tasks", r.maxSeriesTasks());
+        ro.put("max_series_cgroups", r.maxSeriesCgroups());
+        return o;
+    }
+}

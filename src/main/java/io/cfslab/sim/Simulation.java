@@ -1,0 +1,252 @@
+package io.cfslab.sim;
+
+import io.cfslab.kernel.GroupTree;
+import io.cfslab.kernel.Kernel;
+import io.cfslab.machine.MachineProfile;
+import io.cfslab.metrics.HistogramSnapshot;
+import io.cfslab.metrics.SimulationResult;
+import io.cfslab.metrics.SimulationResult.CgroupStats;
+import io.cfslab.metrics.SimulationResult.EngineStats;
+import io.cfslab.metrics.SimulationResult.SeriesSample;
+import io.cfslab.metrics.SimulationResult.TaskSample;
+import io.cfslab.metrics.SimulationResult.TaskStats;
+import io.cfslab.scenario.CgroupFiles;
+import io.cfslab.scenario.CgroupSpec;
+import io.cfslab.scenario.CpuMax;
+import io.cfslab.scenario.KernelSpec;
+import io.cfslab.scenario.Scenario;
+import io.cfslab.scenario.TaskSpec;
+import io.cfslab.scenario.TimelineAction;
+import io.cfslab.workload.Workload;
+import io.cfslab.workload.Workloads;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * One run of one scenario: builds the machine, the task-group tree and the tasks, applies the cgroup
+ * settings as writes at time 0, plays the timeline, samples {@code series}, and turns the kernel's counters
+ * into the contract's result. Single-threaded; all randomness comes from one {@link SplittableRandom}
+ * seeded with the scenario's seed, so a run is a pure function of (scenario, seed).
+ */
+public final class Simulation {
+    /** Simulation-level events (the kernel has its own types below these). */
+    private static final int EV_TIMELINE = Kernel.EV_TIMELINE;
+    private static final int EV_SAMPLE = Kernel.EV_SAMPLE;
+    private static final int POLL_EVENTS = 4096;
+
+    private final Scenario scenario;
+    private final EventQueue events = new EventQueue();
+    private final GroupTree tree;
+    private final Kernel kernel;
+    private final DistributeRecorder recorder;
+    private final int[] groupIndexOfCgroup;      // scenario order -> tree index
+    private final Map<String, CgroupSpec> cgroupState = new HashMap<>();
+    private final String[] taskNames;
+    private final Map<String, int[]> tasksByEntry = new LinkedHashMap<>();
+    private final List<TaskSpec> fixedWorkEntries = new ArrayList<>();
+    private final List<SeriesSample> series = new ArrayList<>();
+    private final long[] lastSampleUsageNs;
+    private long lastSampleNs;
+    private long eventCount;
+
+    /** @param scenario a validated scenario (see {@link io.cfslab.scenario.ScenarioParser}) */
+    public Simulation(Scenario scenario) {
+        this.scenario = scenario;
+        var m = scenario.machine();
+        MachineProfile machine = MachineProfile.generic(m.cpus(), m.smt(), m.sockets());
+        tree = new GroupTree(scenario.cgroups());
+        int ntasks = 0;
+        for (TaskSpec ts : scenario.tasks()) ntasks += ts.total();
+        recorder = new DistributeRecorder(tree, scenario.record().maxDistributeCalls());
+        kernel = new Kernel(machine, scenario.kernel(), tree, ntasks, events,
+                new SplittableRandom(scenario.seed()), recorder);
+        kernel.setTimerPlacement(scenario.kernel().timerPlacement());
+
+        groupIndexOfCgroup = new int[scenario.cgroups().size()];
+        int limitedCount = 0;
+        for (CgroupSpec c : scenario.cgroups()) if (c.cpuMax().limited()) limitedCount++;
+        int limitedIndex = 0;
+        for (int i = 0; i < scenario.cgroups().size(); i++) {
+            CgroupSpec c = scenario.cgroups().get(i);
+            int g = tree.indexOf(c.path());
+            groupIndexOfCgroup[i] = g;
+            cgroupState.put(c.path(), c);
+            kernel.setWeight(g, c.cpuWeight());
+            kernel.initTimerPhase(g, scenario.kernel().timerPlacement(),
+                    c.cpuMax().limited() ? limitedIndex++ : 0, limitedCount, c.cpuMax().periodUs() * 1000L);
+        }
+
+        taskNames = new String[ntasks];
+        lastSampleUsageNs = new long[ntasks];
+        int t = 0;
+        BitSet all = new BitSet();
+        all.set(0, m.cpus());
+        for (TaskSpec ts : scenario.tasks()) {
+            int[] ids = new int[ts.total()];
+            int i = 0;
+            for (String path : ts.cgroups()) {
+                int g = tree.indexOf(path);
+                for (int k = 0; k < ts.countPerCgroup(); k++, i++, t++) {
+                    ids[i] = t;
+                    taskNames[t] = ts.instanceName(i);
+                    Workload w = Workloads.create(ts.workload());
+                    BitSet allowed = ts.cpusAllowed() == null ? all : (BitSet) ts.cpusAllowed().clone();
+                    kernel.initTask(t, g, ts.policy(), ts.rtPriority(), allowed, w);
+                }
+            }
+            tasksByEntry.put(ts.name(), ids);
+            if (ts.workload() instanceof io.cfslab.scenario.WorkloadSpec.FixedWork) fixedWorkEntries.add(ts);
+        }
+    }
+
+    /**
+     * Runs to {@code duration} (or until cancelled).
+     *
+     * @throws SimulationAbortedException when the event budget of {@code control} is exceeded
+     */
+    public SimulationResult run(RunControl control) {
+        long wallStart = System.nanoTime();
+        long duration = scenario.durationNs();
+        // cgroup settings are writes at time 0, in creation order (like the seeds' set-up scripts)
+        for (int i = 0; i < scenario.cgroups().size(); i++) {
+            CgroupSpec c = scenario.cgroups().get(i);
+            if (c.cpuMax().limited() || c.cpuMaxBurstUs() != 0) applyBandwidth(groupIndexOfCgroup[i], c);
+        }
+        for (int t = 0; t < taskNames.length; t++) kernel.startTask(t);
+        for (int i = 0; i < scenario.timeline().size(); i++) {
+            events.push(scenario.timeline().get(i).atNs(), EV_TIMELINE, EV_TIMELINE, i, 0);
+        }
+        long interval = scenario.record().intervalNs();
+        if (interval > 0) events.push(interval, EV_SAMPLE, EV_SAMPLE, 0, 0);
+        if (scenario.kernel().schedRtRuntimeUs() >= 0) {
+            events.push(scenario.kernel().schedRtPeriodUs() * 1000L, Kernel.EV_RT_PERIOD, Kernel.EV_RT_PERIOD, 0, 0);
+        }
+        kernel.startBalancer();
+
+        long maxEvents = control.maxEvents();
+        long progressStep = Math.max(1, duration / 100);
+        long nextProgress = progressStep;
+        long reached = 0;
+        boolean cancelled = false;
+        while (!events.isEmpty() && events.peekTime() <= duration) {
+            events.pop();
+            long time = events.time();
+            kernel.setNow(time);
+            reached = time;
+            int type = events.type();
+            if (type == EV_TIMELINE) apply(scenario.timeline().get(events.target()));
+            else if (type == EV_SAMPLE) sample(interval);
+            else kernel.handle(type, events.target(), events.arg());
+            if ((++eventCount & (POLL_EVENTS - 1)) == 0) {
+                if (eventCount > maxEvents) {
+                    throw new SimulationAbortedException("event budget of " + maxEvents + " events exceeded at "
+                            + time + " ns simulated");
+                }
+                if (control.cancelled()) { cancelled = true; break; }
+                if (time >= nextProgress) {
+                    control.progress(time, eventCount);
+                    nextProgress = (time / progressStep + 1) * progressStep;
+                }
+            }
+        }
+        long end = cancelled ? reached : duration;
+        kernel.setNow(end);
+        kernel.flushAllStats();
+        control.progress(end, eventCount);
+        long wallMs = (System.nanoTime() - wallStart) / 1_000_000;
+        return result(end, wallMs);
+    }
+
+    // ---- timeline ----
+
+    private void apply(TimelineAction a) {
+        if (a instanceof TimelineAction.Write w) {
+            CgroupSpec before = cgroupState.get(w.cgroup());
+            CgroupSpec after = CgroupFiles.write(before, w.file(), w.value());
+            cgroupState.put(w.cgroup(), after);
+            int g = tree.indexOf(w.cgroup());
+            if (w.file().equals(CgroupFiles.CPU_WEIGHT)) kernel.setWeight(g, after.cpuWeight());
+            else applyBandwidth(g, after);
+        } else if (a instanceof TimelineAction.Move mv) {
+            int g = tree.indexOf(mv.to());
+            for (int t : tasksByEntry.get(mv.task())) kernel.moveTask(t, g);
+        } else if (a instanceof TimelineAction.Taskset ts) {
+            for (int t : tasksByEntry.get(ts.task())) kernel.setAffinity(t, (BitSet) ts.cpus().clone());
+        } else if (a instanceof TimelineAction.Chrt ch) {
+            for (int t : tasksByEntry.get(ch.task())) kernel.setPolicy(t, ch.policy(), ch.priority());
+        }
+    }
+
+    private void applyBandwidth(int g, CgroupSpec c) {
+        CpuMax m = c.cpuMax();
+        long quotaNs = m.limited() ? m.quotaUs() * 1000L : Long.MAX_VALUE;
+        kernel.setCfsBandwidth(g, m.periodUs() * 1000L, quotaNs, c.cpuMaxBurstUs() * 1000L, 0);
+    }
+
+    // ---- series ----
+
+    private void sample(long interval) {
+        kernel.flushAllStats();
+        long now = kernel.now();
+        Map<String, CgroupStats> groups = new LinkedHashMap<>();
+        boolean allGroups = scenario.cgroups().size() <= scenario.record().maxSeriesCgroups();
+        for (int i = 0; i < scenario.cgroups().size(); i++) {
+            CgroupSpec c = scenario.cgroups().get(i);
+            if (allGroups || cgroupState.get(c.path()).cpuMax().limited()) {
+                groups.put(c.path(), stats(groupIndexOfCgroup[i]));
+            }
+        }
+        Map<String, TaskSample> tasks = new LinkedHashMap<>();
+        long span = now - lastSampleNs;
+        if (taskNames.length <= scenario.record().maxSeriesTasks() && span > 0) {
+            for (int t = 0; t < taskNames.length; t++) {
+                long used = kernel.taskUsageNs(t) - lastSampleUsageNs[t];
+                tasks.put(taskNames[t], new TaskSample(used * 100.0 / span));
+            }
+        }
+        for (int t = 0; t < taskNames.length; t++) lastSampleUsageNs[t] = kernel.taskUsageNs(t);
+        lastSampleNs = now;
+        series.add(new SeriesSample(now, groups, tasks));
+        events.push(now + interval, EV_SAMPLE, EV_SAMPLE, 0, 0);
+    }
+
+    // ---- result ----
+
+    private CgroupStats stats(int g) {
+        return kernel.cgroupStats(g);
+    }
+
+    private SimulationResult result(long end, long wallMs) {
+        Map<String, CgroupStats> cgroups = new LinkedHashMap<>();
+        for (int i = 0; i < scenario.cgroups().size(); i++) {
+            cgroups.put(scenario.cgroups().get(i).path(), stats(groupIndexOfCgroup[i]));
+        }
+        Map<String, TaskStats> tasks = new LinkedHashMap<>();
+        for (int t = 0; t < taskNames.length; t++) tasks.put(taskNames[t], kernel.taskStats(t));
+        Map<String, HistogramSnapshot> histograms = new LinkedHashMap<>();
+        histograms.put("distribute_cfs_runtime_ns", recorder.durations.snapshot());
+        Map<String, Map<String, Double>> benchmarks = new LinkedHashMap<>();
+        for (TaskSpec ts : fixedWorkEntries) {
+            int[] ids = tasksByEntry.get(ts.name());
+            long last = 0;
+            int finished = 0;
+            for (int t : ids) {
+                long e = kernel.exitTimeNs(t);
+                if (e >= 0) { finished++; last = Math.max(last, e); }
+            }
+            Map<String, Double> b = new LinkedHashMap<>();
+            if (finished == ids.length) b.put("completion_s", last / 1e9);
+            b.put("finished", (double) finished);
+            b.put("tasks", (double) ids.length);
+            benchmarks.put(ts.name(), b);
+        }
+        return new SimulationResult(scenario.name(), scenario.seed(), end, cgroups, tasks, histograms,
+                List.copyOf(recorder.calls), List.copyOf(series), benchmarks, new EngineStats(eventCount, wallMs));
+    }
+}
