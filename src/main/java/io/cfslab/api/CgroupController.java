@@ -1,6 +1,8 @@
 package io.cfslab.api;
 
+import io.cfslab.scenario.CgroupFiles;
 import io.cfslab.scenario.CgroupSpec;
+import io.cfslab.scenario.InvalidValueException;
 import io.cfslab.scenario.Scenario;
 import io.cfslab.scenario.TaskSpec;
 import io.cfslab.store.Jdbc;
@@ -46,7 +48,7 @@ import tools.jackson.databind.node.ObjectNode;
 @RequestMapping("/api/scenarios/{id}")
 public class CgroupController {
     /** Files a group has in this API. */
-    static final Set<String> FILES = Set.of("cpu.max", "cpu.max.burst", "cpu.weight");
+    static final Set<String> FILES = Set.copyOf(CgroupFiles.FILES);
     private static final Pattern SEGMENT = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}");
 
     private final ScenarioService scenarios;
@@ -198,18 +200,20 @@ public class CgroupController {
             int i = indexOf(doc, t.group());
             ArrayNode cgroups = doc.get("cgroups") instanceof ArrayNode a ? a : doc.putArray("cgroups");
             ObjectNode entry = i >= 0 ? (ObjectNode) cgroups.get(i) : cgroups.addObject().put("path", t.group());
+            CgroupSpec updated;
+            try {
+                updated = CgroupFiles.write(c, t.file(), value); // the kernel's parsing and checks
+            } catch (InvalidValueException e) {
+                String pointer = "/cgroups/" + (i >= 0 ? i : cgroups.size() - 1) + "/" + t.file();
+                if (i < 0) cgroups.remove(cgroups.size() - 1);
+                throw ApiException.of(ProblemHandler.statusOf(List.of(new FieldProblem(pointer, e.reason(), e.errno()))),
+                        "Invalid write", pointer, "echo '" + value + "' > " + t.group() + "/" + t.file() + ": "
+                                + e.reason(), e.errno());
+            }
             switch (t.file()) {
-                case "cpu.max" -> {
-                    String[] tokens = value.split("\\s+");
-                    // like the kernel: a write without a period keeps the current one
-                    entry.put("cpu.max", tokens.length == 1 && !value.isEmpty()
-                            ? tokens[0] + " " + c.cpuMax().periodUs() : value);
-                }
-                case "cpu.max.burst" -> entry.put("cpu.max.burst", value);
-                case "cpu.weight" -> {
-                    if (value.matches("-?\\d{1,18}")) entry.put("cpu.weight", Long.parseLong(value));
-                    else entry.put("cpu.weight", value);
-                }
+                case "cpu.max" -> entry.put("cpu.max", updated.cpuMax().toString());
+                case "cpu.max.burst" -> entry.put("cpu.max.burst", Long.toString(updated.cpuMaxBurstUs()));
+                case "cpu.weight" -> entry.put("cpu.weight", updated.cpuWeight());
                 default -> throw new IllegalStateException(t.file());
             }
             return ResponseEntity.noContent().build();

@@ -1,5 +1,9 @@
 package io.cfslab.api;
 
+import io.cfslab.metrics.BpftraceText;
+import io.cfslab.metrics.CpuStatText;
+import io.cfslab.metrics.HistogramSnapshot;
+import io.cfslab.metrics.ResultJson;
 import io.cfslab.runs.RunService;
 import io.cfslab.scenario.Scenario;
 import io.cfslab.store.Jdbc;
@@ -164,33 +168,35 @@ public class RunController {
                                                   @RequestParam(defaultValue = "0") int repeat,
                                                   @RequestHeader(value = "Accept", required = false) String accept) {
         return jdbc.call(() -> {
-            JsonNode h = ScenarioDocs.JSON.readTree(resultText(id, repeat)).path("histograms").get(name);
+            String text = resultText(id, repeat);
+            JsonNode h = ScenarioDocs.JSON.readTree(text).path("histograms").get(name);
             if (h == null) throw ApiException.notFound("histogram " + name, "/name");
             if (wantsText(accept)) {
-                return ResponseEntity.ok().contentType(MediaType.TEXT_PLAIN).<Object>body(HistogramText.format(name, h));
+                HistogramSnapshot snapshot = ResultJson.read(text).histograms().get(name);
+                return ResponseEntity.ok().contentType(MediaType.TEXT_PLAIN)
+                        .<Object>body(BpftraceText.format(name, snapshot));
             }
             return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).<Object>body(h);
         });
     }
 
-    @Operation(summary = "cpu.stat of every group: JSON, or the kernel's text per group with Accept: text/plain")
+    @Operation(summary = "cpu.stat and cpu.stat.local of every group: JSON, or as head prints the files with Accept: text/plain")
     @GetMapping(path = "/{id}/cpu.stat", produces = {MediaType.APPLICATION_JSON_VALUE, MediaType.TEXT_PLAIN_VALUE})
     public Mono<ResponseEntity<Object>> cpuStat(@PathVariable String id, @RequestParam(defaultValue = "0") int repeat,
                                                 @RequestHeader(value = "Accept", required = false) String accept) {
         return jdbc.call(() -> {
-            JsonNode groups = ScenarioDocs.JSON.readTree(resultText(id, repeat)).path("cgroups");
-            Map<String, JsonNode> out = new LinkedHashMap<>();
-            for (Map.Entry<String, JsonNode> e : groups.properties()) out.put(e.getKey(), e.getValue().path("cpu.stat"));
+            String text = resultText(id, repeat);
             if (wantsText(accept)) {
                 StringBuilder sb = new StringBuilder();
-                out.forEach((g, st) -> {
-                    sb.append("# ").append(g).append("/cpu.stat\n");
-                    for (Map.Entry<String, JsonNode> kv : st.properties()) {
-                        sb.append(kv.getKey()).append(' ').append(kv.getValue().asString()).append('\n');
-                    }
+                ResultJson.read(text).cgroups().forEach((g, st) -> {
+                    if (sb.length() > 0) sb.append('\n');
+                    sb.append(CpuStatText.format(g, st));
                 });
                 return ResponseEntity.ok().contentType(MediaType.TEXT_PLAIN).<Object>body(sb.toString());
             }
+            JsonNode groups = ScenarioDocs.JSON.readTree(text).path("cgroups");
+            Map<String, JsonNode> out = new LinkedHashMap<>();
+            for (Map.Entry<String, JsonNode> e : groups.properties()) out.put(e.getKey(), e.getValue());
             return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).<Object>body(out);
         });
     }

@@ -8,8 +8,8 @@ import static io.cfslab.api.ApiTestSupport.submitRun;
 import static io.cfslab.api.ApiTestSupport.tiny;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.cfslab.testsupport.FakeEngine;
-import io.cfslab.testsupport.FakeEngineConfig;
+import io.cfslab.testsupport.PacedEngine;
+import io.cfslab.testsupport.PacedEngineConfig;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,14 +30,13 @@ import tools.jackson.databind.JsonNode;
         "spring.datasource.url=jdbc:h2:mem:apitest;DB_CLOSE_DELAY=-1",
         "cfslab.runs.pool-size=2", "cfslab.runs.poll-interval=100ms", "cfslab.runs.progress-interval=50ms"})
 @AutoConfigureWebTestClient
-@Import(FakeEngineConfig.class)
+@Import(PacedEngineConfig.class)
 class ApiTest {
     @Autowired WebTestClient web;
 
     @BeforeEach
     void fast() {
-        FakeEngine.reset();
-        FakeEngine.wallMsPerSimulatedSecond = 100;
+        PacedEngine.reset(); // the real engine, unpaced
     }
 
     @Test
@@ -206,22 +205,41 @@ class ApiTest {
 
         JsonNode h = json(web.get().uri("/api/runs/" + run + "/histograms/distribute_cfs_runtime_ns")
                 .accept(MediaType.APPLICATION_JSON).exchange().expectStatus().isOk());
-        assertThat(h.path("count").asLong()).isEqualTo(3);
+        long count = h.path("count").asLong();
+        assertThat(count).as("a throttled hog makes the period timer distribute runtime").isPositive();
+        long inBuckets = 0;
+        List<String> expectedLines = new ArrayList<>();
+        for (JsonNode bucket : h.path("buckets")) {
+            inBuckets += bucket.path("count").asLong();
+            expectedLines.add(bucket.path("count").asString());
+        }
+        assertThat(inBuckets).isEqualTo(count);
         String text = web.get().uri("/api/runs/" + run + "/histograms/distribute_cfs_runtime_ns")
                 .accept(MediaType.TEXT_PLAIN).exchange().expectStatus().isOk()
                 .expectHeader().contentTypeCompatibleWith(MediaType.TEXT_PLAIN)
                 .expectBody(String.class).returnResult().getResponseBody();
-        assertThat(text).startsWith("@distribute_cfs_runtime_ns:\n")
-                .contains("[8K, 16K)              2 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|")
-                .contains("[16K, 32K)             1 |@@@@@@@@@@@@@@@@@@@@@@@@@@                          |");
+        String[] lines = text.split("\n");
+        assertThat(lines[0]).isEqualTo("@distribute_cfs_runtime_ns:");
+        List<String> counts = new ArrayList<>();
+        for (int i = 1; i < lines.length; i++) {
+            if (lines[i].isBlank()) continue;
+            // bpftrace: "[8K, 16K)" left in 16 columns, count right in 8, then " |" bar of 52 "|"
+            assertThat(lines[i]).matches("\\[[0-9KMG]+(, [0-9KMG]+\\))?\\]?\\s+\\d+ \\|[@ ]{52}\\|");
+            assertThat(lines[i].indexOf('|')).isEqualTo(25);
+            counts.add(lines[i].substring(16, 24).strip());
+        }
+        assertThat(counts).isEqualTo(expectedLines);
         problem(web.get().uri("/api/runs/" + run + "/histograms/nope").exchange(), HttpStatus.NOT_FOUND, "/name", "ENOENT");
 
         JsonNode stat = json(web.get().uri("/api/runs/" + run + "/cpu.stat").accept(MediaType.APPLICATION_JSON)
                 .exchange().expectStatus().isOk());
-        assertThat(stat.path("/a").path("nr_periods").asLong()).isEqualTo(2);
+        JsonNode a = stat.path("/a").path("cpu.stat");
+        assertThat(a.path("nr_periods").asLong()).isBetween(1L, 2L);
+        assertThat(a.path("nr_throttled").asLong()).isPositive();
+        assertThat(a.path("usage_usec").asLong()).as("50 ms per 100 ms period over 200 ms, timer phase random").isBetween(80_000L, 150_000L);
         String statText = web.get().uri("/api/runs/" + run + "/cpu.stat").accept(MediaType.TEXT_PLAIN).exchange()
                 .expectStatus().isOk().expectBody(String.class).returnResult().getResponseBody();
-        assertThat(statText).contains("# /a/cpu.stat\nusage_usec 200000\n");
+        assertThat(statText).contains("==> /a/cpu.stat <==\nusage_usec " + a.path("usage_usec").asLong() + "\n");
 
         JsonNode doneList = json(web.get().uri("/api/runs?status=done").exchange().expectStatus().isOk());
         assertThat(doneList.findValuesAsString("id")).contains(run);
@@ -234,7 +252,7 @@ class ApiTest {
 
     @Test
     void inlineScenarioWithRepeatsAndResultBeforeDone() throws Exception {
-        FakeEngine.wallMsPerSimulatedSecond = 2000; // 400 ms wall per repeat
+        PacedEngine.wallMsPerSimulatedSecond = 2000; // 400 ms wall per repeat
         String run = submitRun(web, Map.of("scenario", JSON_TINY("inline"), "seed", 5, "repeats", 2));
         JsonNode queuedOrRunning = ApiTestSupport.run(web, run);
         assertThat(queuedOrRunning.path("status").asString()).isIn("queued", "running");
@@ -245,12 +263,12 @@ class ApiTest {
         awaitStatus(web, run, "done", Duration.ofSeconds(20));
         JsonNode second = json(web.get().uri("/api/runs/" + run + "/result?repeat=1").exchange().expectStatus().isOk());
         assertThat(second.path("seed").asLong()).isEqualTo(6);
-        assertThat(FakeEngine.executions.keySet()).contains("inline#5", "inline#6");
+        assertThat(PacedEngine.executions.keySet()).contains("inline#5", "inline#6");
     }
 
     @Test
     void cancelRunningRun() throws Exception {
-        FakeEngine.wallMsPerSimulatedSecond = 60_000; // 12 s wall for 200 ms simulated
+        PacedEngine.wallMsPerSimulatedSecond = 60_000; // 12 s wall for 200 ms simulated
         String run = submitRun(web, Map.of("scenario", JSON_TINY("long")));
         awaitStatus(web, run, "running", Duration.ofSeconds(10));
         long t0 = System.nanoTime();

@@ -7,7 +7,7 @@ import static io.cfslab.runs.RunsTestSupport.status;
 import static io.cfslab.runs.RunsTestSupport.submit;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.cfslab.testsupport.FakeEngine;
+import io.cfslab.testsupport.PacedEngine;
 import io.cfslab.testsupport.TestApps;
 import io.cfslab.testsupport.TestDatabase;
 import java.time.Duration;
@@ -27,8 +27,8 @@ class ConcurrencyTest {
 
     @Test
     void tenRunsOnAPoolOfTwo() throws Exception {
-        FakeEngine.reset();
-        FakeEngine.wallMsPerSimulatedSecond = 3000; // 200 ms simulated = 600 ms wall
+        PacedEngine.reset();
+        PacedEngine.wallMsPerSimulatedSecond = 3000; // 200 ms simulated = 600 ms wall
         try (TestDatabase db = TestDatabase.h2("concurrency");
              ConfigurableApplicationContext app = TestApps.start(db, "pool2", Map.of("cfslab.runs.pool-size", "2"))) {
             WebTestClient web = TestApps.client(app);
@@ -65,13 +65,13 @@ class ConcurrencyTest {
             assertThat(status(web, cancelRunning)).isEqualTo("cancelled");
             assertThat(status(web, cancelQueued)).isEqualTo("cancelled");
             assertThat(get(web, "/api/runs/" + cancelQueued).path("attempts").asInt()).isZero();
-            assertThat(FakeEngine.maxConcurrent.get()).isEqualTo(2);
+            assertThat(PacedEngine.maxConcurrent.get()).isEqualTo(2);
             assertThat(withStatus(web, runs, "done")).hasSize(8);
             // each run executed once; the queued-then-cancelled one never
             String queuedName = get(web, "/api/runs/" + cancelQueued).path("scenarioName").asString();
-            assertThat(FakeEngine.executions).doesNotContainKey(queuedName + "#1");
-            assertThat(FakeEngine.executions.values()).allSatisfy(c -> assertThat(c.get()).isEqualTo(1));
-            assertThat(FakeEngine.executions).hasSize(9);
+            assertThat(PacedEngine.executions).doesNotContainKey(queuedName + "#1");
+            assertThat(PacedEngine.executions.values()).allSatisfy(c -> assertThat(c.get()).isEqualTo(1));
+            assertThat(PacedEngine.executions).hasSize(9);
         }
     }
 

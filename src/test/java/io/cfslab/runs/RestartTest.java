@@ -6,7 +6,7 @@ import static io.cfslab.runs.RunsTestSupport.scenario;
 import static io.cfslab.runs.RunsTestSupport.submit;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.cfslab.testsupport.FakeEngine;
+import io.cfslab.testsupport.PacedEngine;
 import io.cfslab.testsupport.TestApps;
 import io.cfslab.testsupport.TestDatabase;
 import java.sql.Timestamp;
@@ -32,7 +32,7 @@ class RestartTest {
 
     @Test
     void runsSurviveAStopMidRun() throws Exception {
-        FakeEngine.reset();
+        PacedEngine.reset();
         try (TestDatabase db = TestDatabase.h2("restart")) {
             List<String> runs = new ArrayList<>();
             String scenarioId;
@@ -41,7 +41,7 @@ class RestartTest {
             String finishedResult;
             try (ConfigurableApplicationContext first = TestApps.start(db, "first", Map.of("cfslab.runs.pool-size", "2"))) {
                 WebTestClient web = TestApps.client(first);
-                FakeEngine.wallMsPerSimulatedSecond = 100;
+                PacedEngine.wallMsPerSimulatedSecond = 100;
                 var created = web.post().uri("/api/scenarios").contentType(MediaType.APPLICATION_JSON)
                         .bodyValue(scenario("stored", 200).toString()).exchange().expectStatus().isCreated()
                         .expectBody().returnResult();
@@ -52,7 +52,7 @@ class RestartTest {
                 await(web, finishedRun, "done", Duration.ofSeconds(10));
                 finishedResult = get(web, "/api/runs/" + finishedRun + "/result").toString();
 
-                FakeEngine.wallMsPerSimulatedSecond = 4000; // 200 ms simulated = 800 ms wall
+                PacedEngine.wallMsPerSimulatedSecond = 4000; // 200 ms simulated = 800 ms wall
                 for (int i = 0; i < 4; i++) runs.add(submit(web, Map.of("scenario", scenario("r" + i, 200))));
                 long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
                 while (runs.stream().filter(r -> get(web, "/api/runs/" + r).path("progress").asDouble() > 0).count() < 2) {
@@ -79,7 +79,7 @@ class RestartTest {
                         last_heartbeat, version) values ('cfslab-run', ?, null, ?, true, 'dead', ?, 1)""")
                     .params(zombie, old, old).update();
 
-            FakeEngine.wallMsPerSimulatedSecond = 500;
+            PacedEngine.wallMsPerSimulatedSecond = 500;
             try (ConfigurableApplicationContext second = TestApps.start(db, "second", Map.of("cfslab.runs.pool-size", "2"))) {
                 WebTestClient web = TestApps.client(second);
                 for (String r : runs) {

@@ -29,7 +29,7 @@ public final class TestApps {
         p.putAll(extra);
         // as command-line arguments: they must win over application.yml (builder properties are only defaults)
         String[] args = p.entrySet().stream().map(e -> "--" + e.getKey() + "=" + e.getValue()).toArray(String[]::new);
-        return new SpringApplicationBuilder(CfsLabApplication.class, FakeEngineConfig.class).run(args);
+        return new SpringApplicationBuilder(CfsLabApplication.class, PacedEngineConfig.class).run(args);
     }
 
     public static WebTestClient client(ConfigurableApplicationContext ctx) {

@@ -5,10 +5,10 @@ import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Primary;
 
-/** TEST-ONLY: makes {@link FakeEngine} the engine of a test context. */
+/** TEST-ONLY: makes {@link PacedEngine} the engine of a test context. */
 @TestConfiguration(proxyBeanMethods = false)
-public class FakeEngineConfig {
+public class PacedEngineConfig {
     @Bean
     @Primary
-    SimulationEngine fakeEngine() { return new FakeEngine(); }
+    SimulationEngine pacedEngine() { return new PacedEngine(); }
 }

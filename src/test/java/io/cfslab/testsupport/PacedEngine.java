@@ -1,0 +1,65 @@
+package io.cfslab.testsupport;
+
+import io.cfslab.runs.KernelSimulatorEngine;
+import io.cfslab.runs.SimulationEngine;
+import io.cfslab.scenario.Scenario;
+import io.cfslab.sim.RunControl;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * TEST-ONLY: the real engine (parser, simulator, result JSON) preceded by a paced phase that lasts
+ * {@link #wallMsPerSimulatedSecond} wall ms per simulated second, reporting progress and honouring
+ * cancellation and the wall-time guard as a long simulation would. Tiny scenarios finish in a few ms in
+ * the real simulator, so without pacing a test could never observe a run "mid-run". Also records how many
+ * simulations run at once and how often each scenario (name#seed) executed.
+ */
+public class PacedEngine implements SimulationEngine {
+    /** 0 = no pacing (the real engine alone). */
+    public static volatile long wallMsPerSimulatedSecond = 0;
+    public static final AtomicInteger current = new AtomicInteger();
+    public static final AtomicInteger maxConcurrent = new AtomicInteger();
+    public static final Map<String, AtomicInteger> executions = new ConcurrentHashMap<>();
+
+    private final KernelSimulatorEngine real = new KernelSimulatorEngine();
+
+    public static void reset() {
+        current.set(0);
+        maxConcurrent.set(0);
+        executions.clear();
+        wallMsPerSimulatedSecond = 0;
+    }
+
+    @Override
+    public Scenario parse(String text) { return real.parse(text); }
+
+    @Override
+    public String simulate(Scenario s, RunControl control) {
+        executions.computeIfAbsent(s.name() + "#" + s.seed(), k -> new AtomicInteger()).incrementAndGet();
+        maxConcurrent.accumulateAndGet(current.incrementAndGet(), Math::max);
+        try {
+            long steps = 100;
+            long sleepMs = wallMsPerSimulatedSecond * s.durationNs() / 1_000_000_000L / steps;
+            if (sleepMs > 0) {
+                for (int i = 1; i <= steps; i++) {
+                    if (control.cancelled()) {
+                        // stop as the simulator does: the result up to the time reached (here: nothing yet)
+                        return real.simulate(s, new RunControl() {
+                            @Override public boolean cancelled() { return true; }
+                        });
+                    }
+                    Thread.sleep(sleepMs);
+                    // the paced phase stands for the first 99 % of the run
+                    control.progress(s.durationNs() * Math.min(i, 99) / steps, i);
+                }
+            }
+            return real.simulate(s, control);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } finally {
+            current.decrementAndGet();
+        }
+    }
+}
