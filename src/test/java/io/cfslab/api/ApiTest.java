@@ -123,6 +123,51 @@ class ApiTest {
     }
 
     @Test
+    void tasksAndTimelineSubResources() {
+        String id = createScenario(web, tiny("parts"));
+        String base = "/api/scenarios/" + id;
+        web.put().uri(base + "/cgroups/b").exchange().expectStatus().isCreated();
+        web.post().uri(base + "/tasks").contentType(MediaType.APPLICATION_JSON)
+                .bodyValue("{\"name\": \"w\", \"cgroup\": \"/b\", \"count\": 2, \"workload\": {\"kind\": \"hog\"}}")
+                .exchange().expectStatus().isCreated().expectHeader().location(base + "/tasks/w");
+        assertThat(json(web.get().uri(base + "/tasks").exchange().expectStatus().isOk()).findValuesAsString("name"))
+                .containsExactly("nop", "w");
+        assertThat(json(web.get().uri(base + "/tasks/w").exchange().expectStatus().isOk()).path("count").asInt()).isEqualTo(2);
+        problem(web.post().uri(base + "/tasks").contentType(MediaType.APPLICATION_JSON)
+                .bodyValue("{\"name\": \"w\", \"cgroup\": \"/b\", \"workload\": {\"kind\": \"hog\"}}").exchange(),
+                HttpStatus.CONFLICT, "/name", "EEXIST");
+        problem(web.post().uri(base + "/tasks").contentType(MediaType.APPLICATION_JSON)
+                .bodyValue("{\"name\": \"v\", \"cgroup\": \"/nowhere\", \"workload\": {\"kind\": \"hog\"}}").exchange(),
+                HttpStatus.NOT_FOUND, "/tasks/2/cgroup", "ENOENT");
+        problem(web.delete().uri(base + "/cgroups/b").exchange(), HttpStatus.CONFLICT, "/path", "EBUSY");
+
+        web.post().uri(base + "/timeline").contentType(MediaType.APPLICATION_JSON)
+                .bodyValue("{\"at\": \"100ms\", \"write\": \"/b/cpu.max\", \"value\": \"20000 100000\"}")
+                .exchange().expectStatus().isCreated().expectHeader().location(base + "/timeline/0");
+        assertThat(json(web.get().uri(base + "/timeline/0").exchange().expectStatus().isOk()).path("value").asString())
+                .isEqualTo("20000 100000");
+        problem(web.post().uri(base + "/timeline").contentType(MediaType.APPLICATION_JSON)
+                .bodyValue("{\"at\": \"100ms\", \"write\": \"/b/cpu.max\", \"value\": \"1 100000\"}").exchange(),
+                HttpStatus.UNPROCESSABLE_CONTENT, null, "EINVAL");
+        web.delete().uri(base + "/timeline/0").exchange().expectStatus().isNoContent();
+        problem(web.get().uri(base + "/timeline/0").exchange(), HttpStatus.NOT_FOUND, "/index", "ENOENT");
+        web.delete().uri(base + "/tasks/w").exchange().expectStatus().isNoContent();
+        problem(web.delete().uri(base + "/tasks/w").exchange(), HttpStatus.NOT_FOUND, "/name", "ENOENT");
+        web.delete().uri(base + "/cgroups/b").exchange().expectStatus().isNoContent();
+    }
+
+    @Test
+    void everyReadyMadeScenarioParses() {
+        JsonNode list = json(web.get().uri("/api/scenarios").exchange().expectStatus().isOk());
+        for (JsonNode s : list) {
+            if (!s.path("readyMade").asBoolean()) continue;
+            JsonNode tree = json(web.get().uri("/api/scenarios/" + s.path("id").asString() + "/cgroups")
+                    .exchange().expectStatus().isOk());
+            assertThat(tree.size()).as(s.path("id").asString()).isGreaterThan(1);
+        }
+    }
+
+    @Test
     void malformedInputsAnswerProblems() {
         String id = createScenario(web, tiny("bad"));
         String base = "/api/scenarios/" + id + "/cgroups";

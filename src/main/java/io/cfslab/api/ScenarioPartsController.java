@@ -1,0 +1,130 @@
+package io.cfslab.api;
+
+import io.cfslab.store.Jdbc;
+import io.swagger.v3.oas.annotations.Operation;
+import java.net.URI;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The task entries and timeline of a stored scenario as sub-resources, each a contract entry as written:
+ * {@code GET|POST /api/scenarios/{id}/tasks}, {@code GET|DELETE …/tasks/{name}} (409 {@code EEXIST} for a
+ * duplicate name), {@code GET|POST /api/scenarios/{id}/timeline}, {@code GET|DELETE …/timeline/{index}}.
+ * Every change is validated as a whole scenario (problems point into the document, e.g. {@code /tasks/1/cgroup}).
+ */
+@RestController
+@RequestMapping("/api/scenarios/{id}")
+public class ScenarioPartsController {
+    private final ScenarioService scenarios;
+    private final Jdbc jdbc;
+
+    public ScenarioPartsController(ScenarioService scenarios, Jdbc jdbc) {
+        this.scenarios = scenarios;
+        this.jdbc = jdbc;
+    }
+
+    @Operation(summary = "Task entries as written")
+    @GetMapping("/tasks")
+    public Mono<JsonNode> tasks(@PathVariable String id) { return jdbc.call(() -> part(id, "tasks")); }
+
+    @Operation(summary = "One task entry; 404 ENOENT")
+    @GetMapping("/tasks/{name}")
+    public Mono<JsonNode> task(@PathVariable String id, @PathVariable String name) {
+        return jdbc.call(() -> {
+            ArrayNode tasks = part(id, "tasks");
+            int i = indexOfTask(tasks, name);
+            if (i < 0) throw ApiException.notFound("task " + name, "/name");
+            return tasks.get(i);
+        });
+    }
+
+    @Operation(summary = "Add a task entry (201); 409 EEXIST if the name is taken")
+    @PostMapping(path = "/tasks", consumes = MediaType.APPLICATION_JSON_VALUE)
+    public Mono<ResponseEntity<JsonNode>> addTask(@PathVariable String id, @RequestBody(required = false) String body) {
+        return jdbc.call(() -> {
+            ObjectNode entry = ScenarioDocs.readObject(body, "");
+            String name = entry.path("name").asString("");
+            return scenarios.edit(id, (doc, s) -> {
+                ArrayNode tasks = doc.get("tasks") instanceof ArrayNode a ? a : doc.putArray("tasks");
+                if (!name.isEmpty() && indexOfTask(tasks, name) >= 0) {
+                    throw ApiException.of(HttpStatus.CONFLICT, "Task exists", "/name", "a task " + name + " exists", "EEXIST");
+                }
+                tasks.add(entry);
+                return ResponseEntity.created(URI.create("/api/scenarios/" + id + "/tasks/" + name)).<JsonNode>body(entry);
+            });
+        });
+    }
+
+    @Operation(summary = "Remove a task entry (204); 404 ENOENT")
+    @DeleteMapping("/tasks/{name}")
+    public Mono<ResponseEntity<Void>> removeTask(@PathVariable String id, @PathVariable String name) {
+        return jdbc.call(() -> scenarios.edit(id, (doc, s) -> {
+            int i = doc.get("tasks") instanceof ArrayNode a ? indexOfTask(a, name) : -1;
+            if (i < 0) throw ApiException.notFound("task " + name, "/name");
+            ((ArrayNode) doc.get("tasks")).remove(i);
+            return ResponseEntity.noContent().<Void>build();
+        }));
+    }
+
+    @Operation(summary = "Timeline entries as written")
+    @GetMapping("/timeline")
+    public Mono<JsonNode> timeline(@PathVariable String id) { return jdbc.call(() -> part(id, "timeline")); }
+
+    @Operation(summary = "One timeline entry by index; 404 ENOENT")
+    @GetMapping("/timeline/{index}")
+    public Mono<JsonNode> timelineEntry(@PathVariable String id, @PathVariable int index) {
+        return jdbc.call(() -> {
+            ArrayNode tl = part(id, "timeline");
+            if (index < 0 || index >= tl.size()) throw ApiException.notFound("timeline entry " + index, "/index");
+            return tl.get(index);
+        });
+    }
+
+    @Operation(summary = "Append a timeline entry (201, Location names its index)")
+    @PostMapping(path = "/timeline", consumes = MediaType.APPLICATION_JSON_VALUE)
+    public Mono<ResponseEntity<JsonNode>> addTimeline(@PathVariable String id, @RequestBody(required = false) String body) {
+        return jdbc.call(() -> {
+            ObjectNode entry = ScenarioDocs.readObject(body, "");
+            return scenarios.edit(id, (doc, s) -> {
+                ArrayNode tl = doc.get("timeline") instanceof ArrayNode a ? a : doc.putArray("timeline");
+                tl.add(entry);
+                return ResponseEntity.created(URI.create("/api/scenarios/" + id + "/timeline/" + (tl.size() - 1)))
+                        .<JsonNode>body(entry);
+            });
+        });
+    }
+
+    @Operation(summary = "Remove a timeline entry (204); 404 ENOENT")
+    @DeleteMapping("/timeline/{index}")
+    public Mono<ResponseEntity<Void>> removeTimeline(@PathVariable String id, @PathVariable int index) {
+        return jdbc.call(() -> scenarios.edit(id, (doc, s) -> {
+            if (!(doc.get("timeline") instanceof ArrayNode tl) || index < 0 || index >= tl.size()) {
+                throw ApiException.notFound("timeline entry " + index, "/index");
+            }
+            tl.remove(index);
+            return ResponseEntity.noContent().<Void>build();
+        }));
+    }
+
+    private ArrayNode part(String id, String key) {
+        ObjectNode doc = ScenarioDocs.readObject(scenarios.get(id).document(), "");
+        return doc.get(key) instanceof ArrayNode a ? a : ScenarioDocs.JSON.createArrayNode();
+    }
+
+    private static int indexOfTask(ArrayNode tasks, String name) {
+        for (int i = 0; i < tasks.size(); i++) if (name.equals(tasks.get(i).path("name").asString(""))) return i;
+        return -1;
+    }
+}
