@@ -2,7 +2,16 @@ package io.cfslab.runs;
 
 import io.cfslab.store.RunRepository;
 import io.cfslab.store.RunStatus;
+import io.cfslab.metrics.ResultJson;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.Tags;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import tools.jackson.databind.JsonNode;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -23,9 +32,20 @@ import org.springframework.stereotype.Component;
  * the database [{@code cfslab_runs_queued}], runs executing on this instance [{@code cfslab_runs_running}],
  * simulated events per wall second per run [{@code cfslab_simulation_events_per_second}] and run wall time
  * [{@code cfslab_run_wall_time_seconds}]. The queue depth is refreshed every 2 s off any request thread.
+ *
+ * <p>The simulated cgroup counters of the last {@value #EXPORTED_RUNS} finished runs (first
+ * {@value #EXPORTED_CGROUPS} cgroups of each) are exported under cAdvisor's names so operators can reuse
+ * their PromQL: {@code cfslab_cpu_cfs_periods_total{run,cgroup}} ({@code nr_periods}),
+ * {@code cfslab_cpu_cfs_throttled_periods_total} ({@code nr_throttled}) and
+ * {@code cfslab_cpu_cfs_throttled_seconds_total} ({@code throttled_usec} / 1e6).
  */
 @Component
 public class RunMetrics implements DisposableBean {
+    /** Finished runs whose cgroup counters stay exported. */
+    public static final int EXPORTED_RUNS = 20;
+    /** Cgroups per run exported. */
+    public static final int EXPORTED_CGROUPS = 256;
+    private final Deque<List<Meter>> exported = new ArrayDeque<>();
     private final MeterRegistry registry;
     private final Counter submitted;
     private final Counter failed;
@@ -75,6 +95,37 @@ public class RunMetrics implements DisposableBean {
             wallTime.record(Duration.ofMillis(wallMs));
             eventsPerSecond.record(events * 1000.0 / wallMs);
         }
+    }
+
+    /**
+     * Exports the cgroup counters of a finished run under cAdvisor-shaped names, dropping those of the
+     * oldest exported run beyond {@value #EXPORTED_RUNS}.
+     *
+     * @param runId      the run
+     * @param resultJson the contract's result (its {@code cgroups.*.cpu.stat})
+     */
+    synchronized void exportCgroups(String runId, String resultJson) {
+        List<Meter> meters = new ArrayList<>();
+        JsonNode groups = ResultJson.mapper().readTree(resultJson).path("cgroups");
+        int n = 0;
+        for (Map.Entry<String, JsonNode> e : groups.properties()) {
+            if (n++ >= EXPORTED_CGROUPS) break;
+            JsonNode st = e.getValue().path("cpu.stat");
+            Tags tags = Tags.of("run", runId, "cgroup", e.getKey());
+            meters.add(counter("cfslab.cpu.cfs.periods", "simulated nr_periods", tags, st.path("nr_periods").asDouble()));
+            meters.add(counter("cfslab.cpu.cfs.throttled.periods", "simulated nr_throttled", tags,
+                    st.path("nr_throttled").asDouble()));
+            meters.add(counter("cfslab.cpu.cfs.throttled.seconds", "simulated throttled_usec / 1e6", tags,
+                    st.path("throttled_usec").asDouble() / 1e6));
+        }
+        exported.addLast(meters);
+        while (exported.size() > EXPORTED_RUNS) exported.removeFirst().forEach(registry::remove);
+    }
+
+    private Meter counter(String name, String description, Tags tags, double value) {
+        Counter c = Counter.builder(name).description(description).tags(tags).register(registry);
+        c.increment(value);
+        return c;
     }
 
     /** Runs executing on this instance now. */

@@ -155,6 +155,11 @@ public class RunWorker {
             a.eventsBefore += control.events();
         }
         finish(id, RunStatus.DONE, null, 100.0, base.durationNs(), a.events(), a.wallMs());
+        try {
+            runs.findResult(id, 0).ifPresent(r -> metrics.exportCgroups(id, r));
+        } catch (RuntimeException e) {
+            log.debug("cgroup counters of run {} not exported: {}", id, e.toString());
+        }
     }
 
     private void finish(String id, RunStatus status, String error, double pct, long simNs, long events, long wallMs) {

@@ -339,7 +339,10 @@ class ApiTest {
                 .expectBody(String.class).returnResult().getResponseBody();
         assertThat(prom).contains("cfslab_runs_submitted_total", "cfslab_runs_finished_total{",
                 "cfslab_runs_queued", "cfslab_runs_running", "cfslab_run_wall_time_seconds",
-                "cfslab_simulation_events_per_second");
+                "cfslab_simulation_events_per_second",
+                "cfslab_cpu_cfs_periods_total{cgroup=\"/a\",run=\"" + run + "\"}",
+                "cfslab_cpu_cfs_throttled_periods_total{cgroup=\"/a\",run=\"" + run + "\"}",
+                "cfslab_cpu_cfs_throttled_seconds_total{cgroup=\"/a\",run=\"" + run + "\"}");
     }
 
     private static JsonNode JSON_TINY(String name) { return ApiTestSupport.JSON.readTree(tiny(name)); }
