@@ -135,6 +135,7 @@ public final class Kernel implements WorkloadContext {
     final long[] statStartNs, statStolenNs;
     final long[] segStartNs, segStolenNs;
     final long[] stolenNs;
+    final long[] busyNs;
     final double[] speed;
     final boolean[] needResched;
     final boolean[] tickArmed;
@@ -264,6 +265,7 @@ public final class Kernel implements WorkloadContext {
         segStartNs = new long[ncpu];
         segStolenNs = new long[ncpu];
         stolenNs = new long[ncpu];
+        busyNs = new long[ncpu];
         speed = new double[ncpu];
         Arrays.fill(speed, 1.0);
         needResched = new boolean[ncpu];
@@ -1121,6 +1123,7 @@ public final class Kernel implements WorkloadContext {
             settle(c);
             segGen[c]++;
             curr[c] = NONE;
+            tState[prev] = T_RUNNABLE; // still queued (fair or RT) until picked again or parked
             if (isFair(prev)) {
                 for (int x = leafQ(prev, c); !isRootQ(x); x = parentQ(x)) checkCfsRqRuntime(x);
             }
@@ -1542,6 +1545,7 @@ public final class Kernel implements WorkloadContext {
         if (d <= 0) return;
         boolean kernelMode = segKind[t] == Segment.RUN_KERNEL;
         usageNs[t] += d;
+        busyNs[c] += d;
         if (kernelMode) systemNs[t] += d; else userNs[t] += d;
         for (int g = tGroup[t]; g != NONE; g = tree.parent(g)) {
             gUsageNs[g] += d;
@@ -1704,6 +1708,15 @@ public final class Kernel implements WorkloadContext {
                 b.burstTimeNs / 1000);
         return new io.cfslab.metrics.SimulationResult.CgroupStats(stat,
                 new io.cfslab.metrics.SimulationResult.CpuStatLocal(throttledSelfTimeNs(g) / 1000));
+    }
+
+    /** Per-CPU busy and interrupt/overhead time, µs. */
+    public java.util.List<io.cfslab.metrics.SimulationResult.CpuStats> cpuStats() {
+        var list = new java.util.ArrayList<io.cfslab.metrics.SimulationResult.CpuStats>(ncpu);
+        for (int c = 0; c < ncpu; c++) {
+            list.add(new io.cfslab.metrics.SimulationResult.CpuStats(c, busyNs[c] / 1000, stolenNs[c] / 1000));
+        }
+        return java.util.List.copyOf(list);
     }
 
     CfsBandwidth bandwidth(int g) { return bw[g]; }

@@ -247,6 +247,7 @@ public final class Simulation {
             benchmarks.put(ts.name(), b);
         }
         return new SimulationResult(scenario.name(), scenario.seed(), end, cgroups, tasks, histograms,
-                List.copyOf(recorder.calls), List.copyOf(series), benchmarks, new EngineStats(eventCount, wallMs));
+                List.copyOf(recorder.calls), List.copyOf(series), benchmarks, kernel.cpuStats(),
+                new EngineStats(eventCount, wallMs));
     }
 }
