@@ -136,6 +136,7 @@ public final class Kernel implements WorkloadContext {
     final long[] segStartNs, segStolenNs;
     final long[] stolenNs;
     final long[] busyNs;
+    final long[] irqNs;
     final double[] speed;
     final boolean[] needResched;
     final boolean[] tickArmed;
@@ -266,6 +267,7 @@ public final class Kernel implements WorkloadContext {
         segStolenNs = new long[ncpu];
         stolenNs = new long[ncpu];
         busyNs = new long[ncpu];
+        irqNs = new long[ncpu];
         speed = new double[ncpu];
         Arrays.fill(speed, 1.0);
         needResched = new boolean[ncpu];
@@ -547,7 +549,7 @@ public final class Kernel implements WorkloadContext {
                 count = 0;
             }
         }
-        steal(c, elapsed);
+        stealIrq(c, elapsed);
         if (deactivate) {
             b.periodActive = false;
         } else {
@@ -619,7 +621,7 @@ public final class Kernel implements WorkloadContext {
         if (b.limited() && b.runtimeNs > bandwidthSliceNs) {
             elapsedDistribute = 0;
             distributeCfsRuntime(b, g, b.slackCpu, true);
-            steal(b.slackCpu, elapsedDistribute);
+            stealIrq(b.slackCpu, elapsedDistribute);
             elapsedDistribute = 0;
         }
     }
@@ -727,7 +729,7 @@ public final class Kernel implements WorkloadContext {
             }
             q = next;
         }
-        steal(c, costNs);
+        stealIrq(c, costNs);
     }
 
     /**
@@ -1498,9 +1500,16 @@ public final class Kernel implements WorkloadContext {
     // Interrupt time, SMT speed, statistics
     // =====================================================================================================
 
-    /** Interrupt or scheduler overhead on CPU c: the running task loses {@code ns} of progress and charge. */
+    /** Scheduler overhead on CPU c (context switch, throttle walk, park): the running task loses that time. */
     void steal(int c, long ns) {
         if (ns > 0) stolenNs[c] += ns;
+    }
+
+    /** Interrupt handler time on CPU c (period/slack timer, async-unthrottle IPI): stolen and counted as irq. */
+    void stealIrq(int c, long ns) {
+        if (ns <= 0) return;
+        stolenNs[c] += ns;
+        irqNs[c] += ns;
     }
 
     /** Keeps the idle-CPU count per LLC and SMT siblings' speed in step with CPU c's busy state. */
@@ -1710,11 +1719,12 @@ public final class Kernel implements WorkloadContext {
                 new io.cfslab.metrics.SimulationResult.CpuStatLocal(throttledSelfTimeNs(g) / 1000));
     }
 
-    /** Per-CPU busy and interrupt/overhead time, µs. */
+    /** Per-CPU busy, interrupt-handler and scheduler-overhead time, µs. */
     public java.util.List<io.cfslab.metrics.SimulationResult.CpuStats> cpuStats() {
         var list = new java.util.ArrayList<io.cfslab.metrics.SimulationResult.CpuStats>(ncpu);
         for (int c = 0; c < ncpu; c++) {
-            list.add(new io.cfslab.metrics.SimulationResult.CpuStats(c, busyNs[c] / 1000, stolenNs[c] / 1000));
+            list.add(new io.cfslab.metrics.SimulationResult.CpuStats(c, busyNs[c] / 1000, irqNs[c] / 1000,
+                    (stolenNs[c] - irqNs[c]) / 1000));
         }
         return java.util.List.copyOf(list);
     }

@@ -38,12 +38,13 @@ public record SimulationResult(String scenario, long seed, long simulatedNs,
     /**
      * One CPU's time (extension of the contract).
      *
-     * @param cpu       CPU number
-     * @param busyUsec  time running tasks, µs
-     * @param irqUsec   time in the bandwidth timers' and IPIs' handlers and in scheduler overhead (context
-     *                  switches, throttling, parking), µs: who pays for unthrottling
+     * @param cpu        CPU number
+     * @param busyUsec   time running tasks, µs
+     * @param irqUsec    time in the period/slack timer and async-unthrottle IPI handlers, µs: who pays for
+     *                   distributing runtime and unthrottling
+     * @param schedUsec  scheduler overhead: context switches, throttle walks, task parking, µs
      */
-    public record CpuStats(int cpu, long busyUsec, long irqUsec) { }
+    public record CpuStats(int cpu, long busyUsec, long irqUsec, long schedUsec) { }
 
     /** A cgroup's files: {@code cpu.stat} and {@code cpu.stat.local} (also their JSON keys, see {@link ResultJson}). */
     public record CgroupStats(CpuStat cpuStat, CpuStatLocal cpuStatLocal) { }
