@@ -135,6 +135,7 @@ public final class Kernel implements WorkloadContext {
     final long[] statStartNs, statStolenNs;
     final long[] segStartNs, segStolenNs;
     final long[] stolenNs;
+    final long[] stolenUntilNs;
     final long[] busyNs;
     final long[] irqNs;
     final double[] speed;
@@ -266,6 +267,7 @@ public final class Kernel implements WorkloadContext {
         segStartNs = new long[ncpu];
         segStolenNs = new long[ncpu];
         stolenNs = new long[ncpu];
+        stolenUntilNs = new long[ncpu];
         busyNs = new long[ncpu];
         irqNs = new long[ncpu];
         speed = new double[ncpu];
@@ -401,9 +403,10 @@ public final class Kernel implements WorkloadContext {
     void updateCurr(int c) {
         int t = curr[c];
         if (t == NONE) return;
-        long d = now - execStartNs[c] - (stolenNs[c] - execStolenNs[c]);
+        long stolen = stolenElapsed(c);
+        long d = now - execStartNs[c] - (stolen - execStolenNs[c]);
         execStartNs[c] = now;
-        execStolenNs[c] = stolenNs[c];
+        execStolenNs[c] = stolen;
         if (d <= 0) return;
         if (!isFair(t)) {
             rtTimeNs[c] += d;
@@ -1165,7 +1168,7 @@ public final class Kernel implements WorkloadContext {
         curr[c] = next;
         tState[next] = T_RUNNING;
         execStartNs[c] = statStartNs[c] = segStartNs[c] = now;
-        execStolenNs[c] = statStolenNs[c] = segStolenNs[c] = stolenNs[c];
+        execStolenNs[c] = statStolenNs[c] = segStolenNs[c] = stolenElapsed(c);
         pickedAtNs[c] = now;
         armSegmentEnd(c);
         ensureTick(c);
@@ -1265,11 +1268,11 @@ public final class Kernel implements WorkloadContext {
         int t = curr[c];
         if (t == NONE) return;
         if (segRemainingNs[t] != Long.MAX_VALUE) {
-            long ran = now - segStartNs[c] - (stolenNs[c] - segStolenNs[c]);
+            long ran = now - segStartNs[c] - (stolenElapsed(c) - segStolenNs[c]);
             if (ran > 0) segRemainingNs[t] = Math.max(0, segRemainingNs[t] - (long) (ran * speed[c]));
         }
         segStartNs[c] = now;
-        segStolenNs[c] = stolenNs[c];
+        segStolenNs[c] = stolenElapsed(c);
     }
 
     void armSegmentEnd(int c) {
@@ -1500,16 +1503,30 @@ public final class Kernel implements WorkloadContext {
     // Interrupt time, SMT speed, statistics
     // =====================================================================================================
 
-    /** Scheduler overhead on CPU c (context switch, throttle walk, park): the running task loses that time. */
+    /**
+     * Scheduler overhead on CPU c (context switch, throttle walk, park): the CPU spends the next {@code ns}
+     * (after any overhead already pending) on it, and whatever runs makes no progress and is not charged.
+     */
     void steal(int c, long ns) {
-        if (ns > 0) stolenNs[c] += ns;
+        if (ns <= 0) return;
+        stolenNs[c] += ns;
+        stolenUntilNs[c] = Math.max(stolenUntilNs[c], now) + ns;
     }
 
     /** Interrupt handler time on CPU c (period/slack timer, async-unthrottle IPI): stolen and counted as irq. */
     void stealIrq(int c, long ns) {
         if (ns <= 0) return;
-        stolenNs[c] += ns;
+        steal(c, ns);
         irqNs[c] += ns;
+    }
+
+    /**
+     * Stolen time that has elapsed on CPU c by now: a steal occupies the interval after it is made, so an
+     * accounting point inside that interval only discounts the part already past (never charging a negative
+     * delta, never charging interrupt time later).
+     */
+    long stolenElapsed(int c) {
+        return stolenNs[c] - Math.max(0, stolenUntilNs[c] - now);
     }
 
     /** Keeps the idle-CPU count per LLC and SMT siblings' speed in step with CPU c's busy state. */
@@ -1548,9 +1565,10 @@ public final class Kernel implements WorkloadContext {
     void flushStats(int c) {
         int t = curr[c];
         if (t == NONE) return;
-        long d = now - statStartNs[c] - (stolenNs[c] - statStolenNs[c]);
+        long stolen = stolenElapsed(c);
+        long d = now - statStartNs[c] - (stolen - statStolenNs[c]);
         statStartNs[c] = now;
-        statStolenNs[c] = stolenNs[c];
+        statStolenNs[c] = stolen;
         if (d <= 0) return;
         boolean kernelMode = segKind[t] == Segment.RUN_KERNEL;
         usageNs[t] += d;
