@@ -1737,6 +1737,18 @@ public final class Kernel implements WorkloadContext {
                 new io.cfslab.metrics.SimulationResult.CpuStatLocal(throttledSelfTimeNs(g) / 1000));
     }
 
+    /**
+     * What CPU c is doing: 0 idle, 1 running a task, 2 running a fair task whose hierarchy is throttled (a
+     * task-based model lets it finish its kernel work), 3 idle while it has throttled work waiting
+     * (parked tasks or a detached throttled subtree).
+     */
+    public int cpuState(int c) {
+        int t = curr[c];
+        if (t != NONE) return isFair(t) && throttleCount[leafQ(t, c)] > 0 ? 2 : 1;
+        for (int g = 1; g < ngroups; g++) if (throttled[g * ncpu + c]) return 3;
+        return 0;
+    }
+
     /** Per-CPU busy, interrupt-handler and scheduler-overhead time, µs. */
     public java.util.List<io.cfslab.metrics.SimulationResult.CpuStats> cpuStats() {
         var list = new java.util.ArrayList<io.cfslab.metrics.SimulationResult.CpuStats>(ncpu);
