@@ -135,6 +135,9 @@ public final class Kernel implements WorkloadContext {
     final long[] statStartNs, statStolenNs;
     final long[] segStartNs, segStolenNs;
     final long[] stolenNs;
+    final long[] stolenUntilNs;
+    final long[] busyNs;
+    final long[] irqNs;
     final double[] speed;
     final boolean[] needResched;
     final boolean[] tickArmed;
@@ -264,6 +267,9 @@ public final class Kernel implements WorkloadContext {
         segStartNs = new long[ncpu];
         segStolenNs = new long[ncpu];
         stolenNs = new long[ncpu];
+        stolenUntilNs = new long[ncpu];
+        busyNs = new long[ncpu];
+        irqNs = new long[ncpu];
         speed = new double[ncpu];
         Arrays.fill(speed, 1.0);
         needResched = new boolean[ncpu];
@@ -397,9 +403,10 @@ public final class Kernel implements WorkloadContext {
     void updateCurr(int c) {
         int t = curr[c];
         if (t == NONE) return;
-        long d = now - execStartNs[c] - (stolenNs[c] - execStolenNs[c]);
+        long stolen = stolenElapsed(c);
+        long d = now - execStartNs[c] - (stolen - execStolenNs[c]);
         execStartNs[c] = now;
-        execStolenNs[c] = stolenNs[c];
+        execStolenNs[c] = stolen;
         if (d <= 0) return;
         if (!isFair(t)) {
             rtTimeNs[c] += d;
@@ -545,7 +552,7 @@ public final class Kernel implements WorkloadContext {
                 count = 0;
             }
         }
-        steal(c, elapsed);
+        stealIrq(c, elapsed);
         if (deactivate) {
             b.periodActive = false;
         } else {
@@ -617,7 +624,7 @@ public final class Kernel implements WorkloadContext {
         if (b.limited() && b.runtimeNs > bandwidthSliceNs) {
             elapsedDistribute = 0;
             distributeCfsRuntime(b, g, b.slackCpu, true);
-            steal(b.slackCpu, elapsedDistribute);
+            stealIrq(b.slackCpu, elapsedDistribute);
             elapsedDistribute = 0;
         }
     }
@@ -725,7 +732,7 @@ public final class Kernel implements WorkloadContext {
             }
             q = next;
         }
-        steal(c, costNs);
+        stealIrq(c, costNs);
     }
 
     /**
@@ -1121,6 +1128,7 @@ public final class Kernel implements WorkloadContext {
             settle(c);
             segGen[c]++;
             curr[c] = NONE;
+            tState[prev] = T_RUNNABLE; // still queued (fair or RT) until picked again or parked
             if (isFair(prev)) {
                 for (int x = leafQ(prev, c); !isRootQ(x); x = parentQ(x)) checkCfsRqRuntime(x);
             }
@@ -1160,7 +1168,7 @@ public final class Kernel implements WorkloadContext {
         curr[c] = next;
         tState[next] = T_RUNNING;
         execStartNs[c] = statStartNs[c] = segStartNs[c] = now;
-        execStolenNs[c] = statStolenNs[c] = segStolenNs[c] = stolenNs[c];
+        execStolenNs[c] = statStolenNs[c] = segStolenNs[c] = stolenElapsed(c);
         pickedAtNs[c] = now;
         armSegmentEnd(c);
         ensureTick(c);
@@ -1260,11 +1268,11 @@ public final class Kernel implements WorkloadContext {
         int t = curr[c];
         if (t == NONE) return;
         if (segRemainingNs[t] != Long.MAX_VALUE) {
-            long ran = now - segStartNs[c] - (stolenNs[c] - segStolenNs[c]);
+            long ran = now - segStartNs[c] - (stolenElapsed(c) - segStolenNs[c]);
             if (ran > 0) segRemainingNs[t] = Math.max(0, segRemainingNs[t] - (long) (ran * speed[c]));
         }
         segStartNs[c] = now;
-        segStolenNs[c] = stolenNs[c];
+        segStolenNs[c] = stolenElapsed(c);
     }
 
     void armSegmentEnd(int c) {
@@ -1495,9 +1503,30 @@ public final class Kernel implements WorkloadContext {
     // Interrupt time, SMT speed, statistics
     // =====================================================================================================
 
-    /** Interrupt or scheduler overhead on CPU c: the running task loses {@code ns} of progress and charge. */
+    /**
+     * Scheduler overhead on CPU c (context switch, throttle walk, park): the CPU spends the next {@code ns}
+     * (after any overhead already pending) on it, and whatever runs makes no progress and is not charged.
+     */
     void steal(int c, long ns) {
-        if (ns > 0) stolenNs[c] += ns;
+        if (ns <= 0) return;
+        stolenNs[c] += ns;
+        stolenUntilNs[c] = Math.max(stolenUntilNs[c], now) + ns;
+    }
+
+    /** Interrupt handler time on CPU c (period/slack timer, async-unthrottle IPI): stolen and counted as irq. */
+    void stealIrq(int c, long ns) {
+        if (ns <= 0) return;
+        steal(c, ns);
+        irqNs[c] += ns;
+    }
+
+    /**
+     * Stolen time that has elapsed on CPU c by now: a steal occupies the interval after it is made, so an
+     * accounting point inside that interval only discounts the part already past (never charging a negative
+     * delta, never charging interrupt time later).
+     */
+    long stolenElapsed(int c) {
+        return stolenNs[c] - Math.max(0, stolenUntilNs[c] - now);
     }
 
     /** Keeps the idle-CPU count per LLC and SMT siblings' speed in step with CPU c's busy state. */
@@ -1536,12 +1565,14 @@ public final class Kernel implements WorkloadContext {
     void flushStats(int c) {
         int t = curr[c];
         if (t == NONE) return;
-        long d = now - statStartNs[c] - (stolenNs[c] - statStolenNs[c]);
+        long stolen = stolenElapsed(c);
+        long d = now - statStartNs[c] - (stolen - statStolenNs[c]);
         statStartNs[c] = now;
-        statStolenNs[c] = stolenNs[c];
+        statStolenNs[c] = stolen;
         if (d <= 0) return;
         boolean kernelMode = segKind[t] == Segment.RUN_KERNEL;
         usageNs[t] += d;
+        busyNs[c] += d;
         if (kernelMode) systemNs[t] += d; else userNs[t] += d;
         for (int g = tGroup[t]; g != NONE; g = tree.parent(g)) {
             gUsageNs[g] += d;
@@ -1704,6 +1735,28 @@ public final class Kernel implements WorkloadContext {
                 b.burstTimeNs / 1000);
         return new io.cfslab.metrics.SimulationResult.CgroupStats(stat,
                 new io.cfslab.metrics.SimulationResult.CpuStatLocal(throttledSelfTimeNs(g) / 1000));
+    }
+
+    /**
+     * What CPU c is doing: 0 idle, 1 running a task, 2 running a fair task whose hierarchy is throttled (a
+     * task-based model lets it finish its kernel work), 3 idle while it has throttled work waiting
+     * (parked tasks or a detached throttled subtree).
+     */
+    public int cpuState(int c) {
+        int t = curr[c];
+        if (t != NONE) return isFair(t) && throttleCount[leafQ(t, c)] > 0 ? 2 : 1;
+        for (int g = 1; g < ngroups; g++) if (throttled[g * ncpu + c]) return 3;
+        return 0;
+    }
+
+    /** Per-CPU busy, interrupt-handler and scheduler-overhead time, µs. */
+    public java.util.List<io.cfslab.metrics.SimulationResult.CpuStats> cpuStats() {
+        var list = new java.util.ArrayList<io.cfslab.metrics.SimulationResult.CpuStats>(ncpu);
+        for (int c = 0; c < ncpu; c++) {
+            list.add(new io.cfslab.metrics.SimulationResult.CpuStats(c, busyNs[c] / 1000, irqNs[c] / 1000,
+                    (stolenNs[c] - irqNs[c]) / 1000));
+        }
+        return java.util.List.copyOf(list);
     }
 
     CfsBandwidth bandwidth(int g) { return bw[g]; }

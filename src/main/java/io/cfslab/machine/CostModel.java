@@ -32,7 +32,7 @@ public record CostModel(long distributeFixedNs, long unthrottleSyncCfsRqNs, long
         return new CostModel(
                 2_000,   // distributeFixedNs
                 150,     // unthrottleSyncCfsRqNs: S10 trace, 67.3 ms / 422,784 cfs_rqs (10,000 task enqueues inside)
-                1_300,   // unthrottleLocalCfsRqNs: seed 01 async, ~1.6 ms for 1,101 cfs_rqs + 69 tasks
+                1_400,   // unthrottleLocalCfsRqNs: seed 01 async, ~1.6 ms for 1,101 cfs_rqs + 69 tasks
                 500,     // enqueueTaskNs
                 200,     // rqLockNs
                 25,      // ipiSendNs: seed 03 async histogram's 8-16 us mode (383 remote rqs, no local work)

@@ -17,13 +17,34 @@ import java.util.Map;
  * @param distributeCalls each {@code distribute_cfs_runtime} call, capped by {@code record.max_distribute_calls}
  * @param series          samples every {@code record.interval}
  * @param benchmarks      per task entry name: the workload's own figures (e.g. {@code completion_s})
+ * @param cpus            per CPU: time running tasks and time in interrupts and scheduler overhead
  * @param engine          wall-clock facts about the run; the only part allowed to differ between runs
  */
 public record SimulationResult(String scenario, long seed, long simulatedNs,
                                Map<String, CgroupStats> cgroups, Map<String, TaskStats> tasks,
                                Map<String, HistogramSnapshot> histograms, List<DistributeCall> distributeCalls,
                                List<SeriesSample> series, Map<String, Map<String, Double>> benchmarks,
-                               EngineStats engine) {
+                               List<CpuStats> cpus, EngineStats engine) {
+
+    /** The contract's fields without the per-CPU extension. */
+    public SimulationResult(String scenario, long seed, long simulatedNs, Map<String, CgroupStats> cgroups,
+                            Map<String, TaskStats> tasks, Map<String, HistogramSnapshot> histograms,
+                            List<DistributeCall> distributeCalls, List<SeriesSample> series,
+                            Map<String, Map<String, Double>> benchmarks, EngineStats engine) {
+        this(scenario, seed, simulatedNs, cgroups, tasks, histograms, distributeCalls, series, benchmarks, List.of(),
+                engine);
+    }
+
+    /**
+     * One CPU's time (extension of the contract).
+     *
+     * @param cpu        CPU number
+     * @param busyUsec   time running tasks, µs
+     * @param irqUsec    time in the period/slack timer and async-unthrottle IPI handlers, µs: who pays for
+     *                   distributing runtime and unthrottling
+     * @param schedUsec  scheduler overhead: context switches, throttle walks, task parking, µs
+     */
+    public record CpuStats(int cpu, long busyUsec, long irqUsec, long schedUsec) { }
 
     /** A cgroup's files: {@code cpu.stat} and {@code cpu.stat.local} (also their JSON keys, see {@link ResultJson}). */
     public record CgroupStats(CpuStat cpuStat, CpuStatLocal cpuStatLocal) { }

@@ -18,6 +18,12 @@ final class DistributeRecorder implements KernelObserver {
     private final int maxCalls;
     final Log2Histogram durations = new Log2Histogram();
     final List<DistributeCall> calls = new ArrayList<>();
+    /** The latest {@link #RECENT} calls, a ring; and the slowest {@link #SLOWEST}, for live views. */
+    static final int RECENT = 50, SLOWEST = 20;
+    private final DistributeCall[] recent = new DistributeCall[RECENT];
+    private final java.util.PriorityQueue<DistributeCall> slowest =
+            new java.util.PriorityQueue<>(java.util.Comparator.comparingLong(DistributeCall::durationNs)
+                    .thenComparing(DistributeCall::atNs, java.util.Comparator.reverseOrder()));
     long throttles;
     long parks;
     long distributes;
@@ -30,11 +36,30 @@ final class DistributeRecorder implements KernelObserver {
     @Override
     public void distribute(long atNs, int cpu, int group, long durationNs, int rqs, int remoteRqs, int cfsRqs,
                            int tasks, boolean slack) {
+        DistributeCall call = new DistributeCall(atNs, cpu, tree.path(group), durationNs, rqs, remoteRqs, cfsRqs,
+                tasks, slack);
+        recent[(int) (distributes % RECENT)] = call;
         distributes++;
         durations.record(durationNs);
-        if (calls.size() < maxCalls) {
-            calls.add(new DistributeCall(atNs, cpu, tree.path(group), durationNs, rqs, remoteRqs, cfsRqs, tasks, slack));
-        }
+        if (calls.size() < maxCalls) calls.add(call);
+        if (slowest.size() < SLOWEST) slowest.add(call);
+        else if (durationNs > slowest.peek().durationNs()) { slowest.poll(); slowest.add(call); }
+    }
+
+    /** The latest calls, oldest first. */
+    List<DistributeCall> recent() {
+        List<DistributeCall> out = new ArrayList<>(RECENT);
+        long n = Math.min(distributes, RECENT);
+        for (long i = distributes - n; i < distributes; i++) out.add(recent[(int) (i % RECENT)]);
+        return out;
+    }
+
+    /** The slowest calls so far, slowest first (ties: earliest first). */
+    List<DistributeCall> slowest() {
+        List<DistributeCall> out = new ArrayList<>(slowest);
+        out.sort(java.util.Comparator.comparingLong(DistributeCall::durationNs).reversed()
+                .thenComparingLong(DistributeCall::atNs));
+        return out;
     }
 
     @Override

@@ -54,6 +54,7 @@ public final class Simulation {
     private final long[] lastSampleUsageNs;
     private long lastSampleNs;
     private long eventCount;
+    private RunControl control = RunControl.NONE;
 
     /** @param scenario a validated scenario (see {@link io.cfslab.scenario.ScenarioParser}) */
     public Simulation(Scenario scenario) {
@@ -111,8 +112,11 @@ public final class Simulation {
      * @throws SimulationAbortedException when the event budget of {@code control} is exceeded
      */
     public SimulationResult run(RunControl control) {
+        this.control = control;
         long wallStart = System.nanoTime();
         long duration = scenario.durationNs();
+        long snapshotEveryNs = control.snapshotIntervalMs() * 1_000_000L;
+        long nextSnapshotWall = wallStart + snapshotEveryNs;
         // cgroup settings are writes at time 0, in creation order (like the seeds' set-up scripts)
         for (int i = 0; i < scenario.cgroups().size(); i++) {
             CgroupSpec c = scenario.cgroups().get(i);
@@ -143,15 +147,19 @@ public final class Simulation {
             if (type == EV_TIMELINE) apply(scenario.timeline().get(events.target()));
             else if (type == EV_SAMPLE) sample(interval);
             else kernel.handle(type, events.target(), events.arg());
-            if ((++eventCount & (POLL_EVENTS - 1)) == 0) {
-                if (eventCount > maxEvents) {
-                    throw new SimulationAbortedException("event budget of " + maxEvents + " events exceeded at "
-                            + time + " ns simulated");
-                }
+            if (++eventCount > maxEvents) {
+                throw new SimulationAbortedException("event budget of " + maxEvents + " events exceeded at "
+                        + time + " ns simulated");
+            }
+            if ((eventCount & (POLL_EVENTS - 1)) == 0) {
                 if (control.cancelled()) { cancelled = true; break; }
                 if (time >= nextProgress) {
                     control.progress(time, eventCount);
                     nextProgress = (time / progressStep + 1) * progressStep;
+                }
+                if (snapshotEveryNs > 0 && System.nanoTime() >= nextSnapshotWall) {
+                    control.snapshot(snapshot(time));
+                    nextSnapshotWall = System.nanoTime() + snapshotEveryNs;
                 }
             }
         }
@@ -159,6 +167,7 @@ public final class Simulation {
         kernel.setNow(end);
         kernel.flushAllStats();
         control.progress(end, eventCount);
+        if (snapshotEveryNs > 0) control.snapshot(snapshot(end));
         long wallMs = (System.nanoTime() - wallStart) / 1_000_000;
         return result(end, wallMs);
     }
@@ -212,8 +221,28 @@ public final class Simulation {
         }
         for (int t = 0; t < taskNames.length; t++) lastSampleUsageNs[t] = kernel.taskUsageNs(t);
         lastSampleNs = now;
-        series.add(new SeriesSample(now, groups, tasks));
+        SeriesSample sample = new SeriesSample(now, groups, tasks);
+        series.add(sample);
+        control.sample(sample);
         events.push(now + interval, EV_SAMPLE, EV_SAMPLE, 0, 0);
+    }
+
+    // ---- live snapshot ----
+
+    private io.cfslab.metrics.LiveSnapshot snapshot(long now) {
+        kernel.flushAllStats();
+        Map<String, CgroupStats> cgroups = new LinkedHashMap<>();
+        for (int i = 0; i < scenario.cgroups().size(); i++) {
+            cgroups.put(scenario.cgroups().get(i).path(), stats(groupIndexOfCgroup[i]));
+        }
+        Map<String, HistogramSnapshot> histograms = new LinkedHashMap<>();
+        histograms.put("distribute_cfs_runtime_ns", recorder.durations.snapshot());
+        List<Integer> cpus = new ArrayList<>();
+        if (scenario.machine().cpus() <= 64) {
+            for (int c = 0; c < scenario.machine().cpus(); c++) cpus.add(kernel.cpuState(c));
+        }
+        return new io.cfslab.metrics.LiveSnapshot(now, scenario.durationNs(), eventCount, histograms, cgroups,
+                recorder.recent(), recorder.slowest(), List.copyOf(cpus));
     }
 
     // ---- result ----
@@ -247,6 +276,7 @@ public final class Simulation {
             benchmarks.put(ts.name(), b);
         }
         return new SimulationResult(scenario.name(), scenario.seed(), end, cgroups, tasks, histograms,
-                List.copyOf(recorder.calls), List.copyOf(series), benchmarks, new EngineStats(eventCount, wallMs));
+                List.copyOf(recorder.calls), List.copyOf(series), benchmarks, kernel.cpuStats(),
+                new EngineStats(eventCount, wallMs));
     }
 }

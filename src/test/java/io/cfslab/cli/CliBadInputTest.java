@@ -1,0 +1,105 @@
+package io.cfslab.cli;
+
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
+
+/**
+ * {@code simulate} with a bad scenario exits 2 and prints exactly one line: the file, the JSON pointer, the
+ * reason and, where the kernel refuses the same write, its errno.
+ */
+class CliBadInputTest {
+
+    static final String GOOD = """
+        { "name": "ok", "duration": "1s", "machine": { "profile": "generic", "cpus": 2 },
+          "cgroups": [ { "path": "/a", "cpu.max": "10000 100000" }, { "path": "/b" } ],
+          "tasks": [ { "name": "nop", "cgroup": "/a", "workload": { "kind": "hog" } } ],
+          "timeline": [ { "at": "500ms", "move": "nop", "to": "/b" } ] }
+        """;
+
+    static Stream<Arguments> badScenarios() {
+        return Stream.of(
+            arguments("\"cpu.max\": \"10000 100000\"", "\"cpu.max\": \"0 100000\"", "/cgroups/0/cpu.max", "EINVAL"),
+            arguments("\"cpu.max\": \"10000 100000\"", "\"cpu.max\": \"1000 100\"", "/cgroups/0/cpu.max", "EINVAL"),
+            arguments("\"cpu.max\": \"10000 100000\"", "\"cpu.max\": \"max 2000000\"", "/cgroups/0/cpu.max", "EINVAL"),
+            arguments("\"cpu.max\": \"10000 100000\"", "\"cpu.max\": \"abc\"", "/cgroups/0/cpu.max", "EINVAL"),
+            arguments("\"cpu.max\": \"10000 100000\"", "\"cpu.max\": \"999 100000\"", "/cgroups/0/cpu.max", "EINVAL"),
+            arguments("\"cpu.max\": \"10000 100000\"", "\"cpu.max\": \"10000 100000\", \"cpu.max.burst\": \"20000\"",
+                    "/cgroups/0/cpu.max.burst", "EINVAL"),
+            arguments("{ \"path\": \"/b\" }", "{ \"path\": \"/b\", \"cpu.weight\": 0 }", "/cgroups/1/cpu.weight", "ERANGE"),
+            arguments("{ \"path\": \"/b\" }", "{ \"path\": \"/b\", \"cpu.weight\": 10001 }", "/cgroups/1/cpu.weight", "ERANGE"),
+            arguments("\"name\": \"ok\"", "\"name\": \"ok\", \"colour\": \"red\"", "/colour", null),
+            arguments("{ \"path\": \"/b\" }", "{ \"path\": \"/b\", \"cpu.maxx\": \"1\" }", "/cgroups/1/cpu.maxx", null),
+            arguments("\"cpus\": 2 }", "\"cpus\": 2, \"turbo\": true }", "/machine/turbo", null),
+            arguments("\"kind\": \"hog\" }", "\"kind\": \"hog\", \"speed\": 2 }", "/tasks/0/workload/speed", null),
+            arguments("\"cgroup\": \"/a\"", "\"cgroup\": \"/missing\"", "/tasks/0/cgroup", "ENOENT"),
+            arguments("\"to\": \"/b\"", "\"to\": \"/nowhere\"", "/timeline/0/to", "ENOENT"),
+            arguments("\"at\": \"500ms\"", "\"at\": \"5s\"", "/timeline/0/at", null),
+            arguments("\"duration\": \"1s\"", "\"duration\": \"-5s\"", "/duration", null),
+            arguments("\"duration\": \"1s\"", "\"duration\": \"5\"", "/duration", null),
+            arguments("\"duration\": \"1s\"", "\"duration\": \"5 parsecs\"", "/duration", null),
+            arguments("\"cpus\": 2", "\"cpus\": 100000", "/machine/cpus", null),
+            arguments("\"workload\": { \"kind\": \"hog\" } }",
+                    "\"count\": 10000000, \"workload\": { \"kind\": \"hog\" } }", "/tasks/0/count", null),
+            arguments("\"cgroups\": [", "\"generate\": [ { \"levels\": [1000, 1000, 1000] } ], \"cgroups\": [",
+                    "/generate/0/levels", null),
+            arguments("\"workload\": { \"kind\": \"hog\" } }",
+                    "\"workload\": { \"kind\": \"hog\" }, \"cpus_allowed\": \"3-1\" }", "/tasks/0/cpus_allowed", "EINVAL"),
+            arguments("{ \"at\": \"500ms\", \"move\": \"nop\", \"to\": \"/b\" }",
+                    "{ \"at\": \"500ms\", \"write\": \"/a/cpu.max\", \"value\": \"10 100000\" }", "/timeline/0/value", "EINVAL"),
+            arguments("{ \"at\": \"500ms\", \"move\": \"nop\", \"to\": \"/b\" }",
+                    "{ \"at\": \"500ms\", \"chrt\": \"nop\", \"policy\": \"rr\" }", "/timeline/0/priority", null)
+        );
+    }
+
+    @ParameterizedTest(name = "{1}")
+    @MethodSource("badScenarios")
+    void badScenarioExitsTwoWithOneLineNamingThePathAndErrno(String good, String bad, String pointer, String errno,
+                                                            @TempDir Path dir) throws Exception {
+        assertThat(GOOD).contains(good);
+        Path file = dir.resolve("bad.json");
+        Files.writeString(file, GOOD.replace(good, bad));
+
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PrintStream oldErr = System.err, oldOut = System.out;
+        int status;
+        try {
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            status = Cli.run(new String[] {"simulate", file.toString()});
+        } finally {
+            System.setErr(oldErr);
+            System.setOut(oldOut);
+        }
+        String text = err.toString(StandardCharsets.UTF_8).strip();
+        assertThat(status).isEqualTo(2);
+        assertThat(text.lines()).hasSize(1);
+        assertThat(text).startsWith(file + ": " + pointer + ": ");
+        if (errno != null) assertThat(text).endsWith("(" + errno + ")");
+        assertThat(out.toString(StandardCharsets.UTF_8)).isEmpty();
+    }
+
+    @ParameterizedTest(name = "good scenario runs")
+    @MethodSource("goodOnly")
+    void theUneditedScenarioRuns(String ignored, @TempDir Path dir) throws Exception {
+        Path file = dir.resolve("good.json");
+        Path out = dir.resolve("result.json");
+        Files.writeString(file, GOOD);
+        assertThat(Cli.run(new String[] {"simulate", file.toString(), "--out", out.toString()})).isZero();
+        assertThat(Files.readString(out)).contains("\"nr_throttled\"");
+    }
+
+    static Stream<String> goodOnly() { return Stream.of("x"); }
+}

@@ -1,0 +1,68 @@
+package io.cfslab.sim;
+
+import io.cfslab.metrics.LiveSnapshot;
+import io.cfslab.metrics.SimulationResult;
+import io.cfslab.metrics.SimulationResult.SeriesSample;
+import io.cfslab.scenario.ScenarioParser;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** What a live view receives while a run goes on: every series sample, snapshots, progress, cancellation. */
+class LiveViewTest {
+
+    static final String SCENARIO = Scenarios.text("/reference/E3.json").replace("\"duration\": \"5s\"", "\"duration\": \"20s\"");
+
+    @Test
+    void samplesAndSnapshotsMatchTheFinalResult() {
+        List<SeriesSample> samples = new ArrayList<>();
+        List<LiveSnapshot> snapshots = new ArrayList<>();
+        List<Long> progress = new ArrayList<>();
+        RunControl control = new RunControl() {
+            @Override public void sample(SeriesSample s) { samples.add(s); }
+            @Override public long snapshotIntervalMs() { return 1; }
+            @Override public void snapshot(LiveSnapshot s) { snapshots.add(s); }
+            @Override public void progress(long simulatedNs, long events) { progress.add(simulatedNs); }
+        };
+        SimulationResult r = Simulator.run(ScenarioParser.parse(SCENARIO), control);
+
+        assertThat(samples).isEqualTo(r.series());
+        assertThat(snapshots).isNotEmpty();
+        LiveSnapshot last = snapshots.get(snapshots.size() - 1);
+        assertThat(last.simulatedNs()).isEqualTo(r.simulatedNs());
+        assertThat(last.histograms()).isEqualTo(r.histograms());
+        assertThat(last.cgroups()).isEqualTo(r.cgroups());
+        assertThat(last.cpus()).hasSize(2);
+        assertThat(last.recentCalls()).hasSize(50)
+                .isEqualTo(r.distributeCalls().subList(r.distributeCalls().size() - 50, r.distributeCalls().size()));
+        assertThat(last.slowestCalls()).hasSize(20);
+        assertThat(last.slowestCalls().get(0).durationNs())
+                .isEqualTo(r.distributeCalls().stream().mapToLong(SimulationResult.DistributeCall::durationNs).max().orElseThrow());
+        assertThat(progress).isSorted().last().isEqualTo(r.simulatedNs());
+    }
+
+    @Test
+    void cancelStopsTheRunEarlyWithTheTimeReached() {
+        AtomicInteger polls = new AtomicInteger();
+        RunControl control = new RunControl() {
+            @Override public boolean cancelled() { return polls.incrementAndGet() > 2; }
+        };
+        String longRun = SCENARIO.replace("\"duration\": \"20s\"", "\"duration\": \"600s\"");
+        SimulationResult r = Simulator.run(ScenarioParser.parse(longRun), control);
+        assertThat(polls.get()).isEqualTo(3);
+        assertThat(r.simulatedNs()).isPositive().isLessThan(60_000_000_000L);
+    }
+
+    @Test
+    void eventBudgetAbortsTheRun() {
+        RunControl control = new RunControl() {
+            @Override public long maxEvents() { return 5000; }
+        };
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Simulator.run(ScenarioParser.parse(SCENARIO), control))
+                .isInstanceOf(SimulationAbortedException.class).hasMessageContaining("5000");
+    }
+}
