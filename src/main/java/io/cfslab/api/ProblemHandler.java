@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
@@ -30,6 +32,7 @@ import org.springframework.web.server.ServerWebInputException;
  */
 @RestControllerAdvice
 public class ProblemHandler {
+    private static final Logger log = LoggerFactory.getLogger(ProblemHandler.class);
 
     @ExceptionHandler(ApiException.class)
     ResponseEntity<ProblemDetail> api(ApiException e, ServerWebExchange exchange) {
@@ -60,6 +63,14 @@ public class ProblemHandler {
         ResponseEntity<ProblemDetail> r = problem(status == null ? HttpStatus.INTERNAL_SERVER_ERROR : status, title,
                 List.of(new FieldProblem("", reason, errno)), exchange);
         return ResponseEntity.status(code).headers(e.getHeaders()).headers(r.getHeaders()).body(r.getBody());
+    }
+
+    /** Anything unexpected: 500, still as a problem body (the cause is logged, not shown). */
+    @ExceptionHandler(Exception.class)
+    ResponseEntity<ProblemDetail> unexpected(Exception e, ServerWebExchange exchange) {
+        log.error("unexpected error on {}", exchange.getRequest().getPath(), e);
+        return problem(HttpStatus.INTERNAL_SERVER_ERROR, "Internal error",
+                List.of(new FieldProblem("", "internal error (" + e.getClass().getSimpleName() + ")", null)), exchange);
     }
 
     /** Turns parser problems into field problems, each pointer prefixed by {@code prefix} (e.g. {@code /scenario}). */
