@@ -52,7 +52,7 @@ class RestartTest {
                 await(web, finishedRun, "done", Duration.ofSeconds(10));
                 finishedResult = get(web, "/api/runs/" + finishedRun + "/result").toString();
 
-                PacedEngine.wallMsPerSimulatedSecond = 4000; // 200 ms simulated = 800 ms wall
+                PacedEngine.wallMsPerSimulatedSecond = 10_000; // 200 ms simulated = 2 s wall: still running at the stop
                 for (int i = 0; i < 4; i++) runs.add(submit(web, Map.of("scenario", scenario("r" + i, 200))));
                 long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
                 while (runs.stream().filter(r -> get(web, "/api/runs/" + r).path("progress").asDouble() > 0).count() < 2) {
