@@ -62,11 +62,15 @@ public record TestDatabase(String url, String user, String password, String sche
         return new TestDatabase(url + sep + "currentSchema=" + schema, user, password, schema);
     }
 
+    /** No database settings at all: the application's own configuration (or profile) decides. */
+    public static TestDatabase none() { return new TestDatabase(null, null, null, null); }
+
     public boolean isPostgres() { return schema != null; }
 
     /** Spring properties that point an application context at this database. */
     public Map<String, Object> springProperties() {
         Map<String, Object> p = new LinkedHashMap<>();
+        if (url == null) return p;
         p.put("spring.datasource.url", url);
         p.put("spring.datasource.username", user);
         p.put("spring.datasource.password", password);
@@ -79,7 +83,7 @@ public record TestDatabase(String url, String user, String password, String sche
 
     @Override
     public void close() {
-        if (schema == null) return;
+        if (schema == null || url == null) return;
         try (Connection c = DriverManager.getConnection(url, user, password); Statement s = c.createStatement()) {
             s.execute("drop schema " + schema + " cascade");
         } catch (SQLException e) {
