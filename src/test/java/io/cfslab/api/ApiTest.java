@@ -8,12 +8,14 @@ import static io.cfslab.api.ApiTestSupport.submitRun;
 import static io.cfslab.api.ApiTestSupport.tiny;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cfslab.testsupport.EventLoopGuard;
 import io.cfslab.testsupport.PacedEngine;
 import io.cfslab.testsupport.PacedEngineConfig;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -30,9 +32,15 @@ import tools.jackson.databind.JsonNode;
         "spring.datasource.url=jdbc:h2:mem:apitest;DB_CLOSE_DELAY=-1",
         "cfslab.runs.pool-size=2", "cfslab.runs.poll-interval=100ms", "cfslab.runs.progress-interval=50ms"})
 @AutoConfigureWebTestClient
-@Import(PacedEngineConfig.class)
+@Import({PacedEngineConfig.class, EventLoopGuard.class})
 class ApiTest {
     @Autowired WebTestClient web;
+
+    /** No endpoint may take a JDBC connection on the event loop. */
+    @AfterEach
+    void nothingBlockedTheEventLoop() {
+        assertThat(EventLoopGuard.violations).isEmpty();
+    }
 
     @BeforeEach
     void fast() {
