@@ -20,7 +20,7 @@ import java.util.concurrent.Callable;
  * {@code bench SCENARIO [--runs N]}: runs a scenario N times and prints simulated seconds per wall second,
  * events per second and the JVM's peak heap — the figures docs/benchmarks.md records.
  */
-@Command(name = "bench", description = "Measure simulation speed: simulated s per wall s, events/s, peak heap.")
+@Command(name = "bench", mixinStandardHelpOptions = true, description = "Measure simulation speed: simulated s per wall s, events/s, peak heap.")
 final class BenchCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
 

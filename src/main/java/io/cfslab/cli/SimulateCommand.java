@@ -24,7 +24,7 @@ import java.util.concurrent.Callable;
  * a quota (as {@code cat} shows it) and each histogram in bpftrace's layout, writes the result JSON if asked.
  * Exit 0, or 2 with one line per problem for a bad scenario.
  */
-@Command(name = "simulate", description = "Run one scenario (JSON or YAML) and print cpu.stat and histograms.")
+@Command(name = "simulate", mixinStandardHelpOptions = true, description = "Run one scenario (JSON or YAML) and print cpu.stat and histograms.")
 final class SimulateCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
 
