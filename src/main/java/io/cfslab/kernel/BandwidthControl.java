@@ -337,7 +337,9 @@ final class BandwidthControl {
         long slack = runtimeRemainingNs[q] - MIN_CFS_RQ_RUNTIME_NS;
         if (slack <= 0) return;
         b.runtimeNs += slack;
-        if (b.runtimeNs > bandwidthSliceNs && b.throttledHead != NONE) startCfsSlackBandwidth(b, k.groupOf(q), k.cpuOf(q));
+        if (b.runtimeNs > bandwidthSliceNs && b.throttledHead != NONE) {
+            startCfsSlackBandwidth(b, k.groupOf(q), k.cpuOf(q));
+        }
         runtimeRemainingNs[q] -= slack;
     }
 
@@ -649,10 +651,7 @@ final class BandwidthControl {
         tState[t] = T_PARKED;
         throttleWorkPending[t] = false;
         int q = k.leafQ(t, c);
-        limboPrev[t] = NONE;
-        limboNext[t] = limboHead[q];
-        if (limboHead[q] != NONE) limboPrev[limboHead[q]] = t;
-        limboHead[q] = t;
+        limboPush(q, t);
         if (clockStart == ThrottledClockStart.FIRST_PARK) {
             for (int x = q; !k.isRootQ(x); x = k.parentQ(x)) {
                 if (throttleCount[x] == 0) continue;
@@ -664,6 +663,15 @@ final class BandwidthControl {
         observer.park(k.now, c, t);
     }
 
+    /** Puts task t at the head of cfs_rq q's limbo list. */
+    void limboPush(int q, int t) {
+        limboPrev[t] = NONE;
+        limboNext[t] = limboHead[q];
+        if (limboHead[q] != NONE) limboPrev[limboHead[q]] = t;
+        limboHead[q] = t;
+    }
+
+    /** Takes task t off its cfs_rq's limbo list (it leaves without an unthrottle). */
     void unlinkLimbo(int t) {
         int q = k.leafQ(t, tCpu[t]);
         int p = limboPrev[t], n = limboNext[t];

@@ -199,19 +199,13 @@ public final class Kernel implements WorkloadContext {
     @Override
     public long nowNs() { return now; }
 
-    /** CPU time of a task so far (flushed), ns. */
-    public long taskUsageNs(int t) { return clock.usageNs[t]; }
-
-    /** Exit time of a task, ns, or -1 while it lives. */
-    public long exitTimeNs(int t) { return exitNs[t]; }
-
-    /** @param p how {@link #initTimerPhase} was asked to place period timers ({@code interleave} re-phases) */
+    /** Sets {@code kernel.timer_placement}; {@code interleave} re-phases a period timer each time it is armed. */
     public void setTimerPlacement(KernelSpec.TimerPlacement p) { bwc.setTimerPlacement(p); }
 
     CfsBandwidth bandwidth(int g) { return bwc.bw[g]; }
 
     // =====================================================================================================
-    // Set-up and event dispatch
+    // Set-up
     // =====================================================================================================
 
     /** Sets a group's {@code cpu.weight} (1..10000): shares = weight × 1024 / 100 (sched_weight_from_cgroup). */
@@ -268,6 +262,15 @@ public final class Kernel implements WorkloadContext {
         requestResched(best);
     }
 
+    /** Starts the periodic balancer. */
+    public void startBalancer() {
+        balancer.start();
+    }
+
+    // =====================================================================================================
+    // Event dispatch
+    // =====================================================================================================
+
     /** Handles one kernel event popped from the queue at time {@code now}. */
     public void handle(int type, int target, long arg) {
         switch (type) {
@@ -283,6 +286,10 @@ public final class Kernel implements WorkloadContext {
             default -> throw new IllegalStateException("unknown event " + type);
         }
     }
+
+    // =====================================================================================================
+    // Charging and runqueue membership
+    // =====================================================================================================
 
     /** update_curr() for the running task's whole hierarchy: vruntime, bandwidth, RT time. */
     void updateCurr(int c) {
@@ -315,6 +322,16 @@ public final class Kernel implements WorkloadContext {
         if (isFair(t)) fair.dequeueTask(t, c);
         else rt.rtDequeue(t, c);
     }
+
+    /** Keeps the idle-CPU count per LLC and SMT siblings' speed in step with CPU c's busy state. */
+    void onAvailabilityChange(int c) {
+        balancer.updateIdle(c);
+        clock.updateSmtSpeed(c);
+    }
+
+    // =====================================================================================================
+    // schedule(), ticks
+    // =====================================================================================================
 
     /** Asks CPU c to reschedule soon (resched_curr() of a remote or idle CPU): an event right after this one. */
     void requestResched(int c) {
@@ -423,6 +440,10 @@ public final class Kernel implements WorkloadContext {
         long next = (now / tickNs + 1) * tickNs; // ticks stay on the jiffies grid
         events.push(next, EV_TICK, EV_TICK, c, tickGen[c]);
     }
+
+    // =====================================================================================================
+    // Workload segments, sleeping, waking
+    // =====================================================================================================
 
     private void nextSegment(int t) {
         workload[t].next(this, seg);
@@ -547,16 +568,9 @@ public final class Kernel implements WorkloadContext {
         }
     }
 
-    /** Keeps the idle-CPU count per LLC and SMT siblings' speed in step with CPU c's busy state. */
-    void onAvailabilityChange(int c) {
-        balancer.updateIdle(c);
-        clock.updateSmtSpeed(c);
-    }
-
-    /** Flushes every running task's statistics up to now (for sampling and the end of the run). */
-    public void flushAllStats() {
-        for (int c = 0; c < ncpu; c++) clock.flushStats(c);
-    }
+    // =====================================================================================================
+    // Timeline actions
+    // =====================================================================================================
 
     /**
      * tg_set_cfs_bandwidth() (§5.4, step 7): set period/quota/burst, refill, arm the timer, then on every CPU
@@ -585,11 +599,7 @@ public final class Kernel implements WorkloadContext {
         fair.vruntime[t] = fair.vruntime[t] - fair.minVruntime[oldLeaf] + fair.minVruntime[leafQ(t, c)];
         if (queued && isFair(t)) {
             if (wasParked && bwc.throttleCount[leafQ(t, c)] > 0) {
-                int q = leafQ(t, c);
-                bwc.limboPrev[t] = NONE;
-                bwc.limboNext[t] = bwc.limboHead[q];
-                if (bwc.limboHead[q] != NONE) bwc.limboPrev[bwc.limboHead[q]] = t;
-                bwc.limboHead[q] = t;
+                bwc.limboPush(leafQ(t, c), t);
             } else {
                 if (wasParked) tState[t] = T_RUNNABLE;
                 fair.enqueueTask(t, c, false);
@@ -610,7 +620,11 @@ public final class Kernel implements WorkloadContext {
             int l = balancer.load(x);
             if (l < bestLoad) { bestLoad = l; dst = x; }
         }
-        if (tState[t] == T_SLEEPING || tState[t] == T_BLOCKED) { fair.migrateVruntime(t, c, dst); tCpu[t] = dst; return; }
+        if (tState[t] == T_SLEEPING || tState[t] == T_BLOCKED) {
+            fair.migrateVruntime(t, c, dst);
+            tCpu[t] = dst;
+            return;
+        }
         boolean running = curr[c] == t;
         if (running) {
             updateCurr(c);
@@ -653,12 +667,27 @@ public final class Kernel implements WorkloadContext {
         if (running) schedule(c); else requestResched(c);
     }
 
+    // =====================================================================================================
+    // Read-out
+    // =====================================================================================================
+
+    /** Flushes every running task's statistics up to now (for sampling and the end of the run). */
+    public void flushAllStats() {
+        for (int c = 0; c < ncpu; c++) clock.flushStats(c);
+    }
+
     /** cpu.stat.local throttled time of a group: sum over CPUs of throttled_clock_self_time, ns. */
     public long throttledSelfTimeNs(int g) {
         long s = 0;
         for (int c = 0; c < ncpu; c++) s += bwc.throttledClockSelfTimeNs[g * ncpu + c];
         return s;
     }
+
+    /** CPU time of a task so far (flushed), ns. */
+    public long taskUsageNs(int t) { return clock.usageNs[t]; }
+
+    /** Exit time of a task, ns, or -1 while it lives. */
+    public long exitTimeNs(int t) { return exitNs[t]; }
 
     /** A task's usage in the result's units (µs). */
     public io.cfslab.metrics.SimulationResult.TaskStats taskStats(int t) {
@@ -699,10 +728,5 @@ public final class Kernel implements WorkloadContext {
                     (clock.stolenNs[c] - clock.irqNs[c]) / 1000));
         }
         return java.util.List.copyOf(list);
-    }
-
-    /** Starts the periodic balancer. */
-    public void startBalancer() {
-        balancer.start();
     }
 }

@@ -125,7 +125,8 @@ final class LoadBalancer {
         int recv = 0;
         for (int donor = 0; donor < ncpu; donor++) {
             while (load(donor) > Math.max(ceil, 1)) {
-                while (recv < ncpu && load(recv) >= Math.max(floor, 1) && !(load(recv) < ceil && load(donor) > ceil + 0)) recv++;
+                while (recv < ncpu && load(recv) >= Math.max(floor, 1)
+                        && !(load(recv) < ceil && load(donor) > ceil + 0)) recv++;
                 if (recv >= ncpu) return;
                 if (load(recv) >= load(donor) - 1) { recv++; continue; }
                 if (!pullOne(donor, recv)) break;

@@ -76,6 +76,7 @@ final class RtClass {
         }
     }
 
+    /** enqueue_task_rt(): task t joins the tail of CPU c's RT list. */
     void rtEnqueue(int t, int c) {
         rtNext[t] = NONE;
         rtPrev[t] = NONE;
@@ -92,6 +93,7 @@ final class RtClass {
         k.onAvailabilityChange(c);
     }
 
+    /** dequeue_task_rt(): task t leaves CPU c's RT list. */
     void rtDequeue(int t, int c) {
         int p = rtPrev[t], n = rtNext[t];
         if (p == NONE) rtHead[c] = n; else rtNext[p] = n;
@@ -101,6 +103,7 @@ final class RtClass {
         k.onAvailabilityChange(c);
     }
 
+    /** pick_next_rt_entity(): the highest-priority queued RT task, the first of equals; NONE if none. */
     int rtPick(int c) {
         int best = NONE;
         for (int t = rtHead[c]; t != NONE; t = rtNext[t]) if (best == NONE || tRtPrio[t] > tRtPrio[best]) best = t;
