@@ -3,7 +3,6 @@ package io.cfslab.kernel;
 import io.cfslab.machine.CostModel;
 import io.cfslab.scenario.KernelSpec;
 import io.cfslab.scenario.KernelSpec.Throttle;
-import io.cfslab.scenario.KernelSpec.ThrottledClockStart;
 import io.cfslab.sim.EventQueue;
 
 import java.util.Arrays;
@@ -12,21 +11,17 @@ import static io.cfslab.kernel.Kernel.EV_IPI;
 import static io.cfslab.kernel.Kernel.EV_PERIOD_TIMER;
 import static io.cfslab.kernel.Kernel.EV_SLACK_TIMER;
 import static io.cfslab.kernel.Kernel.NONE;
-import static io.cfslab.kernel.Kernel.NO_CLOCK;
-import static io.cfslab.kernel.Kernel.T_PARKED;
-import static io.cfslab.kernel.Kernel.T_RUNNABLE;
 
 /**
- * CFS bandwidth control (kernel/sched/fair.c, kernel-model.md §2–§5): charging each cfs_rq's local runtime
- * and topping it up from its group's pool ({@code account_cfs_rq_runtime()}, {@code assign_cfs_rq_runtime()}),
- * the period and slack timers with their refill and {@code distribute_cfs_runtime()}, the async unthrottle
- * through per-CPU CSD lists and IPIs, {@code throttle_cfs_rq()} / {@code unthrottle_cfs_rq()} in the three
- * throttle models, the throttled-time clocks of {@code cpu.stat} and {@code cpu.stat.local}, and the task
- * models' limbo lists of parked tasks.
+ * CFS bandwidth control's runtime side (kernel/sched/fair.c, kernel-model.md §2, §3, §5): charging each
+ * cfs_rq's local runtime and topping it up from its group's pool ({@code account_cfs_rq_runtime()},
+ * {@code assign_cfs_rq_runtime()}, {@code check_cfs_rq_runtime()}), returning slack, the period and slack
+ * timers with their refill and {@code distribute_cfs_runtime()}, the async unthrottle through per-CPU CSD
+ * lists and IPIs, and {@code tg_set_cfs_bandwidth()}. When a cfs_rq runs out or gets runtime back it asks
+ * {@link Throttling} to throttle or unthrottle it.
  *
- * <p>Per-cfs_rq state is indexed {@code q = group * cpus + cpu}; the throttled list of a group and each
- * CPU's CSD list are linked through index arrays, and a subtree on one CPU is a range of group indices
- * (pre-order numbering, see {@link GroupTree}).
+ * <p>Per-cfs_rq state is indexed {@code q = group * cpus + cpu}; each CPU's CSD list is linked through the
+ * {@code csdNext} index array, a group's throttled list through {@link Throttling}'s.
  */
 final class BandwidthControl {
     static final long MIN_CFS_RQ_RUNTIME_NS = 1_000_000L;
@@ -36,7 +31,6 @@ final class BandwidthControl {
 
     private final Kernel k;
     private final int ncpu;
-    private final GroupTree tree;
     private final CostModel cost;
     private final EventQueue events;
     private final KernelObserver observer;
@@ -44,32 +38,20 @@ final class BandwidthControl {
     private final boolean taskBased;
     private final boolean asyncUnthrottle;
     private final long bandwidthSliceNs;
-    private final boolean insertHead;
     private final boolean sliceExpiry;
-    private final ThrottledClockStart clockStart;
-    private final int[] curr, tCpu, tState;
+    private final int[] curr;
     private final boolean[] throttleWorkPending, needResched;
     private CpuTime clock;
-    private FairRq fair;
+    private Throttling thr;
 
     // ---- task groups ----
     final CfsBandwidth[] bw;
 
     // ---- cfs_rq, index q = g * ncpu + cpu ----
     final long[] runtimeRemainingNs;
-    final boolean[] throttled;
-    final int[] throttleCount;
-    final long[] throttledClockNs;
-    final long[] throttledClockSelfNs;
-    final long[] throttledClockSelfTimeNs;
-    final int[] limboHead;
-    final int[] thrNext, thrPrev;
     final int[] csdNext;
     final boolean[] csdPending;
     final int[] expiresSeq;
-
-    // ---- tasks: limbo lists ----
-    final int[] limboNext, limboPrev;
 
     // ---- CPUs: CSD lists, and the distribute walk's per-CPU marks ----
     final int[] csdHead, csdTail;
@@ -83,7 +65,6 @@ final class BandwidthControl {
     BandwidthControl(Kernel k, KernelSpec spec) {
         this.k = k;
         this.ncpu = k.ncpu;
-        this.tree = k.tree;
         this.cost = k.cost;
         this.events = k.events;
         this.observer = k.observer;
@@ -91,12 +72,8 @@ final class BandwidthControl {
         this.taskBased = k.taskBased;
         this.asyncUnthrottle = spec.unthrottle() == KernelSpec.Unthrottle.ASYNC;
         this.bandwidthSliceNs = spec.bandwidthSliceUs() * 1000L;
-        this.insertHead = spec.throttledListInsert() == KernelSpec.ListInsert.HEAD;
         this.sliceExpiry = spec.sliceExpiry();
-        this.clockStart = k.clockStart;
         this.curr = k.curr;
-        this.tCpu = k.tCpu;
-        this.tState = k.tState;
         this.throttleWorkPending = k.throttleWorkPending;
         this.needResched = k.needResched;
 
@@ -105,23 +82,9 @@ final class BandwidthControl {
 
         int nq = k.ngroups * ncpu;
         runtimeRemainingNs = new long[nq];
-        throttled = new boolean[nq];
-        throttleCount = new int[nq];
-        throttledClockNs = new long[nq];
-        throttledClockSelfNs = new long[nq];
-        Arrays.fill(throttledClockNs, NO_CLOCK);
-        Arrays.fill(throttledClockSelfNs, NO_CLOCK);
-        throttledClockSelfTimeNs = new long[nq];
-        limboHead = new int[nq];
-        Arrays.fill(limboHead, NONE);
-        thrNext = new int[nq];
-        thrPrev = new int[nq];
         csdNext = new int[nq];
         csdPending = new boolean[nq];
         expiresSeq = new int[nq];
-
-        limboNext = new int[k.ntasks];
-        limboPrev = new int[k.ntasks];
 
         csdHead = new int[ncpu];
         csdTail = new int[ncpu];
@@ -130,9 +93,9 @@ final class BandwidthControl {
         rqMark = new int[ncpu];
     }
 
-    void link(CpuTime clock, FairRq fair) {
+    void link(CpuTime clock, Throttling thr) {
         this.clock = clock;
-        this.fair = fair;
+        this.thr = thr;
     }
 
     /**
@@ -156,9 +119,9 @@ final class BandwidthControl {
             int q = g * ncpu + c;
             runtimeRemainingNs[q] = taskBased ? 1 : 0;
             expiresSeq[q] = b.periodSeq;
-            if (throttled[q]) {
+            if (thr.throttled[q]) {
                 if (taskBased && runtimeRemainingNs[q] <= 0) runtimeRemainingNs[q] = 1;
-                unthrottleCfsRq(q);
+                thr.unthrottleCfsRq(q);
             }
         }
     }
@@ -179,12 +142,12 @@ final class BandwidthControl {
             runtimeRemainingNs[q] = 0; // pre-5.4: local runtime of an old period expires
         }
         runtimeRemainingNs[q] -= deltaNs;
-        if (runtimeRemainingNs[q] > 0 || throttled[q]) return;
+        if (runtimeRemainingNs[q] > 0 || thr.throttled[q]) return;
         if (assignCfsRqRuntime(q, bandwidthSliceNs)) return;
         int c = k.cpuOf(q);
         if (throttleModel == Throttle.TASK_ACCOUNT) {
             // 2026 series: throttle right here; the current task parks on its next return to user mode
-            if (throttleCfsRq(q, bandwidthSliceNs) && t != NONE) throttleWorkPending[t] = true;
+            if (thr.throttleCfsRq(q, bandwidthSliceNs) && t != NONE) throttleWorkPending[t] = true;
         } else {
             needResched[c] = true;
         }
@@ -214,15 +177,15 @@ final class BandwidthControl {
     /** check_cfs_rq_runtime(): throttle a cfs_rq that has run out; true if it is (now) throttled. */
     boolean checkCfsRqRuntime(int q) {
         if (!bw[k.groupOf(q)].limited() || runtimeRemainingNs[q] > 0) return false;
-        if (throttled[q]) return true;
-        return throttleCfsRq(q, 1);
+        if (thr.throttled[q]) return true;
+        return thr.throttleCfsRq(q, 1);
     }
 
     /** check_enqueue_throttle(): a cfs_rq that becomes non-empty with a debt is throttled at once (§2.4). */
     void checkEnqueueThrottle(int q) {
-        if (!bw[k.groupOf(q)].limited() || throttled[q] || runsCurr(q)) return;
+        if (!bw[k.groupOf(q)].limited() || thr.throttled[q] || runsCurr(q)) return;
         accountCfsRqRuntime(q, 0, NONE);
-        if (runtimeRemainingNs[q] <= 0) throttleCfsRq(q, 1);
+        if (runtimeRemainingNs[q] <= 0) thr.throttleCfsRq(q, 1);
     }
 
     /** True if the CPU's running fair task is inside cfs_rq q's hierarchy (cfs_rq->curr != NULL). */
@@ -368,7 +331,7 @@ final class BandwidthControl {
     }
 
     // =====================================================================================================
-    // distribute_cfs_runtime() and unthrottling
+    // distribute_cfs_runtime() and the async unthrottle (CSD lists, IPIs)
     // =====================================================================================================
 
     /**
@@ -386,9 +349,9 @@ final class BandwidthControl {
         if (asyncUnthrottle) {
             int local = NONE;
             for (int q = b.throttledHead; q != NONE; ) {
-                int next = thrNext[q];
+                int next = thr.thrNext[q];
                 if (b.runtimeNs == 0) { throttledRemain = true; break; }
-                if (throttled[q] && !csdPending[q]) {
+                if (thr.throttled[q] && !csdPending[q]) {
                     long give = Math.min(-runtimeRemainingNs[q] + 1, b.runtimeNs);
                     b.runtimeNs -= give;
                     runtimeRemainingNs[q] += give;
@@ -408,8 +371,8 @@ final class BandwidthControl {
                 q = next;
             }
             rqs = remote;
-            if (local != NONE && throttled[local]) {
-                long walked = unthrottleCfsRq(local);
+            if (local != NONE && thr.throttled[local]) {
+                long walked = thr.unthrottleCfsRq(local);
                 cfsRqs = (int) (walked >>> 32);
                 tasks = (int) walked;
                 costNs += cfsRqs * cost.unthrottleLocalCfsRqNs() + tasks * cost.enqueueTaskNs();
@@ -417,15 +380,15 @@ final class BandwidthControl {
             }
         } else {
             for (int q = b.throttledHead; q != NONE; ) {
-                int next = thrNext[q];
-                if (throttled[q]) {
+                int next = thr.thrNext[q];
+                if (thr.throttled[q]) {
                     long give = Math.min(-runtimeRemainingNs[q] + 1, b.runtimeNs);
                     b.runtimeNs -= give;
                     runtimeRemainingNs[q] += give;
                     if (runtimeRemainingNs[q] > 0) {
                         int c = k.cpuOf(q);
                         if (rqMark[c] != epoch) { rqMark[c] = epoch; rqs++; costNs += cost.rqLockNs(); }
-                        long walked = unthrottleCfsRq(q);
+                        long walked = thr.unthrottleCfsRq(q);
                         cfsRqs += (int) (walked >>> 32);
                         tasks += (int) walked;
                     }
@@ -464,8 +427,8 @@ final class BandwidthControl {
         while (q != NONE) {
             int next = csdNext[q];
             csdPending[q] = false;
-            if (throttled[q]) {
-                long walked = unthrottleCfsRq(q);
+            if (thr.throttled[q]) {
+                long walked = thr.unthrottleCfsRq(q);
                 costNs += (walked >>> 32) * cost.unthrottleLocalCfsRqNs() + (int) walked * cost.enqueueTaskNs();
             }
             q = next;
@@ -473,42 +436,8 @@ final class BandwidthControl {
         clock.stealIrq(c, costNs);
     }
 
-    /**
-     * unthrottle_cfs_rq() (§3.7): stop the throttled clock, leave the throttled list, walk the subtree on this
-     * CPU post-order ({@code tg_unthrottle_up}) and bring tasks back (limbo lists in the task models, the
-     * group entity chain in the cfs_rq model).
-     *
-     * @return cfs_rqs walked in the upper 32 bits, tasks enqueued in the lower 32
-     */
-    long unthrottleCfsRq(int q) {
-        if (taskBased && runtimeRemainingNs[q] <= 0) return 0; // 6.18: never unthrottle without runtime
-        int g = k.groupOf(q), c = k.cpuOf(q);
-        CfsBandwidth b = bw[g];
-        throttled[q] = false;
-        if (throttledClockNs[q] != NO_CLOCK) {
-            b.throttledTimeNs += k.now - throttledClockNs[q];
-            throttledClockNs[q] = NO_CLOCK;
-        }
-        listRemoveThrottled(b, q);
-        if (csdPending[q]) removeCsd(q, c);
-        int tasks = 0;
-        int size = tree.subtreeSize(g);
-        for (int gg = g + size - 1; gg >= g; gg--) { // post-order: descendants before ancestors
-            int x = gg * ncpu + c;
-            if (--throttleCount[x] == 0) {
-                if (throttledClockSelfNs[x] != NO_CLOCK) {
-                    throttledClockSelfTimeNs[x] += k.now - throttledClockSelfNs[x];
-                    throttledClockSelfNs[x] = NO_CLOCK;
-                }
-                if (taskBased) tasks += unparkLimbo(x, c);
-            }
-        }
-        if (!taskBased) tasks = reattachGroupEntity(q);
-        if (curr[c] == NONE && k.nrRunnable(c) > 0) k.requestResched(c);
-        return ((long) size << 32) | tasks;
-    }
-
-    private void removeCsd(int q, int c) {
+    /** Takes cfs_rq q off CPU c's CSD list (it is being unthrottled otherwise). */
+    void removeCsd(int q, int c) {
         int prev = NONE;
         for (int x = csdHead[c]; x != NONE; prev = x, x = csdNext[x]) {
             if (x == q) {
@@ -520,162 +449,4 @@ final class BandwidthControl {
         csdPending[q] = false;
     }
 
-    /** Task models: enqueue every task parked on cfs_rq x's limbo list (wake-up style). */
-    private int unparkLimbo(int x, int c) {
-        int n = 0;
-        for (int t = limboHead[x]; t != NONE; ) {
-            int next = limboNext[t];
-            limboHead[x] = next;
-            if (next != NONE) limboPrev[next] = NONE;
-            tState[t] = T_RUNNABLE;
-            fair.enqueueTask(t, c, true);
-            n++;
-            t = next;
-        }
-        return n;
-    }
-
-    /** cfs_rq model: re-enqueue the group entity chain up to the first throttled ancestor. */
-    private int reattachGroupEntity(int q) {
-        int delta = fair.hNrRunning[q];
-        if (fair.nrQueued[q] == 0) return 0;
-        boolean structural = true;
-        int se = k.groupEntity(q);
-        for (int x = k.parentQ(q); ; x = k.parentQ(x)) {
-            if (structural) {
-                if (!fair.onRq[se]) {
-                    fair.placeEntity(x, se);
-                    fair.entAdd(x, se);
-                } else {
-                    structural = false;
-                }
-            }
-            fair.addRunnable(x, delta);
-            if (throttled[x] || k.isRootQ(x)) break;
-            se = k.groupEntity(x);
-        }
-        return delta;
-    }
-
-    // =====================================================================================================
-    // throttle_cfs_rq()
-    // =====================================================================================================
-
-    /**
-     * throttle_cfs_rq() (§4.0–4.3): last-chance grant of {@code targetNs}, append to the throttled list, mark
-     * the subtree on this CPU ({@code tg_throttle_down}), start the clocks per {@code throttled_clock_start},
-     * and in the cfs_rq model dequeue the group entity chain.
-     *
-     * @return true if the cfs_rq is throttled afterwards
-     */
-    boolean throttleCfsRq(int q, long targetNs) {
-        if (throttled[q]) return true;
-        if (assignCfsRqRuntime(q, targetNs)) return false;
-        int g = k.groupOf(q), c = k.cpuOf(q);
-        CfsBandwidth b = bw[g];
-        listAddThrottled(b, q);
-        int size = tree.subtreeSize(g);
-        for (int gg = g; gg < g + size; gg++) { // pre-order
-            int x = gg * ncpu + c;
-            if (throttleCount[x]++ == 0) {
-                if (clockStart == ThrottledClockStart.THROTTLE
-                        || (clockStart == ThrottledClockStart.NONEMPTY && fair.hNrRunning[x] > 0)) {
-                    throttledClockSelfNs[x] = k.now;
-                }
-            }
-        }
-        throttled[q] = true;
-        if (clockStart == ThrottledClockStart.THROTTLE
-                || (clockStart == ThrottledClockStart.NONEMPTY && fair.hNrRunning[q] > 0)) {
-            throttledClockNs[q] = k.now;
-        }
-        if (!taskBased) detachGroupEntity(q);
-        clock.steal(c, size * cost.throttleCfsRqNs());
-        observer.throttle(k.now, c, g);
-        return true;
-    }
-
-    /** cfs_rq model: dequeue the group entity and every ancestor entity that becomes empty. */
-    private void detachGroupEntity(int q) {
-        int se = k.groupEntity(q);
-        if (!fair.onRq[se]) return;
-        int delta = fair.hNrRunning[q];
-        boolean structural = true;
-        for (int x = k.parentQ(q); ; x = k.parentQ(x)) {
-            if (structural) {
-                fair.entRemove(x, se);
-                if (fair.nrQueued[x] > 0) structural = false;
-            }
-            fair.addRunnable(x, -delta);
-            if (throttled[x] || k.isRootQ(x)) break;
-            se = k.groupEntity(x);
-            if (!fair.onRq[se]) structural = false;
-        }
-    }
-
-    private void listAddThrottled(CfsBandwidth b, int q) {
-        if (b.throttledHead == NONE) {
-            thrPrev[q] = NONE;
-            thrNext[q] = NONE;
-            b.throttledHead = b.throttledTail = q;
-        } else if (insertHead) {
-            thrPrev[q] = NONE;
-            thrNext[q] = b.throttledHead;
-            thrPrev[b.throttledHead] = q;
-            b.throttledHead = q;
-        } else {
-            thrNext[q] = NONE;
-            thrPrev[q] = b.throttledTail;
-            thrNext[b.throttledTail] = q;
-            b.throttledTail = q;
-        }
-    }
-
-    private void listRemoveThrottled(CfsBandwidth b, int q) {
-        int p = thrPrev[q], n = thrNext[q];
-        if (p == NONE) b.throttledHead = n; else thrNext[p] = n;
-        if (n == NONE) b.throttledTail = p; else thrPrev[n] = p;
-        thrPrev[q] = thrNext[q] = NONE;
-    }
-
-    // =====================================================================================================
-    // Limbo lists (task models)
-    // =====================================================================================================
-
-    /**
-     * Task models: task t dequeues itself on its way back to user mode and parks on its own cfs_rq's limbo
-     * list; the first park of a throttled hierarchy starts its throttled clocks (eb962f251fbb).
-     */
-    void parkTask(int t, int c) {
-        fair.dequeueTask(t, c);
-        tState[t] = T_PARKED;
-        throttleWorkPending[t] = false;
-        int q = k.leafQ(t, c);
-        limboPush(q, t);
-        if (clockStart == ThrottledClockStart.FIRST_PARK) {
-            for (int x = q; !k.isRootQ(x); x = k.parentQ(x)) {
-                if (throttleCount[x] == 0) continue;
-                if (throttledClockSelfNs[x] == NO_CLOCK) throttledClockSelfNs[x] = k.now;
-                if (throttled[x] && throttledClockNs[x] == NO_CLOCK) throttledClockNs[x] = k.now;
-            }
-        }
-        clock.steal(c, cost.taskParkNs());
-        observer.park(k.now, c, t);
-    }
-
-    /** Puts task t at the head of cfs_rq q's limbo list. */
-    void limboPush(int q, int t) {
-        limboPrev[t] = NONE;
-        limboNext[t] = limboHead[q];
-        if (limboHead[q] != NONE) limboPrev[limboHead[q]] = t;
-        limboHead[q] = t;
-    }
-
-    /** Takes task t off its cfs_rq's limbo list (it leaves without an unthrottle). */
-    void unlinkLimbo(int t) {
-        int q = k.leafQ(t, tCpu[t]);
-        int p = limboPrev[t], n = limboNext[t];
-        if (p == NONE) limboHead[q] = n; else limboNext[p] = n;
-        if (n != NONE) limboPrev[n] = p;
-    }
 }

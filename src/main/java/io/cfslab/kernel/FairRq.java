@@ -25,6 +25,7 @@ final class FairRq {
     private final boolean taskBased;
     private final ThrottledClockStart clockStart;
     private BandwidthControl bwc;
+    private Throttling thr;
 
     // ---- task groups ----
     final long[] shares;
@@ -74,7 +75,10 @@ final class FairRq {
         cpuTaskPrev = new int[ntasks];
     }
 
-    void link(BandwidthControl bwc) { this.bwc = bwc; }
+    void link(BandwidthControl bwc, Throttling thr) {
+        this.bwc = bwc;
+        this.thr = thr;
+    }
 
     /**
      * The fair part of update_curr() at every level of running task t's hierarchy: vruntime, and
@@ -146,11 +150,11 @@ final class FairRq {
                 }
             }
             addRunnable(x, 1);
-            if (clockStart == ThrottledClockStart.NONEMPTY && bwc.throttleCount[x] > 0) {
-                if (bwc.throttledClockSelfNs[x] == NO_CLOCK) bwc.throttledClockSelfNs[x] = k.now;
-                if (bwc.throttled[x] && bwc.throttledClockNs[x] == NO_CLOCK) bwc.throttledClockNs[x] = k.now;
+            if (clockStart == ThrottledClockStart.NONEMPTY && thr.throttleCount[x] > 0) {
+                if (thr.throttledClockSelfNs[x] == NO_CLOCK) thr.throttledClockSelfNs[x] = k.now;
+                if (thr.throttled[x] && thr.throttledClockNs[x] == NO_CLOCK) thr.throttledClockNs[x] = k.now;
             }
-            if ((!taskBased && bwc.throttled[x]) || k.isRootQ(x)) break;
+            if ((!taskBased && thr.throttled[x]) || k.isRootQ(x)) break;
             se = k.groupEntity(x);
         }
         k.onAvailabilityChange(c);
@@ -174,7 +178,7 @@ final class FairRq {
                 structural = false;
             }
             addRunnable(x, -1);
-            if ((!taskBased && bwc.throttled[x]) || k.isRootQ(x)) break;
+            if ((!taskBased && thr.throttled[x]) || k.isRootQ(x)) break;
             se = k.groupEntity(x);
         }
         k.onAvailabilityChange(c);
@@ -211,7 +215,7 @@ final class FairRq {
                         if (!taskBased) continue restart;
                         lastPickThrottled = true;
                     }
-                    if (bwc.throttleCount[x] > 0) lastPickThrottled = true;
+                    if (thr.throttleCount[x] > 0) lastPickThrottled = true;
                 }
                 int best = entHead[x];
                 long bv = vruntime[best];

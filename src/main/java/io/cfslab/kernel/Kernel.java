@@ -26,8 +26,8 @@ import java.util.SplittableRandom;
  * and the read-outs. The scheduling classes and mechanisms are package-private collaborators, each with one
  * job: {@link CpuTime} (per-CPU time, stolen time, SMT speed, usage statistics), {@link FairRq} (the fair
  * class's runqueues), {@link RtClass} (the RT class and RT throttling), {@link BandwidthControl} (CFS
- * bandwidth control: runtime, timers, throttling) and {@link LoadBalancer} (wake-up CPU selection and load
- * balancing).
+ * bandwidth control's runtime, timers and distribution), {@link Throttling} (throttling and unthrottling
+ * cfs_rqs, parked tasks) and {@link LoadBalancer} (wake-up CPU selection and load balancing).
  *
  * <p>State is held in primitive arrays ("struct of arrays"): a cfs_rq is the index
  * {@code q = group * cpus + cpu}; a scheduling entity is a task index {@code t < tasks} or, for the group
@@ -107,6 +107,7 @@ public final class Kernel implements WorkloadContext {
     final FairRq fair;
     final RtClass rt;
     final BandwidthControl bwc;
+    final Throttling thr;
     final LoadBalancer balancer;
 
     private final Segment seg = new Segment();
@@ -170,11 +171,13 @@ public final class Kernel implements WorkloadContext {
         fair = new FairRq(this);
         rt = new RtClass(this, k);
         bwc = new BandwidthControl(this, k);
+        thr = new Throttling(this, k);
         balancer = new LoadBalancer(this);
-        fair.link(bwc);
+        fair.link(bwc, thr);
         rt.link(fair);
-        bwc.link(clock, fair);
-        balancer.link(fair, bwc);
+        bwc.link(clock, thr);
+        thr.link(clock, fair, bwc);
+        balancer.link(fair, thr);
     }
 
     // =====================================================================================================
@@ -315,7 +318,7 @@ public final class Kernel implements WorkloadContext {
     /** Task t (queued, not running) leaves its runqueue. */
     void makeUnqueued(int t, int c) {
         if (tState[t] == T_PARKED) {
-            bwc.unlinkLimbo(t);
+            thr.unlinkLimbo(t);
             tState[t] = T_SLEEPING;
             return;
         }
@@ -391,7 +394,7 @@ public final class Kernel implements WorkloadContext {
             if (taskBased && fair.lastPickThrottled) {
                 if (segKind[next] == Segment.RUN_USER) {
                     // picked, returns to user mode, runs its throttle task work and dequeues itself
-                    bwc.parkTask(next, c);
+                    thr.parkTask(next, c);
                     continue;
                 }
                 throttleWorkPending[next] = true;
@@ -476,11 +479,11 @@ public final class Kernel implements WorkloadContext {
                     // return to user mode: task work (park) and deferred preemption happen here
                     if (taskBased && throttleWorkPending[t]) {
                         throttleWorkPending[t] = false;
-                        if (bwc.throttleCount[leafQ(t, c)] > 0 && isFair(t)) {
+                        if (thr.throttleCount[leafQ(t, c)] > 0 && isFair(t)) {
                             updateCurr(c);
                             curr[c] = NONE;
                             segGen[c]++;
-                            bwc.parkTask(t, c);
+                            thr.parkTask(t, c);
                             schedule(c);
                             return;
                         }
@@ -592,14 +595,14 @@ public final class Kernel implements WorkloadContext {
         boolean wasParked = tState[t] == T_PARKED;
         boolean queued = running || tState[t] == T_RUNNABLE || wasParked;
         if (queued && isFair(t)) {
-            if (wasParked) bwc.unlinkLimbo(t); else fair.dequeueTask(t, c);
+            if (wasParked) thr.unlinkLimbo(t); else fair.dequeueTask(t, c);
         }
         int oldLeaf = leafQ(t, c);
         tGroup[t] = g;
         fair.vruntime[t] = fair.vruntime[t] - fair.minVruntime[oldLeaf] + fair.minVruntime[leafQ(t, c)];
         if (queued && isFair(t)) {
-            if (wasParked && bwc.throttleCount[leafQ(t, c)] > 0) {
-                bwc.limboPush(leafQ(t, c), t);
+            if (wasParked && thr.throttleCount[leafQ(t, c)] > 0) {
+                thr.limboPush(leafQ(t, c), t);
             } else {
                 if (wasParked) tState[t] = T_RUNNABLE;
                 fair.enqueueTask(t, c, false);
@@ -679,7 +682,7 @@ public final class Kernel implements WorkloadContext {
     /** cpu.stat.local throttled time of a group: sum over CPUs of throttled_clock_self_time, ns. */
     public long throttledSelfTimeNs(int g) {
         long s = 0;
-        for (int c = 0; c < ncpu; c++) s += bwc.throttledClockSelfTimeNs[g * ncpu + c];
+        for (int c = 0; c < ncpu; c++) s += thr.throttledClockSelfTimeNs[g * ncpu + c];
         return s;
     }
 
@@ -715,8 +718,8 @@ public final class Kernel implements WorkloadContext {
      */
     public int cpuState(int c) {
         int t = curr[c];
-        if (t != NONE) return isFair(t) && bwc.throttleCount[leafQ(t, c)] > 0 ? 2 : 1;
-        for (int g = 1; g < ngroups; g++) if (bwc.throttled[g * ncpu + c]) return 3;
+        if (t != NONE) return isFair(t) && thr.throttleCount[leafQ(t, c)] > 0 ? 2 : 1;
+        for (int g = 1; g < ngroups; g++) if (thr.throttled[g * ncpu + c]) return 3;
         return 0;
     }
 

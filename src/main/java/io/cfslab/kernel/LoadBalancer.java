@@ -27,7 +27,7 @@ final class LoadBalancer {
     private final BitSet[] tAllowed;
     private final long[] nrMigrations;
     private FairRq fair;
-    private BandwidthControl bwc;
+    private Throttling thr;
 
     /** Idle CPUs per LLC. */
     final int[] llcIdle;
@@ -48,9 +48,9 @@ final class LoadBalancer {
         for (int c = 0; c < ncpu; c++) llcIdle[topo.llcOf(c)]++;
     }
 
-    void link(FairRq fair, BandwidthControl bwc) {
+    void link(FairRq fair, Throttling thr) {
         this.fair = fair;
-        this.bwc = bwc;
+        this.thr = thr;
     }
 
     /** Keeps the idle-CPU count per LLC in step with CPU c's busy state. */
@@ -155,7 +155,7 @@ final class LoadBalancer {
     boolean pullOne(int src, int dst) {
         for (int t = fair.cpuTaskHead[src]; t != NONE; t = fair.cpuTaskNext[t]) {
             if (t == curr[src] || !k.isFair(t) || tState[t] != T_RUNNABLE || !tAllowed[t].get(dst)) continue;
-            if (bwc.throttleCount[k.leafQ(t, src)] > 0 || bwc.throttleCount[k.leafQ(t, dst)] > 0) continue;
+            if (thr.throttleCount[k.leafQ(t, src)] > 0 || thr.throttleCount[k.leafQ(t, dst)] > 0) continue;
             fair.dequeueTask(t, src);
             fair.migrateVruntime(t, src, dst);
             tCpu[t] = dst;
