@@ -10,6 +10,7 @@ import java.util.Arrays;
 import static io.cfslab.kernel.Kernel.EV_IPI;
 import static io.cfslab.kernel.Kernel.EV_PERIOD_TIMER;
 import static io.cfslab.kernel.Kernel.EV_SLACK_TIMER;
+import static io.cfslab.kernel.Kernel.EV_SYNC_UNTHROTTLE;
 import static io.cfslab.kernel.Kernel.NONE;
 
 /**
@@ -50,7 +51,10 @@ final class BandwidthControl {
     // ---- cfs_rq, index q = g * ncpu + cpu ----
     final long[] runtimeRemainingNs;
     final int[] csdNext;
+    /** Given runtime by distribute, unthrottle still to come (on a CSD list, or later in a sync walk). */
     final boolean[] csdPending;
+    /** Generation of a sync walk's pending unthrottle, so a cancelled one's event is ignored. */
+    private final int[] pendingGen;
     final int[] expiresSeq;
 
     // ---- CPUs: CSD lists, and the distribute walk's per-CPU marks ----
@@ -84,6 +88,7 @@ final class BandwidthControl {
         runtimeRemainingNs = new long[nq];
         csdNext = new int[nq];
         csdPending = new boolean[nq];
+        pendingGen = new int[nq];
         expiresSeq = new int[nq];
 
         csdHead = new int[ncpu];
@@ -103,9 +108,12 @@ final class BandwidthControl {
      * forgive the debt (runtime_remaining 0, or 1 ns in the task models per the 6.18 fix) and unthrottle.
      * Values are already validated.
      *
-     * @param quotaNs {@link CfsBandwidth#RUNTIME_INF} for {@code max}
+     * @param quotaNs   {@link CfsBandwidth#RUNTIME_INF} for {@code max}
+     * @param writerCpu the CPU the writing shell runs on (it arms the period timer, which stays pinned
+     *                  there), or -1 for one drawn from the run's random source
      */
     void setCfsBandwidth(int g, long periodNs, long quotaNs, long burstNs, int writerCpu) {
+        if (writerCpu < 0) writerCpu = k.random.nextInt(ncpu);
         CfsBandwidth b = bw[g];
         b.periodNs = periodNs;
         b.quotaNs = quotaNs;
@@ -231,6 +239,10 @@ final class BandwidthControl {
         CfsBandwidth b = bw[g];
         if (gen != b.timerGen || !b.periodActive) return;
         int c = b.timerCpu;
+        if (clock.busyUntil(c) > k.now) { // interrupts on one CPU run one after another: fire late
+            events.push(clock.busyUntil(c), EV_PERIOD_TIMER, EV_PERIOD_TIMER, g, gen);
+            return;
+        }
         long elapsed = cost.periodTimerFixedNs();
         boolean deactivate = false;
         int count = 0;
@@ -320,6 +332,10 @@ final class BandwidthControl {
     void slackTimer(int g, long gen) {
         CfsBandwidth b = bw[g];
         if (gen != b.slackGen || !b.slackStarted) return;
+        if (clock.busyUntil(b.slackCpu) > k.now) {
+            events.push(clock.busyUntil(b.slackCpu), EV_SLACK_TIMER, EV_SLACK_TIMER, g, gen);
+            return;
+        }
         b.slackStarted = false;
         if (b.periodActive && b.timerExpiryNs - k.now < MIN_BANDWIDTH_EXPIRATION_NS) return;
         if (b.limited() && b.runtimeNs > bandwidthSliceNs) {
@@ -375,29 +391,36 @@ final class BandwidthControl {
                 long walked = thr.unthrottleCfsRq(local);
                 cfsRqs = (int) (walked >>> 32);
                 tasks = (int) walked;
-                costNs += cfsRqs * cost.unthrottleLocalCfsRqNs() + tasks * cost.enqueueTaskNs();
+                costNs += (long) ((cfsRqs * cost.unthrottleLocalCfsRqNs() + tasks * cost.enqueueTaskNs()) * jitter());
                 rqs++;
             }
         } else {
+            // the timer CPU unthrottles each cfs_rq itself, one after another: each takes effect when the
+            // walk reaches it, so the last ones stay throttled (and keep counting) for most of the call
+            double jitter = jitter();
             for (int q = b.throttledHead; q != NONE; ) {
                 int next = thr.thrNext[q];
-                if (thr.throttled[q]) {
+                if (b.runtimeNs == 0) { throttledRemain = true; break; }
+                if (thr.throttled[q] && !csdPending[q]) {
                     long give = Math.min(-runtimeRemainingNs[q] + 1, b.runtimeNs);
                     b.runtimeNs -= give;
                     runtimeRemainingNs[q] += give;
                     if (runtimeRemainingNs[q] > 0) {
                         int c = k.cpuOf(q);
                         if (rqMark[c] != epoch) { rqMark[c] = epoch; rqs++; costNs += cost.rqLockNs(); }
-                        long walked = thr.unthrottleCfsRq(q);
-                        cfsRqs += (int) (walked >>> 32);
-                        tasks += (int) walked;
+                        long work = thr.unthrottleWork(q);
+                        int walked = (int) (work >>> 32), enq = (int) work;
+                        cfsRqs += walked;
+                        tasks += enq;
+                        costNs += (long) ((walked * cost.unthrottleSyncCfsRqNs() + enq * cost.enqueueTaskNs()) * jitter);
+                        csdPending[q] = true;
+                        events.push(k.now + costNs, EV_SYNC_UNTHROTTLE, EV_SYNC_UNTHROTTLE, q, ++pendingGen[q]);
+                    } else {
+                        throttledRemain = true;
                     }
-                    if (b.runtimeNs == 0) break;
                 }
                 q = next;
             }
-            costNs += (long) cfsRqs * cost.unthrottleSyncCfsRqNs() + (long) tasks * cost.enqueueTaskNs();
-            throttledRemain = b.throttledHead != NONE;
         }
         elapsedDistribute += costNs;
         observer.distribute(k.now, thisCpu, g, costNs, rqs, remote, cfsRqs, tasks, slack);
@@ -418,8 +441,31 @@ final class BandwidthControl {
         }
     }
 
+    /**
+     * The sync walk reaches cfs_rq q (queued by {@link #distributeCfsRuntime} at the time its turn comes):
+     * unthrottle it; the timer CPU has already paid for it.
+     */
+    void syncUnthrottle(int q, long gen) {
+        if (gen != pendingGen[q] || !csdPending[q]) return;
+        csdPending[q] = false;
+        if (thr.throttled[q]) thr.unthrottleCfsRq(q);
+    }
+
+    /**
+     * One draw of the cost model's run-to-run variation (cache and lock state): a factor uniform in
+     * [1 - jitter, 1 + jitter] from the run's random source.
+     */
+    private double jitter() {
+        double j = cost.jitter();
+        return j == 0 ? 1.0 : 1.0 + j * (2 * k.random.nextDouble() - 1);
+    }
+
     /** __cfsb_csd_unthrottle(): the IPI handler unthrottles this CPU's queued cfs_rqs, paying for it. */
     void csdUnthrottle(int c) {
+        if (clock.busyUntil(c) > k.now) {
+            events.push(clock.busyUntil(c), EV_IPI, EV_IPI, c, 0);
+            return;
+        }
         long costNs = cost.ipiHandlerFixedNs();
         int q = csdHead[c];
         csdHead[c] = NONE;
@@ -429,7 +475,8 @@ final class BandwidthControl {
             csdPending[q] = false;
             if (thr.throttled[q]) {
                 long walked = thr.unthrottleCfsRq(q);
-                costNs += (walked >>> 32) * cost.unthrottleLocalCfsRqNs() + (int) walked * cost.enqueueTaskNs();
+                costNs += (long) (((walked >>> 32) * cost.unthrottleLocalCfsRqNs()
+                        + (int) walked * cost.enqueueTaskNs()) * jitter());
             }
             q = next;
         }

@@ -112,6 +112,9 @@ final class CpuTime {
         irqNs[c] += ns;
     }
 
+    /** End of the interrupt or overhead work CPU c is doing (in the past when it is doing none), ns. */
+    long busyUntil(int c) { return stolenUntilNs[c]; }
+
     /**
      * Stolen time that has elapsed on CPU c by now: a steal occupies the interval after it is made, so an
      * accounting point inside that interval only discounts the part already past (never charging a negative

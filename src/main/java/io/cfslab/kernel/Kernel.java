@@ -48,7 +48,8 @@ public final class Kernel implements WorkloadContext {
 
     // ---- event types and their priorities at equal times (lower first) ----
     public static final int EV_TIMELINE = 0, EV_PERIOD_TIMER = 1, EV_SLACK_TIMER = 2, EV_IPI = 3, EV_RT_PERIOD = 4,
-            EV_TICK = 5, EV_SEGMENT_END = 6, EV_WAKE = 7, EV_RESCHED = 8, EV_BALANCE = 9, EV_SAMPLE = 10;
+            EV_TICK = 5, EV_SEGMENT_END = 6, EV_WAKE = 7, EV_RESCHED = 8, EV_BALANCE = 9, EV_SAMPLE = 10,
+            EV_SYNC_UNTHROTTLE = 11;
 
     static final int NONE = -1;
     static final long NO_CLOCK = -1;
@@ -284,6 +285,7 @@ public final class Kernel implements WorkloadContext {
             case EV_PERIOD_TIMER -> bwc.periodTimer(target, arg);
             case EV_SLACK_TIMER -> bwc.slackTimer(target, arg);
             case EV_IPI -> bwc.csdUnthrottle(target);
+            case EV_SYNC_UNTHROTTLE -> bwc.syncUnthrottle(target, arg);
             case EV_RT_PERIOD -> rt.rtPeriod();
             case EV_BALANCE -> balancer.balance();
             default -> throw new IllegalStateException("unknown event " + type);
@@ -402,6 +404,7 @@ public final class Kernel implements WorkloadContext {
             break;
         }
         if (next == NONE) {
+            lastRan[c] = NONE; // switched to idle: the next task picked here is a context switch again
             onAvailabilityChange(c);
             return;
         }

@@ -47,6 +47,8 @@ final class Throttling {
     final long[] throttledClockSelfTimeNs;
     final int[] thrNext, thrPrev;
     final int[] limboHead;
+    /** Tasks on each cfs_rq's limbo list. */
+    final int[] limboCount;
 
     // ---- tasks: limbo lists ----
     final int[] limboNext, limboPrev;
@@ -76,6 +78,7 @@ final class Throttling {
         thrNext = new int[nq];
         thrPrev = new int[nq];
         limboHead = new int[nq];
+        limboCount = new int[nq];
         Arrays.fill(limboHead, NONE);
         limboNext = new int[k.ntasks];
         limboPrev = new int[k.ntasks];
@@ -207,12 +210,36 @@ final class Throttling {
         return ((long) size << 32) | tasks;
     }
 
+    /**
+     * What unthrottle_cfs_rq(q) would do now, without doing it: the cfs_rqs its subtree walk visits and the
+     * tasks it would enqueue back (limbo tasks of cfs_rqs whose throttle_count would reach 0 in the task
+     * models; the detached subtree's runnable tasks in the cfs_rq model). The sync distribute prices each
+     * unthrottle with this before scheduling it.
+     *
+     * @return cfs_rqs in the upper 32 bits, tasks in the lower 32
+     */
+    long unthrottleWork(int q) {
+        int g = k.groupOf(q), c = k.cpuOf(q);
+        int size = tree.subtreeSize(g);
+        int tasks = 0;
+        if (taskBased) {
+            for (int gg = g; gg < g + size; gg++) {
+                int x = gg * ncpu + c;
+                if (throttleCount[x] == 1) tasks += limboCount[x];
+            }
+        } else if (fair.nrQueued[q] > 0) {
+            tasks = fair.hNrRunning[q];
+        }
+        return ((long) size << 32) | tasks;
+    }
+
     /** Task models: enqueue every task parked on cfs_rq x's limbo list (wake-up style). */
     private int unparkLimbo(int x, int c) {
         int n = 0;
         for (int t = limboHead[x]; t != NONE; ) {
             int next = limboNext[t];
             limboHead[x] = next;
+            limboCount[x]--;
             if (next != NONE) limboPrev[next] = NONE;
             tState[t] = T_RUNNABLE;
             fair.enqueueTask(t, c, true);
@@ -271,6 +298,7 @@ final class Throttling {
 
     /** Puts task t at the head of cfs_rq q's limbo list. */
     void limboPush(int q, int t) {
+        limboCount[q]++;
         limboPrev[t] = NONE;
         limboNext[t] = limboHead[q];
         if (limboHead[q] != NONE) limboPrev[limboHead[q]] = t;
@@ -280,6 +308,7 @@ final class Throttling {
     /** Takes task t off its cfs_rq's limbo list (it leaves without an unthrottle). */
     void unlinkLimbo(int t) {
         int q = k.leafQ(t, tCpu[t]);
+        limboCount[q]--;
         int p = limboPrev[t], n = limboNext[t];
         if (p == NONE) limboHead[q] = n; else limboNext[p] = n;
         if (n != NONE) limboPrev[n] = p;
