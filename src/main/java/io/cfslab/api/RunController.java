@@ -19,6 +19,7 @@ import java.util.Map;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+import org.springframework.http.codec.ServerSentEvent;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -28,6 +29,7 @@ import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -50,9 +52,12 @@ public class RunController {
     private final RunRepository runs;
     private final ScenarioService scenarios;
     private final Jdbc jdbc;
+    private final RunEvents events;
 
-    public RunController(RunService runService, RunRepository runs, ScenarioService scenarios, Jdbc jdbc) {
+    public RunController(RunService runService, RunRepository runs, ScenarioService scenarios, Jdbc jdbc,
+                         RunEvents events) {
         this.runService = runService;
+        this.events = events;
         this.runs = runs;
         this.scenarios = scenarios;
         this.jdbc = jdbc;
@@ -154,6 +159,13 @@ public class RunController {
                 throw ApiException.of(HttpStatus.CONFLICT, "Run finished", "/id", e.getMessage(), null);
             }
         });
+    }
+
+    @Operation(summary = "Live events (Server-Sent Events): progress, histogram, cpustat, distribute, cpus, cgroups, "
+            + "then done or failed (docs/api.md)")
+    @GetMapping(path = "/{id}/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+    public Flux<ServerSentEvent<String>> events(@PathVariable String id) {
+        return events.stream(id);
     }
 
     @Operation(summary = "The contract's result (?repeat=i for repeats after the first); 409 until done")
