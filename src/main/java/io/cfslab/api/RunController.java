@@ -19,7 +19,7 @@ import java.util.Map;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
-import org.springframework.http.codec.ServerSentEvent;
+import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -29,7 +29,6 @@ import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -164,8 +163,13 @@ public class RunController {
     @Operation(summary = "Live events (Server-Sent Events): progress, histogram, cpustat, distribute, cpus, cgroups, "
             + "then done or failed (docs/api.md)")
     @GetMapping(path = "/{id}/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
-    public Flux<ServerSentEvent<String>> events(@PathVariable String id) {
-        return events.stream(id);
+    public Mono<Void> events(@PathVariable String id, ServerHttpResponse response) {
+        // the SSE frames are pre-encoded and shared between clients (RunEvents): written as they are
+        return events.require(id).flatMap(run -> {
+            response.getHeaders().setContentType(MediaType.TEXT_EVENT_STREAM);
+            response.getHeaders().setCacheControl("no-cache");
+            return response.writeWith(events.stream(id, response.bufferFactory()));
+        });
     }
 
     @Operation(summary = "The contract's result (?repeat=i for repeats after the first); 409 until done")

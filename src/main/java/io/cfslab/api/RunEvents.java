@@ -17,7 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import org.springframework.http.codec.ServerSentEvent;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferFactory;
 import org.springframework.stereotype.Component;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -29,7 +30,10 @@ import reactor.core.publisher.Mono;
  * {@code cfslab.live.interval}: at each tick it sends what changed since its last tick, read from the run's
  * latest immutable state. A tick that comes while the client still has unsent events is dropped, so a slow
  * client gets only the latest state and nothing queues up for it; the simulation thread never sees the
- * clients. Where the state comes from:
+ * clients. The messages are pre-encoded SSE frames ({@code event:…\ndata:…\n\n}, as Spring's
+ * {@code ServerSentEvent} writer would print them): a snapshot's frames are encoded once and the same bytes
+ * go to every client, so 50 clients do not make 50 copies of a large tree's cgroup totals. Where the state
+ * comes from:
  * <ul>
  *   <li>a run executing on this instance: its {@link LiveRun} (progress, snapshots, samples), memory only;</li>
  *   <li>otherwise (queued, executing on another instance, finished): the database, read every
@@ -51,24 +55,31 @@ public class RunEvents {
         this.props = props;
     }
 
-    /** The stream of run {@code id}; a 404 problem (before any event) if there is no such run. */
-    public Flux<ServerSentEvent<String>> stream(String id) {
-        return jdbc.call(() -> runs.find(id).orElseThrow(() -> ApiException.notFound("run " + id, "/id")))
-                .flatMapMany(r -> {
-                    Client c = new Client(id);
-                    return Flux.interval(java.time.Duration.ZERO, props.interval())
-                            .onBackpressureDrop()
-                            .concatMap(tick -> c.step(), 1)
-                            .takeUntil(Step::last)
-                            .concatMapIterable(Step::events, 1);
-                });
+    /** Fails with a 404 problem if there is no run {@code id} (blocking: call on the JDBC scheduler). */
+    public Mono<RunRecord> require(String id) {
+        return jdbc.call(() -> runs.find(id).orElseThrow(() -> ApiException.notFound("run " + id, "/id")));
     }
 
-    /** What one tick sends; {@code last} ends the stream. */
-    record Step(List<ServerSentEvent<String>> events, boolean last) { }
+    /**
+     * The messages of run {@code id}'s stream, ending after {@code done} or {@code failed}. Reactor Netty
+     * writes them as demanded (it stops asking while the connection is not writable) and flushes whenever no
+     * further message is ready, i.e. after each tick's batch.
+     */
+    public Flux<DataBuffer> stream(String id, DataBufferFactory buffers) {
+        Client c = new Client(id);
+        return Flux.interval(java.time.Duration.ZERO, props.interval())
+                .onBackpressureDrop()
+                .concatMap(tick -> c.step(), 1)
+                .takeUntil(Step::last)
+                .concatMapIterable(Step::events, 1)
+                .map(buffers::wrap);
+    }
 
-    private static ServerSentEvent<String> event(String name, String data) {
-        return ServerSentEvent.<String>builder().event(name).data(data).build();
+    /** What one tick sends (SSE frames); {@code last} ends the stream. */
+    record Step(List<byte[]> events, boolean last) { }
+
+    private static byte[] event(String name, String data) {
+        return LiveJson.frame(name, data);
     }
 
     /** One client's cursor: what it was sent last, to send only what changed. Used by one tick at a time. */
@@ -113,7 +124,7 @@ public class RunEvents {
 
         /** From the local live state; {@code end} read before the data, so with an end the data is final. */
         private Step live(LiveRun run, LiveRun.Terminal end) {
-            List<ServerSentEvent<String>> out = new ArrayList<>();
+            List<byte[]> out = new ArrayList<>();
             progress(out, run.progress());
             state(out, run.current());
             if (end == null) return finish(out, false);
@@ -122,7 +133,7 @@ public class RunEvents {
         }
 
         private Step fromDatabase() {
-            List<ServerSentEvent<String>> out = new ArrayList<>();
+            List<byte[]> out = new ArrayList<>();
             Optional<RunRecord> found = runs.find(runId);
             if (found.isEmpty()) {
                 out.add(event("failed", LiveJson.write(new LiveJson.Failed(runId, RunStatus.FAILED.word(), "run deleted"))));
@@ -144,14 +155,14 @@ public class RunEvents {
             return finish(out, true);
         }
 
-        private void progress(List<ServerSentEvent<String>> out, LiveJson.Progress p) {
+        private void progress(List<byte[]> out, LiveJson.Progress p) {
             if (p.sameAs(lastProgress)) return;
             lastProgress = p;
             out.add(event("progress", LiveJson.write(p)));
         }
 
         /** Histograms, new samples, distribute calls, CPU states, cgroup totals: whatever changed. */
-        private void state(List<ServerSentEvent<String>> out, LiveRun.Repeat rep) {
+        private void state(List<byte[]> out, LiveRun.Repeat rep) {
             if (rep == null) return;
             if (rep != repeat) { // a new repeat (or a new attempt): start over
                 repeat = rep;
@@ -164,37 +175,37 @@ public class RunEvents {
             boolean newShot = shot != null && shot != lastShot;
             if (newShot) {
                 var s = shot.snapshot();
-                Map<String, String> json = shot.histogramsJson();
+                Map<String, byte[]> frames = shot.histogramFrames();
                 s.histograms().forEach((name, h) -> {
                     if (!h.equals(lastHistograms.get(name))) {
                         lastHistograms.put(name, h);
-                        out.add(event("histogram", json.get(name)));
+                        out.add(frames.get(name));
                     }
                 });
             }
             SampleLog.Batch batch = rep.samples().since(sampleCursor, SampleLog.MAX_REPLAY);
             sampleCursor = batch.next();
-            if (!batch.entries().isEmpty()) out.add(event("cpustat", LiveJson.cpustat(batch.entries())));
+            if (!batch.entries().isEmpty()) out.add(LiveJson.cpustatFrame(batch.entries()));
             if (newShot) {
                 var s = shot.snapshot();
                 List<Object> calls = List.of(s.recentCalls(), s.slowestCalls());
                 if (!calls.equals(lastDistribute)) {
                     lastDistribute = calls;
-                    out.add(event("distribute", shot.distributeJson()));
+                    out.add(shot.distributeFrame());
                 }
                 if (!s.cpus().isEmpty() && !s.cpus().equals(lastCpus)) {
                     lastCpus = s.cpus();
-                    out.add(event("cpus", shot.cpusJson()));
+                    out.add(shot.cpusFrame());
                 }
                 if (!Objects.equals(s.cgroups(), lastCgroups)) {
                     lastCgroups = s.cgroups();
-                    out.add(event("cgroups", shot.cgroupsJson()));
+                    out.add(shot.cgroupsFrame());
                 }
                 lastShot = shot;
             }
         }
 
-        private void terminal(List<ServerSentEvent<String>> out, RunStatus status, String error) {
+        private void terminal(List<byte[]> out, RunStatus status, String error) {
             if (status == RunStatus.DONE) {
                 out.add(event("done", LiveJson.write(new LiveJson.Done(runId, status.word()))));
             } else {
@@ -203,12 +214,12 @@ public class RunEvents {
         }
 
         /** Adds a keep-alive comment if nothing was sent for {@code cfslab.live.keep-alive}. */
-        private Step finish(List<ServerSentEvent<String>> out, boolean last) {
+        private Step finish(List<byte[]> out, boolean last) {
             long now = System.nanoTime();
             if (!out.isEmpty()) {
                 lastSentNanos = now;
             } else if (now - lastSentNanos >= props.keepAlive().toNanos()) {
-                out.add(ServerSentEvent.<String>builder().comment("keep-alive").build());
+                out.add(LiveJson.KEEP_ALIVE);
                 lastSentNanos = now;
             }
             return new Step(out, last);

@@ -5,6 +5,7 @@ import io.cfslab.metrics.ResultJson;
 import io.cfslab.metrics.SimulationResult;
 import io.cfslab.metrics.SimulationResult.SeriesSample;
 import io.cfslab.metrics.SimulationResult.TaskSample;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,6 +58,18 @@ public final class LiveJson {
     /** {@code failed}: status failed or cancelled, error the reason. */
     public record Failed(String runId, String status, String error) { }
 
+    /** The keep-alive comment. */
+    public static final byte[] KEEP_ALIVE = ":keep-alive\n\n".getBytes(StandardCharsets.UTF_8);
+
+    /**
+     * One SSE message, UTF-8: {@code event:NAME\ndata:JSON\n\n} (the form of Spring's SSE writer).
+     *
+     * @param json one line (this class writes no line breaks)
+     */
+    public static byte[] frame(String name, String json) {
+        return ("event:" + name + "\ndata:" + json + "\n\n").getBytes(StandardCharsets.UTF_8);
+    }
+
     /** One line of JSON. */
     public static String write(Object value) { return WRITER.writeValueAsString(value); }
 
@@ -69,15 +82,15 @@ public final class LiveJson {
         return write(new SeriesSample(s.atNs(), s.cgroups(), tasks));
     }
 
-    /** {@code cpustat}: {@code {"samples": [...]}} from samples already in JSON. */
-    public static String cpustat(List<SampleLog.Entry> entries) {
-        int size = 16;
+    /** The {@code cpustat} frame: {@code {"samples": [...]}} from samples already in JSON. */
+    public static byte[] cpustatFrame(List<SampleLog.Entry> entries) {
+        int size = 48;
         for (SampleLog.Entry e : entries) size += e.json().length() + 1;
-        StringBuilder sb = new StringBuilder(size).append("{\"samples\":[");
+        StringBuilder sb = new StringBuilder(size).append("event:cpustat\ndata:{\"samples\":[");
         for (int i = 0; i < entries.size(); i++) {
             if (i > 0) sb.append(',');
             sb.append(entries.get(i).json());
         }
-        return sb.append("]}").toString();
+        return sb.append("]}\n\n").toString().getBytes(StandardCharsets.UTF_8);
     }
 }

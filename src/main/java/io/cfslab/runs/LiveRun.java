@@ -21,48 +21,54 @@ public final class LiveRun {
     /** How the run ended, with its final figures; set by the worker once the end is in the database. */
     public record Terminal(RunStatus status, String error, double progress, long simulatedNs, long events, long wallMs) { }
 
-    /** A {@link LiveSnapshot} and its event data as JSON, each made once, by the first stream that needs it. */
+    /**
+     * A {@link LiveSnapshot} and its SSE frames ({@code event:…\ndata:…\n\n}, UTF-8), each encoded once, by
+     * the first stream that needs it, and then written to every client as is (never copied per client).
+     */
     public static final class Shot {
         private final LiveSnapshot snapshot;
-        private volatile Map<String, String> histograms;
-        private volatile String distribute;
-        private volatile String cgroups;
-        private volatile String cpus;
+        private volatile Map<String, byte[]> histograms;
+        private volatile byte[] distribute;
+        private volatile byte[] cgroups;
+        private volatile byte[] cpus;
 
         public Shot(LiveSnapshot snapshot) { this.snapshot = snapshot; }
 
         public LiveSnapshot snapshot() { return snapshot; }
 
-        /** {@code histogram} data per histogram name. */
-        public Map<String, String> histogramsJson() {
-            Map<String, String> h = histograms;
+        /** {@code histogram} frame per histogram name. */
+        public Map<String, byte[]> histogramFrames() {
+            Map<String, byte[]> h = histograms;
             if (h == null) {
-                Map<String, String> m = new LinkedHashMap<>();
-                snapshot.histograms().forEach((name, s) ->
-                        m.put(name, LiveJson.write(new LiveJson.Histogram(name, s.count(), s.sum(), s.buckets()))));
+                Map<String, byte[]> m = new LinkedHashMap<>();
+                snapshot.histograms().forEach((name, s) -> m.put(name, LiveJson.frame("histogram",
+                        LiveJson.write(new LiveJson.Histogram(name, s.count(), s.sum(), s.buckets())))));
                 histograms = h = Map.copyOf(m);
             }
             return h;
         }
 
-        public String distributeJson() {
-            String j = distribute;
-            if (j == null) {
-                distribute = j = LiveJson.write(new LiveJson.Distribute(snapshot.recentCalls(), snapshot.slowestCalls()));
+        public byte[] distributeFrame() {
+            byte[] f = distribute;
+            if (f == null) {
+                distribute = f = LiveJson.frame("distribute",
+                        LiveJson.write(new LiveJson.Distribute(snapshot.recentCalls(), snapshot.slowestCalls())));
             }
-            return j;
+            return f;
         }
 
-        public String cgroupsJson() {
-            String j = cgroups;
-            if (j == null) cgroups = j = LiveJson.write(new LiveJson.Cgroups(snapshot.simulatedNs(), snapshot.cgroups()));
-            return j;
+        public byte[] cgroupsFrame() {
+            byte[] f = cgroups;
+            if (f == null) {
+                cgroups = f = LiveJson.frame("cgroups", LiveJson.write(new LiveJson.Cgroups(snapshot.simulatedNs(), snapshot.cgroups())));
+            }
+            return f;
         }
 
-        public String cpusJson() {
-            String j = cpus;
-            if (j == null) cpus = j = LiveJson.write(new LiveJson.Cpus(snapshot.simulatedNs(), snapshot.cpus()));
-            return j;
+        public byte[] cpusFrame() {
+            byte[] f = cpus;
+            if (f == null) cpus = f = LiveJson.frame("cpus", LiveJson.write(new LiveJson.Cpus(snapshot.simulatedNs(), snapshot.cpus())));
+            return f;
         }
     }
 
