@@ -93,6 +93,10 @@ class RunEventsTest {
 
     /** Connects and reads messages until {@code stop} holds for one (included) or the stream ends. */
     List<Sse> stream(String runId, Predicate<Sse> stop, Duration timeout) {
+        return stream(web, runId, stop, timeout);
+    }
+
+    static List<Sse> stream(WebTestClient web, String runId, Predicate<Sse> stop, Duration timeout) {
         Flux<DataBuffer> body = web.get().uri("/api/runs/" + runId + "/events").accept(MediaType.TEXT_EVENT_STREAM)
                 .exchange().expectStatus().isOk()
                 .expectHeader().contentTypeCompatibleWith(MediaType.TEXT_EVENT_STREAM)

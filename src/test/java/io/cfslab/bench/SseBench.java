@@ -54,7 +54,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 class SseBench {
     static final int SUBSCRIBERS = 50;
-    static final int ROUNDS = 10;
+    static final int ROUNDS = 20;
     static final JsonMapper JSON = JsonMapper.builder().build();
 
     record Measured(int subscribers, long engineWallMs, long runWallMs, int completedStreams, long bytes) { }
