@@ -95,7 +95,7 @@ public class RunEvents {
         private Object lastCgroups;
         private Object lastCpus;
         private long lastSentNanos = System.nanoTime();
-        private long nextDbPollNanos;
+        private long nextDbPollNanos = System.nanoTime();
         private long lastTickNanos;
         private boolean ticked;
 
@@ -113,7 +113,8 @@ public class RunEvents {
             if (local != null) held = local;
             if (held != null) {
                 LiveRun.Terminal end = held.terminal();
-                if (end != null || local != null) return Mono.fromSupplier(() -> live(held, end));
+                LiveRun run = held;
+                if (end != null || local != null) return Mono.fromSupplier(() -> live(run, end));
                 held = null; // gone without an end: re-queued (this instance stopping); follow the database
             }
             long now = System.nanoTime();
