@@ -20,6 +20,9 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
+import java.util.function.BooleanSupplier;
+import reactor.netty.Connection;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -168,8 +171,19 @@ public class RunController {
         return events.require(id).flatMap(run -> {
             response.getHeaders().setContentType(MediaType.TEXT_EVENT_STREAM);
             response.getHeaders().setCacheControl("no-cache");
-            return response.writeWith(events.stream(id, response.bufferFactory()));
+            return response.writeWith(events.stream(id, response.bufferFactory(), writable(response)));
         });
+    }
+
+    /** Whether the connection's outbound buffer has room (Reactor Netty); always true elsewhere. */
+    private static BooleanSupplier writable(ServerHttpResponse response) {
+        try {
+            Object nativeResponse = ServerHttpResponseDecorator.getNativeResponse(response);
+            if (nativeResponse instanceof Connection c) return () -> c.channel().isWritable();
+        } catch (IllegalArgumentException e) {
+            // not a server response of a known kind
+        }
+        return () -> true;
     }
 
     @Operation(summary = "The contract's result (?repeat=i for repeats after the first); 409 until done")

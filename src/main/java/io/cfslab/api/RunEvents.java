@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferFactory;
 import org.springframework.stereotype.Component;
@@ -30,7 +31,8 @@ import reactor.core.publisher.Mono;
  * {@code cfslab.live.interval}: at each tick it sends what changed since its last tick, read from the run's
  * latest immutable state. A tick that comes while the client still has unsent events is dropped, so a slow
  * client gets only the latest state and nothing queues up for it; the simulation thread never sees the
- * clients. The messages are pre-encoded SSE frames ({@code event:…\ndata:…\n\n}, as Spring's
+ * clients; a tick is also skipped while the connection cannot take more (its outbound buffer is full). The
+ * messages are pre-encoded SSE frames ({@code event:…\ndata:…\n\n}, as Spring's
  * {@code ServerSentEvent} writer would print them): a snapshot's frames are encoded once and the same bytes
  * go to every client, so 50 clients do not make 50 copies of a large tree's cgroup totals. Where the state
  * comes from:
@@ -62,14 +64,16 @@ public class RunEvents {
 
     /**
      * The messages of run {@code id}'s stream, ending after {@code done} or {@code failed}. Reactor Netty
-     * writes them as demanded (it stops asking while the connection is not writable) and flushes whenever no
-     * further message is ready, i.e. after each tick's batch.
+     * flushes whenever no further message is ready, i.e. after each tick's batch.
+     *
+     * @param writable false while the connection's outbound buffer is full (a slow client): ticks are then
+     *                 skipped, so nothing more queues up for it, and the next batch it gets is the latest state
      */
-    public Flux<DataBuffer> stream(String id, DataBufferFactory buffers) {
+    public Flux<DataBuffer> stream(String id, DataBufferFactory buffers, BooleanSupplier writable) {
         Client c = new Client(id);
         return Flux.interval(java.time.Duration.ZERO, props.interval())
                 .onBackpressureDrop()
-                .concatMap(tick -> c.step(), 1)
+                .concatMap(tick -> writable.getAsBoolean() ? c.step() : Mono.just(new Step(List.of(), false)), 1)
                 .takeUntil(Step::last)
                 .concatMapIterable(Step::events, 1)
                 .map(buffers::wrap);
