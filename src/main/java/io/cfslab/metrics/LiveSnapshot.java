@@ -10,7 +10,8 @@ import java.util.Map;
  * @param durationNs      the scenario's duration, ns
  * @param events          events processed so far
  * @param histograms      each histogram so far (log2 buckets)
- * @param cgroups         each cgroup's cpu.stat and cpu.stat.local so far
+ * @param cgroups         cpu.stat and cpu.stat.local so far of every cgroup, or, when the tree has more than
+ *                        {@code record.max_series_cgroups} groups, of those with a quota (as {@code series})
  * @param recentCalls     the latest distribute_cfs_runtime calls (at most 50), oldest first
  * @param slowestCalls    the slowest distribute_cfs_runtime calls so far (at most 20), slowest first
  * @param cpus            per CPU: what it is doing now (0 idle, 1 running a task, 2 running a task of a

@@ -232,8 +232,14 @@ public final class Simulation {
     private io.cfslab.metrics.LiveSnapshot snapshot(long now) {
         kernel.flushAllStats();
         Map<String, CgroupStats> cgroups = new LinkedHashMap<>();
+        // as in series: every cgroup of a small tree, only the limited ones of a large one (a live view
+        // redraws these a few times a second; 2,202 groups would be half a megabyte each time)
+        boolean allGroups = scenario.cgroups().size() <= scenario.record().maxSeriesCgroups();
         for (int i = 0; i < scenario.cgroups().size(); i++) {
-            cgroups.put(scenario.cgroups().get(i).path(), stats(groupIndexOfCgroup[i]));
+            CgroupSpec c = scenario.cgroups().get(i);
+            if (allGroups || cgroupState.get(c.path()).cpuMax().limited()) {
+                cgroups.put(c.path(), stats(groupIndexOfCgroup[i]));
+            }
         }
         Map<String, HistogramSnapshot> histograms = new LinkedHashMap<>();
         histograms.put("distribute_cfs_runtime_ns", recorder.durations.snapshot());

@@ -46,6 +46,22 @@ class LiveViewTest {
     }
 
     @Test
+    void aLargeTreesSnapshotsCarryOnlyItsLimitedGroups() {
+        String big = """
+            { "duration": "300ms", "machine": { "profile": "generic", "cpus": 4 },
+              "generate": [ { "levels": [1, 300], "cpu.max": { "1": "100000 100000" } } ],
+              "tasks": [ { "name": "t", "cgroup": "leaves:/", "workload": { "kind": "hog" } } ] }
+            """;
+        List<LiveSnapshot> snapshots = new ArrayList<>();
+        SimulationResult r = Simulator.run(ScenarioParser.parse(big), new RunControl() {
+            @Override public long snapshotIntervalMs() { return 1; }
+            @Override public void snapshot(LiveSnapshot s) { snapshots.add(s); }
+        });
+        assertThat(r.cgroups()).hasSize(301);
+        assertThat(snapshots.get(snapshots.size() - 1).cgroups()).containsOnlyKeys("/1");
+    }
+
+    @Test
     void cancelStopsTheRunEarlyWithTheTimeReached() {
         AtomicInteger polls = new AtomicInteger();
         RunControl control = new RunControl() {
