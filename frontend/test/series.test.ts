@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { cgroupLines, cpuGradient, slowestCalls, taskLines } from '../src/series';
+import { cgroupFileUrl, kernelMessage } from '../src/api';
+import type { Sample } from '../src/stream';
+
+const st = (thr: number) => ({
+  usage_usec: thr * 10, user_usec: 0, system_usec: 0, nr_periods: 0, nr_throttled: thr, throttled_usec: 0, nr_bursts: 0, burst_usec: 0,
+});
+
+function samples(groups: number, n: number): Sample[] {
+  const out: Sample[] = [];
+  for (let t = 1; t <= n; t++) {
+    const cgroups: Sample['cgroups'] = {};
+    const tasks: Sample['tasks'] = {};
+    for (let g = 0; g < groups; g++) {
+      cgroups[`/g${g}`] = { 'cpu.stat': st(g * t) };
+      tasks[`t${g}`] = { cpu_percent: g };
+    }
+    out.push({ at_ns: t * 1e9, cgroups, tasks });
+  }
+  return out;
+}
+
+describe('chart lines', () => {
+  it('keep the top 20 of 2,202 groups, largest first', () => {
+    const { lines, total } = cgroupLines(samples(2202, 3), 'nr_throttled');
+    expect(total).toBe(2202);
+    expect(lines).toHaveLength(20);
+    expect(lines[0].label).toBe('/g2201');
+    expect(lines[0].values).toEqual([2201, 4402, 6603]);
+  });
+
+  it('keep the busiest tasks by mean CPU %', () => {
+    const { lines, total } = taskLines(samples(30, 2), 5);
+    expect(total).toBe(30);
+    expect(lines.map((l) => l.label)).toEqual(['t29', 't28', 't27', 't26', 't25']);
+  });
+
+  it('leave gaps (null) where a group has no sample', () => {
+    const s = samples(1, 2);
+    delete (s[0].cgroups as Record<string, unknown>)['/g0'];
+    expect(cgroupLines(s, 'usage_usec').lines[0].values).toEqual([null, 0]);
+  });
+});
+
+describe('slowest calls', () => {
+  it('sorts by duration, slowest first', () => {
+    const call = (d: number, at: number) => ({ at_ns: at, cpu: 0, cgroup: '/a', duration_ns: d, rqs: 1, remote_rqs: 0, cfs_rqs: 1, tasks: 1 });
+    expect(slowestCalls([call(5, 1), call(9, 2), call(7, 3)], 2).map((c) => c.duration_ns)).toEqual([9, 7]);
+  });
+});
+
+describe('per-CPU timeline', () => {
+  it('merges runs of equal states into one band each', () => {
+    expect(cpuGradient([1, 1, 2, 0])).toBe(
+      'linear-gradient(to right, #2ca02c 0.000% 50.000%, #d62728 50.000% 75.000%, #e8e8e8 75.000% 100.000%)',
+    );
+  });
+});
+
+describe('api helpers', () => {
+  it('show the kernel-style message with its errno', () => {
+    expect(
+      kernelMessage({ detail: "echo '500 100000' > /web/cpu.max: quota 500 us is below the 1000 us minimum", errno: 'EINVAL' }),
+    ).toBe("echo '500 100000' > /web/cpu.max: quota 500 us is below the 1000 us minimum (EINVAL)");
+    expect(kernelMessage({ title: 'Busy' })).toBe('Busy');
+  });
+
+  it('build cgroup file URLs part by part', () => {
+    expect(cgroupFileUrl('s1', '/web/frontend', 'cpu.max')).toBe('/api/scenarios/s1/cgroups/web/frontend/cpu.max');
+    expect(cgroupFileUrl('s1', '/', 'cpu.max')).toBe('/api/scenarios/s1/cgroups/cpu.max');
+  });
+});
