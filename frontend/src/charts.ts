@@ -72,7 +72,7 @@ export class HistogramChart {
         scales: { x: { time: false, range: [-0.5, Math.max(0.5, labels.length - 0.5)] }, y: { range: (_u, _min, max) => [0, Math.max(1, max * 1.05)] } },
         axes: [
           { values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? labels[v] ?? '' : '')), splits: () => xs, gap: 4, size: 40 },
-          { size: 60 },
+          { size: 60, values: (_u, splits) => splits.map(compact) },
         ],
         series,
         legend: { show: n > 1 },
@@ -82,6 +82,12 @@ export class HistogramChart {
       this.el,
     );
   }
+}
+
+const COMPACT = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
+/** 1.2M, 350K: axis ticks that fit. */
+export function compact(v: number): string {
+  return v == null ? '' : COMPACT.format(v);
 }
 
 export interface Line {
@@ -116,12 +122,12 @@ export class LineChart {
         width: width(this.el),
         height: this.height,
         scales: { x: { time: false } },
-        axes: [{ label: 'simulated s', size: 40 }, { label: this.yLabel, size: 70 }],
+        axes: [{ label: 'simulated s', size: 40 }, { size: 60, values: (_u, splits) => splits.map(compact) }],
         series: [
           { label: 's' },
           ...lines.map((l, i) => ({ label: l.label, stroke: PALETTE[i % PALETTE.length], width: 1.5, points: { show: false } })),
         ],
-        legend: { live: true },
+        legend: { live: false },
       },
       data,
       this.el,

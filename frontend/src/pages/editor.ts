@@ -65,7 +65,7 @@ function problemText(e: unknown): string {
   if (e instanceof ApiError) {
     const list = e.problem.errors ?? [];
     if (list.length > 1) return list.map((x) => `${x.pointer ?? ''}: ${x.reason}${x.errno ? ` (${x.errno})` : ''}`).join('\n');
-    return e.message + (e.problem.pointer && !e.problem.detail?.includes(e.problem.pointer) ? ` at ${e.problem.pointer}` : '');
+    return e.message;
   }
   return e instanceof Error ? e.message : String(e);
 }

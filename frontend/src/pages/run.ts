@@ -206,12 +206,14 @@ export function initRunPage(body: HTMLElement): void {
     else if (r.error) showError(errorEl, new Error(`${r.status}: ${r.error}`));
   }
 
-  // Fallback where the events endpoint is missing: poll the run once a second.
+  // Fallback where the events endpoint is missing: poll the run twice a second.
   let polling = false;
   function poll(): void {
     if (polling) return;
     polling = true;
     sourceEl.textContent = 'polling';
+    sourceEl.title = 'no events stream on this server: progress is polled, the charts appear when the run is done';
+    if (!lastHistKey) histEl.replaceChildren(el('p', { class: 'hint' }, 'The charts fill in when the run is done (no live events stream on this server).'));
     const tick = async () => {
       try {
         const r = await getJson<RunView>(`/api/runs/${runId}`);
@@ -223,7 +225,7 @@ export function initRunPage(body: HTMLElement): void {
       } catch (e) {
         showError(errorEl, e);
       }
-      setTimeout(tick, 1000);
+      setTimeout(tick, 500);
     };
     void tick();
   }
