@@ -21,11 +21,13 @@ package io.cfslab.machine;
  * @param taskParkNs             task-based throttle: task work + dequeue of one task on its way to user mode
  *                               (on top of the context switch it causes)
  * @param periodTimerFixedNs     fixed cost of the period timer callback
+ * @param jitter                 run-to-run variation of the unthrottle work: each distribute call's and IPI
+ *                               handler's walk cost is scaled by a factor uniform in [1 - jitter, 1 + jitter]
  */
 public record CostModel(long distributeFixedNs, long unthrottleSyncCfsRqNs, long unthrottleLocalCfsRqNs,
                         long enqueueTaskNs, long rqLockNs, long ipiSendNs, long ipiLatencyNs,
                         long ipiHandlerFixedNs, long throttleCfsRqNs, long contextSwitchNs, long taskParkNs,
-                        long periodTimerFixedNs) {
+                        long periodTimerFixedNs, double jitter) {
 
     /** The generic profile's costs; calibration in docs/cost-model.md. */
     public static CostModel generic() {
@@ -41,6 +43,7 @@ public record CostModel(long distributeFixedNs, long unthrottleSyncCfsRqNs, long
                 100,     // throttleCfsRqNs
                 2_000,   // contextSwitchNs: kernel-model §8, 1-3 us
                 2_000,   // taskParkNs: one extra switch per parked task (kernel-model §8)
-                1_000);  // periodTimerFixedNs
+                1_000,   // periodTimerFixedNs
+                0.25);   // jitter: seed 01's sync calls spread over [32M, 128M) around a 67 ms trace
     }
 }

@@ -195,7 +195,7 @@ public final class Simulation {
     private void applyBandwidth(int g, CgroupSpec c) {
         CpuMax m = c.cpuMax();
         long quotaNs = m.limited() ? m.quotaUs() * 1000L : Long.MAX_VALUE;
-        kernel.setCfsBandwidth(g, m.periodUs() * 1000L, quotaNs, c.cpuMaxBurstUs() * 1000L, 0);
+        kernel.setCfsBandwidth(g, m.periodUs() * 1000L, quotaNs, c.cpuMaxBurstUs() * 1000L, -1);
     }
 
     // ---- series ----

@@ -1,0 +1,167 @@
+package io.cfslab.kernel;
+
+import io.cfslab.machine.MachineProfile;
+import io.cfslab.machine.Topology;
+import io.cfslab.workload.Segment;
+
+import java.util.Arrays;
+
+import static io.cfslab.kernel.Kernel.NONE;
+
+/**
+ * Per-CPU time bookkeeping: where the running task's execution, statistics and workload stretch were last
+ * measured from, the time stolen from each CPU by interrupt handlers and scheduler overhead, the SMT speed
+ * of each CPU, and the CPU time charged to tasks, groups and CPUs.
+ *
+ * <p>Models IRQ time accounting (kernel/sched/core.c {@code update_rq_clock_task()} subtracting
+ * {@code irq_delta}, kernel/sched/cputime.c {@code irqtime_account_irq()}): a steal occupies the interval
+ * after it is made, and the running task neither progresses nor is charged during it. User and system time
+ * are split exactly by the mode of each stretch ({@code account_user_time()}/{@code account_system_time()}
+ * without tick sampling), summed up the group tree as {@code cpu.stat} prints them.
+ */
+final class CpuTime {
+    private final Kernel k;
+    private final Topology topo;
+    private final GroupTree tree;
+    private final double smtBusySpeed;
+    private final int[] curr, tGroup, segKind;
+    private final long[] segRemainingNs;
+
+    // ---- CPUs: anchors of update_curr(), of the statistics and of the current stretch ----
+    final long[] execStartNs, execStolenNs;
+    final long[] statStartNs, statStolenNs;
+    final long[] segStartNs, segStolenNs;
+    final long[] stolenNs;
+    final long[] stolenUntilNs;
+    final long[] busyNs;
+    final long[] irqNs;
+    final double[] speed;
+
+    // ---- usage: tasks, then groups ----
+    final long[] usageNs, userNs, systemNs;
+    final long[] gUsageNs, gUserNs, gSystemNs;
+
+    CpuTime(Kernel k, MachineProfile machine) {
+        this.k = k;
+        this.topo = k.topo;
+        this.tree = k.tree;
+        this.smtBusySpeed = topo.smt() > 1 ? machine.smtBusySpeed() : 1.0;
+        this.curr = k.curr;
+        this.tGroup = k.tGroup;
+        this.segKind = k.segKind;
+        this.segRemainingNs = k.segRemainingNs;
+        int ncpu = k.ncpu;
+        execStartNs = new long[ncpu];
+        execStolenNs = new long[ncpu];
+        statStartNs = new long[ncpu];
+        statStolenNs = new long[ncpu];
+        segStartNs = new long[ncpu];
+        segStolenNs = new long[ncpu];
+        stolenNs = new long[ncpu];
+        stolenUntilNs = new long[ncpu];
+        busyNs = new long[ncpu];
+        irqNs = new long[ncpu];
+        speed = new double[ncpu];
+        Arrays.fill(speed, 1.0);
+        usageNs = new long[k.ntasks];
+        userNs = new long[k.ntasks];
+        systemNs = new long[k.ntasks];
+        gUsageNs = new long[k.ngroups];
+        gUserNs = new long[k.ngroups];
+        gSystemNs = new long[k.ngroups];
+    }
+
+    /** A task starts running on CPU c now: every anchor starts here. */
+    void startRun(int c) {
+        long now = k.now;
+        execStartNs[c] = statStartNs[c] = segStartNs[c] = now;
+        execStolenNs[c] = statStolenNs[c] = segStolenNs[c] = stolenElapsed(c);
+    }
+
+    /** The running task's execution time since the last update_curr(), minus stolen time; moves the anchor. */
+    long execDelta(int c) {
+        long stolen = stolenElapsed(c);
+        long d = k.now - execStartNs[c] - (stolen - execStolenNs[c]);
+        execStartNs[c] = k.now;
+        execStolenNs[c] = stolen;
+        return d;
+    }
+
+    /** Re-evaluates the SMT speed of CPU c and its siblings after c's busy state changed. */
+    void updateSmtSpeed(int c) {
+        if (topo.smt() > 1) {
+            for (int i = 0; i < topo.siblingCount(c); i++) updateSpeed(topo.sibling(c, i));
+            updateSpeed(c);
+        }
+    }
+
+    /**
+     * Scheduler overhead on CPU c (context switch, throttle walk, park): the CPU spends the next {@code ns}
+     * (after any overhead already pending) on it, and whatever runs makes no progress and is not charged.
+     */
+    void steal(int c, long ns) {
+        if (ns <= 0) return;
+        stolenNs[c] += ns;
+        stolenUntilNs[c] = Math.max(stolenUntilNs[c], k.now) + ns;
+    }
+
+    /** Interrupt handler time on CPU c (period/slack timer, async-unthrottle IPI): stolen and counted as irq. */
+    void stealIrq(int c, long ns) {
+        if (ns <= 0) return;
+        steal(c, ns);
+        irqNs[c] += ns;
+    }
+
+    /** End of the interrupt or overhead work CPU c is doing (in the past when it is doing none), ns. */
+    long busyUntil(int c) { return stolenUntilNs[c]; }
+
+    /**
+     * Stolen time that has elapsed on CPU c by now: a steal occupies the interval after it is made, so an
+     * accounting point inside that interval only discounts the part already past (never charging a negative
+     * delta, never charging interrupt time later).
+     */
+    long stolenElapsed(int c) {
+        return stolenNs[c] - Math.max(0, stolenUntilNs[c] - k.now);
+    }
+
+    /** Progress of the running task's segment up to now, at this CPU's speed, minus stolen time. */
+    void settle(int c) {
+        int t = curr[c];
+        if (t == NONE) return;
+        if (segRemainingNs[t] != Long.MAX_VALUE) {
+            long ran = k.now - segStartNs[c] - (stolenElapsed(c) - segStolenNs[c]);
+            if (ran > 0) segRemainingNs[t] = Math.max(0, segRemainingNs[t] - (long) (ran * speed[c]));
+        }
+        segStartNs[c] = k.now;
+        segStolenNs[c] = stolenElapsed(c);
+    }
+
+    private void updateSpeed(int c) {
+        boolean siblingBusy = false;
+        for (int i = 0; i < topo.siblingCount(c); i++) if (curr[topo.sibling(c, i)] != NONE) siblingBusy = true;
+        double s = siblingBusy ? smtBusySpeed : 1.0;
+        if (s == speed[c]) return;
+        if (curr[c] != NONE) settle(c);
+        speed[c] = s;
+        if (curr[c] != NONE && segRemainingNs[curr[c]] != Long.MAX_VALUE) k.armSegmentEnd(c);
+    }
+
+    /** Attributes the running task's time since the last flush to it and its groups (user or system). */
+    void flushStats(int c) {
+        int t = curr[c];
+        if (t == NONE) return;
+        long stolen = stolenElapsed(c);
+        long d = k.now - statStartNs[c] - (stolen - statStolenNs[c]);
+        statStartNs[c] = k.now;
+        statStolenNs[c] = stolen;
+        if (d <= 0) return;
+        boolean kernelMode = segKind[t] == Segment.RUN_KERNEL;
+        usageNs[t] += d;
+        busyNs[c] += d;
+        if (kernelMode) systemNs[t] += d; else userNs[t] += d;
+        for (int g = tGroup[t]; g != NONE; g = tree.parent(g)) {
+            gUsageNs[g] += d;
+            if (kernelMode) gSystemNs[g] += d; else gUserNs[g] += d;
+        }
+    }
+}

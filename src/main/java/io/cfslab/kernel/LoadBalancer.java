@@ -1,0 +1,174 @@
+package io.cfslab.kernel;
+
+import io.cfslab.machine.Topology;
+import io.cfslab.sim.EventQueue;
+
+import java.util.BitSet;
+
+import static io.cfslab.kernel.Kernel.EV_BALANCE;
+import static io.cfslab.kernel.Kernel.NONE;
+import static io.cfslab.kernel.Kernel.T_RUNNABLE;
+import static io.cfslab.kernel.Kernel.T_RUNNING;
+
+/**
+ * Where tasks run (kernel/sched/fair.c): wake-up CPU selection ({@code select_task_rq_fair()} with
+ * {@code select_idle_sibling()}'s idle-core-first scan of the LLC), the idle-CPU count per LLC that lets it
+ * skip busy LLCs, the periodic load balance and {@code newidle_balance()}, which even out runnable task
+ * counts by moving queued fair tasks ({@code can_migrate_task()}, {@code throttled_lb_pair()}).
+ */
+final class LoadBalancer {
+    static final long BALANCE_INTERVAL_NS = 4_000_000L;
+
+    private final Kernel k;
+    private final int ncpu;
+    private final Topology topo;
+    private final EventQueue events;
+    private final int[] curr, tCpu, tState;
+    private final BitSet[] tAllowed;
+    private final long[] nrMigrations;
+    private FairRq fair;
+    private Throttling thr;
+
+    /** Idle CPUs per LLC. */
+    final int[] llcIdle;
+    /** CPUs counted idle in {@link #llcIdle}. */
+    private BitSet idleCpus;
+
+    LoadBalancer(Kernel k) {
+        this.k = k;
+        this.ncpu = k.ncpu;
+        this.topo = k.topo;
+        this.events = k.events;
+        this.curr = k.curr;
+        this.tCpu = k.tCpu;
+        this.tState = k.tState;
+        this.tAllowed = k.tAllowed;
+        this.nrMigrations = k.nrMigrations;
+        llcIdle = new int[topo.llcs()];
+        for (int c = 0; c < ncpu; c++) llcIdle[topo.llcOf(c)]++;
+    }
+
+    void link(FairRq fair, Throttling thr) {
+        this.fair = fair;
+        this.thr = thr;
+    }
+
+    /** Keeps the idle-CPU count per LLC in step with CPU c's busy state. */
+    void updateIdle(int c) {
+        boolean idleNow = curr[c] == NONE && k.nrRunnable(c) == 0;
+        if (idleNow != wasIdle(c)) {
+            setWasIdle(c, idleNow);
+            llcIdle[topo.llcOf(c)] += idleNow ? 1 : -1;
+        }
+    }
+
+    private void setWasIdle(int c, boolean v) { idleCpus.set(c, v); }
+
+    private boolean isQueuedTask(int t) { return k.isFair(t) ? fair.onRq[t] : true; }
+
+    /** Arms the first periodic balance. */
+    void start() {
+        events.push(k.now + BALANCE_INTERVAL_NS, EV_BALANCE, EV_BALANCE, 0, 0);
+    }
+
+    int coreLoad(int c) {
+        int n = 0;
+        for (int i = 0; i < topo.siblingCount(c); i++) n += k.nrRunnable(topo.sibling(c, i));
+        return n;
+    }
+
+    /** select_task_rq(): previous CPU if idle, else an idle CPU of its LLC (idle core first), else previous. */
+    int selectTaskRq(int t) {
+        int prev = tCpu[t];
+        BitSet a = tAllowed[t];
+        boolean prevOk = a.get(prev);
+        if (prevOk && k.cpuIdle(prev) && !rtBusy(prev, t)) return prev;
+        int llc = topo.llcOf(prevOk ? prev : a.nextSetBit(0));
+        if (llcIdle[llc] > 0) {
+            int idleCpu = NONE;
+            for (int c = a.nextSetBit(0); c >= 0 && c < ncpu; c = a.nextSetBit(c + 1)) {
+                if (topo.llcOf(c) != llc || !k.cpuIdle(c)) continue;
+                if (coreLoad(c) == 0 && siblingsIdle(c)) return c;
+                if (idleCpu == NONE) idleCpu = c;
+            }
+            if (idleCpu != NONE) return idleCpu;
+        }
+        if (prevOk && !(k.isFair(t) ? false : rtBusy(prev, t))) return prev;
+        int best = NONE, bestLoad = Integer.MAX_VALUE;
+        for (int c = a.nextSetBit(0); c >= 0 && c < ncpu; c = a.nextSetBit(c + 1)) {
+            int l = k.nrRunnable(c) + (curr[c] == NONE ? 0 : 1);
+            if (l < bestLoad) { bestLoad = l; best = c; }
+        }
+        return best;
+    }
+
+    private boolean rtBusy(int c, int t) {
+        return !k.isFair(t) && curr[c] != NONE && !k.isFair(curr[c]);
+    }
+
+    private boolean siblingsIdle(int c) {
+        for (int i = 0; i < topo.siblingCount(c); i++) if (curr[topo.sibling(c, i)] != NONE) return false;
+        return true;
+    }
+
+    /**
+     * Periodic load balance: CPUs with more than the average (rounded up) runnable tasks give queued,
+     * migratable fair tasks to CPUs below the average (rounded down), so N hogs on M CPUs end up evenly
+     * spread. Throttled hierarchies are left alone (throttled_lb_pair / can_migrate_task).
+     */
+    void balance() {
+        events.push(k.now + BALANCE_INTERVAL_NS, EV_BALANCE, EV_BALANCE, 0, 0);
+        long total = 0;
+        for (int c = 0; c < ncpu; c++) total += load(c);
+        int floor = (int) (total / ncpu);
+        int ceil = (int) ((total + ncpu - 1) / ncpu);
+        int recv = 0;
+        for (int donor = 0; donor < ncpu; donor++) {
+            while (load(donor) > Math.max(ceil, 1)) {
+                while (recv < ncpu && load(recv) >= Math.max(floor, 1)
+                        && !(load(recv) < ceil && load(donor) > ceil + 0)) recv++;
+                if (recv >= ncpu) return;
+                if (load(recv) >= load(donor) - 1) { recv++; continue; }
+                if (!pullOne(donor, recv)) break;
+            }
+        }
+    }
+
+    /** Runnable plus running tasks on a CPU. */
+    int load(int c) {
+        int running = curr[c] != NONE && tState[curr[c]] == T_RUNNING ? 1 : 0;
+        return k.nrRunnable(c) - (running == 1 && isQueuedTask(curr[c]) ? 1 : 0) + running;
+    }
+
+    /** New-idle balance: an idle CPU pulls one task from the busiest CPU. */
+    boolean newIdleBalance(int c) {
+        int busiest = NONE, most = 1;
+        for (int s = 0; s < ncpu; s++) {
+            if (s == c) continue;
+            int l = load(s);
+            if (l > most) { most = l; busiest = s; }
+        }
+        return busiest != NONE && pullOne(busiest, c);
+    }
+
+    /** Moves one queued, not running, migratable fair task from src to dst. */
+    boolean pullOne(int src, int dst) {
+        for (int t = fair.cpuTaskHead[src]; t != NONE; t = fair.cpuTaskNext[t]) {
+            if (t == curr[src] || !k.isFair(t) || tState[t] != T_RUNNABLE || !tAllowed[t].get(dst)) continue;
+            if (thr.throttleCount[k.leafQ(t, src)] > 0 || thr.throttleCount[k.leafQ(t, dst)] > 0) continue;
+            fair.dequeueTask(t, src);
+            fair.migrateVruntime(t, src, dst);
+            tCpu[t] = dst;
+            nrMigrations[t]++;
+            fair.enqueueTask(t, dst, false);
+            if (curr[dst] == NONE) k.requestResched(dst);
+            return true;
+        }
+        return false;
+    }
+
+    private boolean wasIdle(int c) {
+        if (idleCpus == null) { idleCpus = new BitSet(ncpu); idleCpus.set(0, ncpu); }
+        return idleCpus.get(c);
+    }
+}
