@@ -75,7 +75,7 @@ export class HistogramChart {
           { size: 60, values: (_u, splits) => splits.map(compact) },
         ],
         series,
-        legend: { show: n > 1 },
+        legend: { show: n > 1, live: false },
         cursor: { drag: { x: false, y: false } },
       },
       data,

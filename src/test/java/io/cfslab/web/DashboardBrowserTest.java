@@ -175,6 +175,25 @@ class DashboardBrowserTest {
         assertThat(driver.findElement(By.id("editor-error")).isDisplayed()).isFalse();
     }
 
+    @Test
+    void theEditorKeepsSeed01sTreeOf2202GroupsVirtual() throws Exception {
+        driver.get(url("/scenarios/seed01-large-tree-sync"));
+        waitFor(Duration.ofSeconds(30), "the editor loaded", () -> "true".equals(attr("body", "data-loaded")));
+        assertThat(text("#tree-count")).isEqualTo("2202 groups");
+        long start = System.nanoTime();
+        driver.findElement(By.id("expand-all")).click();
+        waitFor(Duration.ofSeconds(10), "all expanded", () -> "2203".equals(attr("#tree", "data-rows")));
+        long expandMs = (System.nanoTime() - start) / 1_000_000;
+        // only the rows in view (and a few around them) exist in the DOM
+        assertThat(driver.findElements(By.cssSelector("#tree .tree-row")).size()).isLessThan(80);
+        ((JavascriptExecutor) driver).executeScript("document.getElementById('tree').scrollTop = 30 * 1500");
+        waitFor(Duration.ofSeconds(10), "rows near the 1500th drawn",
+                () -> !driver.findElements(By.cssSelector("#tree .tree-row[data-path^='/2/']")).isEmpty());
+        assertThat(driver.findElements(By.cssSelector("#tree .tree-row")).size()).isLessThan(80);
+        assertThat(expandMs).as("expand all of 2,202 groups, ms").isLessThan(5000);
+        screenshot("large-tree");
+    }
+
     /** Whether GET /api/runs/{id}/events answers an event stream (it lands separately from the pages). */
     boolean eventsEndpointPresent(String runId) throws Exception {
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
