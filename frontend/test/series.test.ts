@@ -71,3 +71,23 @@ describe('api helpers', () => {
     expect(cgroupFileUrl('s1', '/', 'cpu.max')).toBe('/api/scenarios/s1/cgroups/cpu.max');
   });
 });
+
+import { timelineEntry, visibleRows } from '../src/pages/editor';
+
+describe('editor helpers', () => {
+  it('build timeline entries as the contract spells them', () => {
+    expect(timelineEntry('5s', 'write', '/a/cpu.max', '50000 100000')).toEqual({ at: '5s', write: '/a/cpu.max', value: '50000 100000' });
+    expect(timelineEntry('10s', 'move', 'nop', '/b')).toEqual({ at: '10s', move: 'nop', to: '/b' });
+    expect(timelineEntry('15s', 'taskset', 'nop', '1')).toEqual({ at: '15s', taskset: 'nop', cpus: '1' });
+    expect(timelineEntry('20s', 'chrt', 'nop', 'rr 10')).toEqual({ at: '20s', chrt: 'nop', policy: 'rr', priority: 10 });
+    expect(timelineEntry('60s', 'chrt', 'nop', 'normal')).toEqual({ at: '60s', chrt: 'nop', policy: 'normal' });
+  });
+
+  it('list only the rows under expanded groups, depth first', () => {
+    const n = (path: string, children: string[]) => ({ path, parent: null, children, tasks: [] });
+    const nodes = new Map([
+      ['/', n('/', ['/a', '/b'])], ['/a', n('/a', ['/a/x'])], ['/a/x', n('/a/x', [])], ['/b', n('/b', ['/b/y'])], ['/b/y', n('/b/y', [])],
+    ]);
+    expect(visibleRows(nodes, '/', new Set(['/', '/a'])).map((r) => `${r.depth}${r.path}`)).toEqual(['0/', '1/a', '2/a/x', '1/b']);
+  });
+});

@@ -46,6 +46,26 @@ export function visibleRows(nodes: Map<string, TreeNode>, root: string, expanded
   return out;
 }
 
+/** A contract timeline entry from the editor's form: write, move, taskset or chrt ("rr 10", "normal"). */
+export function timelineEntry(at: string, kind: string, arg1: string, arg2: string): Record<string, unknown> {
+  const a1 = arg1.trim();
+  const a2 = arg2.trim();
+  switch (kind) {
+    case 'write':
+      return { at: at.trim(), write: a1, value: a2 };
+    case 'move':
+      return { at: at.trim(), move: a1, to: a2 };
+    case 'taskset':
+      return { at: at.trim(), taskset: a1, cpus: a2 };
+    case 'chrt': {
+      const [policy, priority] = a2.split(/\s+/);
+      return priority ? { at: at.trim(), chrt: a1, policy, priority: Number(priority) } : { at: at.trim(), chrt: a1, policy };
+    }
+    default:
+      throw new Error(`unknown timeline action ${kind}`);
+  }
+}
+
 function getPath(obj: Record<string, any>, dotted: string): unknown {
   return dotted.split('.').reduce<any>((o, k) => (o == null ? undefined : o[k]), obj);
 }
@@ -380,6 +400,21 @@ export function initEditorPage(body: HTMLElement): void {
     }
   });
   $('mkdir-form').hidden = readOnly || !id;
+
+  const timelineForm = $<HTMLFormElement>('timeline-form');
+  timelineForm.hidden = readOnly || !id;
+  timelineForm.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    const f = timelineForm.elements as any;
+    try {
+      const entry = timelineEntry(f.at.value, f.kind.value, f.arg1.value, f.arg2.value);
+      await sendJson('POST', `/api/scenarios/${id}/timeline`, entry);
+      await loadTimeline();
+      ok('timeline action added');
+    } catch (e) {
+      fail(e);
+    }
+  });
 
   fillOptions();
   if (!id) {

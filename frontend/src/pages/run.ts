@@ -4,7 +4,7 @@ import { el, fmtInt, fmtSeconds, getJson, showError, del, type RunView } from '.
 import { HistogramChart, LineChart } from '../charts';
 import { formatBpftrace, formatNs, printedBuckets } from '../hist';
 import { cgroupLines, cpuGradient, CPU_STATE_COLORS, CPU_STATE_NAMES, slowestCalls, taskLines, xsSeconds, MAX_LINES } from '../series';
-import { RunStream, type CgroupStats, type DistributeCall, type RunState, type Sample } from '../stream';
+import { emptyState, RunStream, type CgroupStats, type DistributeCall, type RunState, type Sample } from '../stream';
 
 const HIST = 'distribute_cfs_runtime_ns';
 
@@ -47,6 +47,13 @@ export function initRunPage(body: HTMLElement): void {
   let histUpdates = 0;
   let lastHistKey = '';
   let finalShown = false;
+  let showRecent = false;
+  let lastState: RunState | null = null;
+  const recentBox = $<HTMLInputElement>('calls-recent');
+  recentBox.addEventListener('change', () => {
+    showRecent = recentBox.checked;
+    if (lastState) drawCalls(lastState);
+  });
 
   asText.addEventListener('change', () => {
     histText.hidden = !asText.checked;
@@ -97,6 +104,28 @@ export function initRunPage(body: HTMLElement): void {
     put(charts.throttledUsec, cgroupLines(samples, 'throttled_usec'), 'chart-throttled-usec');
     put(charts.usage, cgroupLines(samples, 'usage_usec'), 'chart-usage');
     put(charts.tasks, taskLines(samples), 'chart-tasks');
+  }
+
+  function drawCalls(state: RunState): void {
+    const calls = showRecent ? [...state.recent].reverse() : state.slowest;
+    $('calls-title').textContent = showRecent ? 'Latest distribute_cfs_runtime() calls' : 'Slowest distribute_cfs_runtime() calls';
+    drawSlowest(calls);
+  }
+
+  /** Live cpu.stat totals (the `cgroups` event), the groups most throttled first, at most 100 rows. */
+  function drawLiveCgroups(state: RunState): void {
+    const entries = Object.entries(state.cgroups);
+    if (entries.length === 0 || finalShown) return;
+    entries.sort((a, b) => (b[1]['cpu.stat']?.throttled_usec ?? 0) - (a[1]['cpu.stat']?.throttled_usec ?? 0) || a[0].localeCompare(b[0]));
+    const shown = entries.slice(0, 100);
+    $('live-title').textContent = `cpu.stat at ${fmtSeconds(state.cgroupsAtNs)} simulated` +
+      (entries.length > shown.length ? ` (the ${shown.length} most throttled of ${entries.length} groups)` : '');
+    document.querySelector('#cpustat-live tbody')!.replaceChildren(...shown.map(([path, s]) => {
+      const c = s['cpu.stat'];
+      return el('tr', {}, el('td', { class: 'path' }, path),
+        ...[c.usage_usec, c.nr_periods, c.nr_throttled, c.throttled_usec, c.nr_bursts, c.burst_usec].map((v) => el('td', {}, fmtInt(v))));
+    }));
+    $('live-panel').hidden = false;
   }
 
   function drawSlowest(calls: DistributeCall[]): void {
@@ -160,8 +189,10 @@ export function initRunPage(body: HTMLElement): void {
     if (p) setStatus(p.status, p.progress, p.simulated_ns, p.duration_ns, p.eta_ms);
     drawHistogram(state.histograms[HIST], true);
     if (state.samples.length) drawSeries(state.samples);
-    if (state.slowest.length) drawSlowest(state.slowest);
+    lastState = state;
+    if (state.slowest.length || state.recent.length) drawCalls(state);
     drawCpuTimeline(state);
+    drawLiveCgroups(state);
     body.dataset.events = String(state.events);
   }
 
@@ -177,7 +208,10 @@ export function initRunPage(body: HTMLElement): void {
       setStatus(run.status, run.progress, run.simulatedNs, run.durationNs, null);
       drawHistogram(result.histograms?.[HIST], false);
       drawSeries(result.series ?? []);
-      drawSlowest(slowestCalls(result.distribute_calls ?? []));
+      const calls = result.distribute_calls ?? [];
+      lastState = { ...(lastState ?? emptyState()), slowest: slowestCalls(calls), recent: calls.slice(-50) };
+      drawCalls(lastState);
+      $('live-panel').hidden = true;
       drawCpuTotals(result.cpus ?? [], result.simulated_ns);
       drawFinalTable(cpuStat);
       sourceEl.textContent = `finished in ${(run.wallMs / 1000).toFixed(1)} s wall time · ${fmtInt(run.events)} events`;
