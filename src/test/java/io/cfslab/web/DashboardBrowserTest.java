@@ -199,9 +199,12 @@ class DashboardBrowserTest {
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         HttpRequest req = HttpRequest.newBuilder(URI.create(url("/api/runs/" + runId + "/events")))
                 .header("Accept", "text/event-stream").timeout(Duration.ofSeconds(10)).GET().build();
-        HttpResponse<Void> res = client.send(req, HttpResponse.BodyHandlers.discarding());
-        return res.statusCode() == 200
-                && res.headers().firstValue("Content-Type").orElse("").startsWith("text/event-stream");
+        // only the status and headers: the body is a stream
+        HttpResponse<java.io.InputStream> res = client.send(req, HttpResponse.BodyHandlers.ofInputStream());
+        try (java.io.InputStream body = res.body()) {
+            return res.statusCode() == 200
+                    && res.headers().firstValue("Content-Type").orElse("").startsWith("text/event-stream");
+        }
     }
 
     String attr(String css, String name) {
