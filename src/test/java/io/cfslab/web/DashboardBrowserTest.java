@@ -40,7 +40,9 @@ import org.springframework.test.context.DynamicPropertySource;
  * missing ({@code .ci/run} installs both).
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-        "cfslab.runs.pool-size=2", "cfslab.runs.poll-interval=100ms", "cfslab.runs.progress-interval=50ms"})
+        "cfslab.runs.pool-size=2", "cfslab.runs.poll-interval=100ms", "cfslab.runs.progress-interval=50ms",
+        // the events stream's update interval (GET /api/runs/{id}/events): more updates in a short run
+        "cfslab.live.interval=100ms"})
 class DashboardBrowserTest {
     static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
