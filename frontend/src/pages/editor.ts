@@ -336,6 +336,10 @@ export function initEditorPage(body: HTMLElement): void {
     try {
       const parts = input.value.split('/').filter(Boolean).map(encodeURIComponent).join('/');
       await sendJson('PUT', `/api/scenarios/${id}/cgroups/${parts}`, undefined);
+      // show the new group: expand every ancestor
+      const segs = input.value.split('/').filter(Boolean);
+      expanded.add('/');
+      for (let i = 1; i < segs.length; i++) expanded.add('/' + segs.slice(0, i).join('/'));
       input.value = '';
       await loadTree();
       ok('created');

@@ -200,6 +200,42 @@ class DashboardBrowserTest {
         screenshot("large-tree");
     }
 
+    @Test
+    void aNewScenarioIsBuiltInTheEditorAndOneIsImported() throws Exception {
+        driver.get(url("/scenarios/new"));
+        WebElement name = driver.findElement(By.cssSelector("#options-form input[name='name']"));
+        name.clear();
+        name.sendKeys("built in the browser");
+        driver.findElement(By.cssSelector("#options-form button[type='submit']")).click();
+        waitFor(Duration.ofSeconds(20), "the new scenario opened",
+                () -> driver.getCurrentUrl().matches(".*/scenarios/[0-9a-f-]{36}$") && "true".equals(attr("body", "data-loaded")));
+        assertThat(text("#scenario-title")).isEqualTo("built in the browser");
+
+        WebElement mkdir = driver.findElement(By.cssSelector("#mkdir-form input[name='path']"));
+        mkdir.sendKeys("/web/frontend", Keys.ENTER);
+        waitFor(Duration.ofSeconds(20), "the groups created",
+                () -> !driver.findElements(By.cssSelector(".tree-row[data-path='/web/frontend']")).isEmpty());
+        WebElement cpuMax = driver.findElement(By.cssSelector(".tree-row[data-path='/web'] input[data-file='cpu.max']"));
+        cpuMax.clear();
+        cpuMax.sendKeys("50000", Keys.ENTER);
+        waitFor(Duration.ofSeconds(20), "cpu.max read back", () -> "50000 100000".equals(cpuMax.getDomProperty("value")));
+
+        Path file = Files.createTempFile("imported", ".json");
+        Files.writeString(file, """
+                {"name": "imported from a file", "seed": 5, "duration": "1s",
+                 "machine": {"profile": "generic", "cpus": 2},
+                 "cgroups": [{"path": "/x", "cpu.max": "20000 100000"}],
+                 "tasks": [{"name": "hog", "cgroup": "/x", "workload": {"kind": "hog"}}]}
+                """);
+        driver.get(url("/scenarios/new"));
+        driver.findElement(By.id("import-json")).sendKeys(file.toAbsolutePath().toString());
+        waitFor(Duration.ofSeconds(20), "the imported scenario opened",
+                () -> "imported from a file".equals(text("#scenario-title")) && "true".equals(attr("body", "data-loaded")));
+        assertThat(driver.findElement(By.cssSelector(".tree-row[data-path='/x'] input[data-file='cpu.max']"))
+                .getDomProperty("value")).isEqualTo("20000 100000");
+        assertThat(text("#tasks-table")).contains("hog");
+    }
+
     /** Whether GET /api/runs/{id}/events answers an event stream (it lands separately from the pages). */
     boolean eventsEndpointPresent(String runId) throws Exception {
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
