@@ -240,7 +240,7 @@ export function initRunPage(body: HTMLElement): void {
     else if (r.error) showError(errorEl, new Error(`${r.status}: ${r.error}`));
   }
 
-  // Fallback where the events endpoint is missing: poll the run twice a second.
+  // Fallback where the events endpoint is missing: poll the run four times a second.
   let polling = false;
   function poll(): void {
     if (polling) return;
@@ -259,7 +259,7 @@ export function initRunPage(body: HTMLElement): void {
       } catch (e) {
         showError(errorEl, e);
       }
-      setTimeout(tick, 500);
+      setTimeout(tick, 250);
     };
     void tick();
   }
