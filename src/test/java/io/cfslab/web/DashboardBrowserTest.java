@@ -236,6 +236,33 @@ class DashboardBrowserTest {
         assertThat(text("#tasks-table")).contains("hog");
     }
 
+    @Test
+    void twoFinishedRunsAreComparedFromTheHomePage() throws Exception {
+        String a = startRun("{\"scenarioId\": \"e1-one-hog-10pct\"}");
+        String b = startRun("{\"scenarioId\": \"e1-one-hog-10pct\", \"seed\": 99}");
+        driver.get(url("/"));
+        for (String id : List.of(a, b)) {
+            waitFor(Duration.ofSeconds(60), "run " + id + " done",
+                    () -> "done".equals(text("tr[data-run-id='" + id + "'] .badge")));
+            driver.findElement(By.cssSelector("tr[data-run-id='" + id + "'] input[type='checkbox']")).click();
+        }
+        driver.findElement(By.cssSelector("#compare-form button")).click();
+        waitFor(Duration.ofSeconds(20), "the comparison loaded", () -> "true".equals(attr("body", "data-loaded")));
+        assertThat(driver.getCurrentUrl()).contains("a=" + a).contains("b=" + b);
+        assertThat(text("#compare-table")).contains("/e1", "nr_throttled", "B − A");
+        assertThat(text("#hist-text-a")).contains("@distribute_cfs_runtime_ns:");
+        assertThat(driver.findElements(By.cssSelector("#compare-hist canvas"))).isNotEmpty();
+        screenshot("compare");
+    }
+
+    String startRun(String body) throws Exception {
+        HttpRequest req = HttpRequest.newBuilder(URI.create(url("/api/runs")))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build();
+        HttpResponse<String> res = HttpClient.newHttpClient().send(req, HttpResponse.BodyHandlers.ofString());
+        assertThat(res.statusCode()).isEqualTo(202);
+        return res.body().replaceAll("(?s).*?\"id\":\"([^\"]+)\".*", "$1");
+    }
+
     /** Whether GET /api/runs/{id}/events answers an event stream (it lands separately from the pages). */
     boolean eventsEndpointPresent(String runId) throws Exception {
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
