@@ -33,6 +33,10 @@ final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         var o = spec.commandLine().getOut();
+        if (runs < 1) {
+            spec.commandLine().getErr().println("--runs must be at least 1, not " + runs);
+            return Cli.EXIT_BAD_INPUT;
+        }
         Scenario s = ScenarioFiles.read(scenarioFile, spec.commandLine().getErr());
         if (s == null) return Cli.EXIT_BAD_INPUT;
         for (int i = 1; i <= runs; i++) {

@@ -13,10 +13,16 @@ import picocli.CommandLine.Command;
 public final class Cli {
     /** Exit status of a bad scenario or bad arguments. */
     public static final int EXIT_BAD_INPUT = 2;
+    /** Exit status of a run stopped by its event budget. */
+    public static final int EXIT_ABORTED = 3;
 
-    /** True if {@code arg} names a command-line subcommand (so the web server is not started). */
+    /**
+     * True if {@code arg} is meant for the command line rather than the web server: a subcommand, help, or
+     * any word that is not a {@code --spring.option=value} (so a mistyped command fails instead of starting
+     * a server).
+     */
     public static boolean isCommand(String arg) {
-        return "simulate".equals(arg) || "bench".equals(arg) || "--help".equals(arg) || "-h".equals(arg);
+        return !arg.startsWith("--") || "--help".equals(arg) || "--version".equals(arg);
     }
 
     /** Runs the command line; returns the exit status. */

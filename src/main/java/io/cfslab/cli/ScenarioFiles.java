@@ -6,6 +6,10 @@ import io.cfslab.scenario.ScenarioException;
 import io.cfslab.scenario.ScenarioParser;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,11 +19,24 @@ import java.util.List;
 final class ScenarioFiles {
     private ScenarioFiles() {}
 
+    /** Largest scenario file read: a scenario with 20,000 explicit cgroups is about 1 MiB. */
+    static final int MAX_BYTES = 64 << 20;
+    /** Problems printed at most; the rest are counted. */
+    static final int MAX_LINES = 100;
+
     /** @return the scenario, or null after printing every problem to {@code err} */
     static Scenario read(Path file, PrintWriter err) {
         String text;
-        try {
-            text = Files.readString(file);
+        try (InputStream in = Files.newInputStream(file)) {
+            byte[] bytes = in.readNBytes(MAX_BYTES + 1);
+            if (bytes.length > MAX_BYTES) {
+                err.println(file + ": larger than " + (MAX_BYTES >> 20) + " MiB; not a scenario");
+                return null;
+            }
+            text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
+        } catch (CharacterCodingException e) {
+            err.println(file + ": not UTF-8 text");
+            return null;
         } catch (IOException e) {
             err.println(file + ": cannot read: " + e.getMessage());
             return null;
@@ -28,7 +45,8 @@ final class ScenarioFiles {
             return ScenarioParser.parse(text);
         } catch (ScenarioException e) {
             List<Problem> problems = e.problems();
-            for (Problem p : problems) err.println(file + ": " + p.line());
+            for (Problem p : problems.subList(0, Math.min(MAX_LINES, problems.size()))) err.println(file + ": " + p.line());
+            if (problems.size() > MAX_LINES) err.println(file + ": … and " + (problems.size() - MAX_LINES) + " more problems");
             return null;
         }
     }

@@ -6,6 +6,7 @@ import io.cfslab.metrics.ResultJson;
 import io.cfslab.metrics.SimulationResult;
 import io.cfslab.scenario.Scenario;
 import io.cfslab.sim.RunControl;
+import io.cfslab.sim.SimulationAbortedException;
 import io.cfslab.sim.Simulator;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -37,15 +38,32 @@ final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--seed", description = "override the scenario's seed")
     Long seed;
 
+    @Option(names = "--max-events", defaultValue = "2000000000",
+            description = "stop (exit 3) after this many simulated events (default ${DEFAULT-VALUE})")
+    long maxEvents;
+
     @Override
     public Integer call() throws IOException {
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter o = spec.commandLine().getOut();
+        if (out != null && (Files.isDirectory(out) || (out.toAbsolutePath().getParent() != null
+                && !Files.isDirectory(out.toAbsolutePath().getParent())))) {
+            err.println(out + ": cannot write the result there (a directory, or its folder does not exist)");
+            return Cli.EXIT_BAD_INPUT;
+        }
         Scenario s = ScenarioFiles.read(scenarioFile, err);
         if (s == null) return Cli.EXIT_BAD_INPUT;
         if (seed != null) s = new Scenario(s.name(), seed, s.durationNs(), s.machine(), s.kernel(), s.cgroups(),
                 s.tasks(), s.timeline(), s.record());
-        SimulationResult r = Simulator.run(s, RunControl.NONE);
+        SimulationResult r;
+        try {
+            r = Simulator.run(s, new RunControl() {
+                @Override public long maxEvents() { return maxEvents; }
+            });
+        } catch (SimulationAbortedException e) {
+            err.println(scenarioFile + ": " + e.getMessage() + " (raise --max-events to go on)");
+            return Cli.EXIT_ABORTED;
+        }
         for (var c : s.cgroups()) {
             var stats = r.cgroups().get(c.path());
             if (stats != null && stats.cpuStat().nrPeriods() > 0 || c.cpuMax().limited()) {
@@ -60,7 +78,14 @@ final class SimulateCommand implements Callable<Integer> {
         r.benchmarks().forEach((name, b) -> o.println("benchmark " + name + ": " + b));
         o.printf("simulated %.3f s in %d ms wall, %d events%n", r.simulatedNs() / 1e9, r.engine().wallMs(),
                 r.engine().events());
-        if (out != null) Files.writeString(out, ResultJson.write(r));
+        if (out != null) {
+            try {
+                Files.writeString(out, ResultJson.write(r));
+            } catch (IOException e) {
+                err.println(out + ": cannot write: " + e.getMessage());
+                return 1;
+            }
+        }
         o.flush();
         return 0;
     }

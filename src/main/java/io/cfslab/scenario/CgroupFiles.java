@@ -170,13 +170,17 @@ public final class CgroupFiles {
     }
 
     /**
-     * The root group's bandwidth cannot be set ({@code tg == &root_task_group} in {@code tg_set_bandwidth()}).
+     * cgroup v2 has no cpu controller files in the root cgroup (the cftypes are {@code CFTYPE_NOT_ON_ROOT},
+     * kernel/sched/core.c), so writing one fails as opening a missing file does.
      * @param cgroupPath the group's path
      * @param file       the file written, for the message
-     * @throws InvalidValueException {@code EINVAL} when {@code cgroupPath} is {@code "/"}
+     * @throws InvalidValueException {@code ENOENT} when {@code cgroupPath} is {@code "/"}
      */
     public static void checkNotRoot(String cgroupPath, String file) {
-        if ("/".equals(cgroupPath)) throw einval("cannot write " + file + " of the root cgroup");
+        if ("/".equals(cgroupPath)) {
+            // cgroup v2 creates the cpu controller's files in child groups only (CFTYPE_NOT_ON_ROOT)
+            throw new InvalidValueException("the root cgroup has no " + file + " (cgroup v2)", "ENOENT");
+        }
     }
 
     /**
@@ -188,12 +192,33 @@ public final class CgroupFiles {
         return new CgroupSpec(path, CpuMax.DEFAULT, 0, DEFAULT_WEIGHT);
     }
 
+    /**
+     * {@code kstrtoull(buf, 0, &v)} as cgroup_file_write() calls it for u64 files: an optional '+', then
+     * {@code 0x}/{@code 0X} hex, a leading {@code 0} octal, or decimal; one trailing newline allowed (echo's).
+     */
     private static BigInteger u64(String value, String what) {
-        String t = value == null ? "" : value.trim();
-        BigInteger v = unsigned(t);
-        if (v == null) throw einval(what + " \"" + t + "\" is not an unsigned number");
-        if (v.compareTo(U64_MAX) > 0) throw new InvalidValueException(what + " " + t + " is out of range of u64", "ERANGE");
+        String t = value == null ? "" : value;
+        if (t.endsWith("\n")) t = t.substring(0, t.length() - 1);
+        String shown = t.length() > 40 ? t.substring(0, 40) + "…" : t;
+        BigInteger v = kstrtoull(t);
+        if (v == null) throw einval(what + " \"" + shown + "\" is not an unsigned number");
+        if (v.compareTo(U64_MAX) > 0) throw new InvalidValueException(what + " " + shown + " is out of range of u64", "ERANGE");
         return v;
+    }
+
+    /** kstrtoull() with base 0 (lib/kstrtox.c): null when malformed. */
+    static BigInteger kstrtoull(String t) {
+        if (t.startsWith("+")) t = t.substring(1);
+        if (t.isEmpty() || t.length() > 70) return null;
+        int radix = 10;
+        if (t.length() > 2 && (t.startsWith("0x") || t.startsWith("0X"))) { radix = 16; t = t.substring(2); }
+        else if (t.length() > 1 && t.startsWith("0")) { radix = 8; t = t.substring(1); }
+        for (int i = 0; i < t.length(); i++) {
+            char ch = t.charAt(i);
+            boolean ok = (ch >= '0' && ch <= '9') || (radix == 16 && ((ch >= 'a' && ch <= 'f') || (ch >= 'A' && ch <= 'F')));
+            if (!ok || Character.digit(ch, radix) < 0) return null;
+        }
+        return new BigInteger(t, radix);
     }
 
     /** Decimal digits only (kstrtoull/sscanf-%llu, but strict); null otherwise. */

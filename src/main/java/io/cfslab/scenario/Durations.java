@@ -15,7 +15,10 @@ import tools.jackson.databind.JsonNode;
 public final class Durations {
     private Durations() {}
 
-    private static final Pattern FORM = Pattern.compile("([+-]?)([0-9]+(?:\\.[0-9]+)?|\\.[0-9]+)\\s*(\\S*)");
+    /** Sign (only to say "negative"), digits with an optional fraction, then the unit, with nothing between. */
+    private static final Pattern FORM = Pattern.compile("(-?)([0-9]+(?:\\.[0-9]+)?)([A-Za-z]*)");
+    /** Longer strings are not durations (and are not parsed: a million digits would take seconds). */
+    private static final int MAX_LENGTH = 40;
     private static final Map<String, Long> UNITS = Map.of("ns", 1L, "us", 1_000L, "ms", 1_000_000L, "s", 1_000_000_000L);
     private static final BigDecimal LONG_MAX = BigDecimal.valueOf(Long.MAX_VALUE);
 
@@ -26,8 +29,11 @@ public final class Durations {
      */
     public static long parseNs(String text) {
         if (text == null) throw new InvalidValueException("duration is missing", null);
-        String t = text.trim();
+        String t = text;
         if (t.isEmpty()) throw new InvalidValueException("empty duration; expected a number with a unit ns, us, ms or s", null);
+        if (t.length() > MAX_LENGTH) {
+            throw new InvalidValueException("\"" + t.substring(0, 20) + "…\" (" + t.length() + " characters) is not a duration", null);
+        }
         Matcher m = FORM.matcher(t);
         if (!m.matches()) throw new InvalidValueException("\"" + text + "\" is not a duration; expected e.g. \"100ms\" or \"2.5s\"", null);
         String unit = m.group(3);

@@ -10,5 +10,16 @@ package io.cfslab.scenario;
  */
 public record Problem(String path, String reason, String errno) {
     /** One line: {@code /cgroups/0/cpu.max: quota below 1000 us (EINVAL)}. */
-    public String line() { return path + ": " + reason + (errno == null ? "" : " (" + errno + ")"); }
+    public String line() { return (path == null || path.isEmpty() ? "" : printable(path) + ": ") + printable(reason) + (errno == null ? "" : " (" + errno + ")"); }
+
+    /** Control characters escaped, so that one problem is always one line. */
+    private static String printable(String s) {
+        if (s == null) return "";
+        StringBuilder b = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char ch = s.charAt(i);
+            if (ch < 0x20 || ch == 0x7f) b.append(String.format("\\u%04x", (int) ch)); else b.append(ch);
+        }
+        return b.toString();
+    }
 }

@@ -35,7 +35,11 @@ public final class ScenarioParser {
     /** Most samples a {@code record.interval} may produce over the run's duration. */
     public static final long MAX_SERIES_SAMPLES = 100_000;
     /** Most {@code distribute_calls} that {@code record.max_distribute_calls} may keep. */
-    public static final int MAX_DISTRIBUTE_CALLS = 10_000_000;
+    public static final int MAX_DISTRIBUTE_CALLS = 100_000;
+    /** Series entries (samples × (cgroups + tasks) per sample) a result may hold: bounds its memory and size. */
+    public static final long MAX_SERIES_ENTRIES = 500_000;
+    /** Shortest stretch of a periodic workload: 1 us. */
+    static final long MIN_STRETCH_NS = 1_000;
     /** The {@code machine.profile} values implemented. */
     public static final List<String> PROFILES = List.of("generic");
 
@@ -81,11 +85,16 @@ public final class ScenarioParser {
         }
         boolean json = t.charAt(0) == '{';
         try {
+            if (!json && usesYamlAliases(t)) {
+                c.add("", "YAML anchors and aliases are not supported in a scenario; write the values out", null);
+                return null;
+            }
             JsonNode n = (json ? JSON : YAML).readTree(t);
             if (n == null || n.isMissingNode() || n.isNull()) {
                 c.add("", "empty scenario", null);
                 return null;
             }
+            if (!cleanText(n, "", c)) return null;
             return n;
         } catch (JacksonException e) {
             TokenStreamLocation loc = e.getLocation();
@@ -95,6 +104,57 @@ public final class ScenarioParser {
             c.add("", "malformed " + (json ? "JSON" : "YAML") + where + ": " + msg, null);
             return null;
         }
+    }
+
+    /** True if the YAML text uses an anchor or an alias (Jackson reads an alias as its name, silently). */
+    private static boolean usesYamlAliases(String text) {
+        try (tools.jackson.core.JsonParser p = YAML.createParser(text)) {
+            while (p.nextToken() != null) {
+                if (p instanceof tools.jackson.dataformat.yaml.YAMLParser yp && (yp.isCurrentAlias() || yp.getObjectId() != null)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    /**
+     * Every key and string must be printable text: no control characters (a newline in a name would forge
+     * lines of output) and no unpaired UTF-16 surrogates (not encodable as UTF-8).
+     */
+    private static boolean cleanText(JsonNode n, String ptr, Ctx c) {
+        if (n.isString()) {
+            String bad = badText(n.stringValue());
+            if (bad != null) { c.add(ptr, "string " + bad, null); return false; }
+            return true;
+        }
+        boolean ok = true;
+        if (n.isObject()) {
+            int i = 0;
+            for (var e : n.properties()) {
+                String bad = badText(e.getKey());
+                if (bad != null) { c.add(ptr, "key number " + i + " " + bad, null); ok = false; }
+                else ok &= cleanText(e.getValue(), ptr + "/" + esc(e.getKey()), c);
+                i++;
+                if (!ok) return false;
+            }
+        } else if (n.isArray()) {
+            for (int i = 0; i < n.size() && ok; i++) ok = cleanText(n.get(i), ptr + "/" + i, c);
+        }
+        return ok;
+    }
+
+    private static String badText(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char ch = s.charAt(i);
+            if (ch < 0x20 || ch == 0x7f) return "contains a control character (U+" + String.format("%04X", (int) ch) + ")";
+            if (Character.isHighSurrogate(ch)) {
+                if (i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) { i++; continue; }
+                return "contains an unpaired surrogate (not valid Unicode)";
+            }
+            if (Character.isLowSurrogate(ch)) return "contains an unpaired surrogate (not valid Unicode)";
+        }
+        return null;
     }
 
     /** RFC 6901 escaping of one reference token. */
@@ -165,8 +225,26 @@ public final class ScenarioParser {
             List<TimelineAction> timeline = timeline(o, tasks);
             o.finish(c);
             limits(machine);
+            seriesBudget(record, groups, tasks);
             return new Scenario(name, seed, Math.max(durationNs, 0), machine, kernel, List.copyOf(groups),
                     List.copyOf(tasks), List.copyOf(timeline), record);
+        }
+
+        /** The series' size: samples × (cgroups + tasks recorded per sample) must fit MAX_SERIES_ENTRIES. */
+        void seriesBudget(RecordSpec record, List<CgroupSpec> groups, List<TaskSpec> tasks) {
+            if (record.intervalNs() <= 0 || durationNs <= 0) return;
+            long samples = durationNs / record.intervalNs();
+            long perGroup = groups.size() <= record.maxSeriesCgroups() ? groups.size()
+                    : groups.stream().filter(g -> g.cpuMax().limited()).count();
+            long taskCount = 0;
+            for (TaskSpec t : tasks) taskCount += t.total();
+            long perTask = taskCount <= record.maxSeriesTasks() ? taskCount : 0;
+            long entries = samples * (perGroup + perTask + 1);
+            if (entries > MAX_SERIES_ENTRIES) {
+                c.add("/record/interval", "series would hold " + entries + " entries (" + samples + " samples of "
+                        + (perGroup + perTask) + " cgroups and tasks); exceeds the limit of " + MAX_SERIES_ENTRIES
+                        + ": raise record.interval or lower record.max_series_cgroups / max_series_tasks", null);
+            }
         }
 
         // --- scalar helpers ---
@@ -421,6 +499,11 @@ public final class ScenarioParser {
                 }
                 if (s.length() > 255) {
                     c.add(ptr, "cgroup name \"" + s.substring(0, 16) + "...\" is longer than 255 bytes", "ENAMETOOLONG");
+                    return null;
+                }
+                if (s.startsWith("cgroup.") || s.startsWith("cpu.")) {
+                    // a cgroup directory holds files of these names: mkdir fails as the name exists
+                    c.add(ptr, "cgroup name \"" + s + "\" is the name of a cgroup file", "EEXIST");
                     return null;
                 }
             }
@@ -680,6 +763,12 @@ public final class ScenarioParser {
                 return false;
             }
             if (!leaves) {
+                if (!p.equals("/") && !tree.get(p).children.isEmpty()) {
+                    // cgroup v2 "no internal processes": a group with children and controllers enabled
+                    // for them takes no tasks (cgroup_migrate_vet_dst())
+                    c.add(ptr, "cgroup " + p + " has child groups; tasks go in leaves or the root", "EBUSY");
+                    return false;
+                }
                 out.add(p);
                 return true;
             }
@@ -748,7 +837,11 @@ public final class ScenarioParser {
                         JsonNode kk = o.get("kernel");
                         long kernel = kk == null ? 0 : durationAt(kk, o.at("kernel"));
                         long loops = integer(o, "loops", 0, 0, Long.MAX_VALUE);
-                        if (run > 0 && sleep >= 0 && kernel >= 0) w = new WorkloadSpec.Periodic(run, kernel, sleep, loops);
+                        // below 1 us a stretch is shorter than the context switch around it: not a workload
+                        if (run > 0 && run < MIN_STRETCH_NS) c.add(o.at("run"), "run below 1us", null);
+                        else if (sleep > 0 && sleep < MIN_STRETCH_NS) c.add(o.at("sleep"), "sleep below 1us (0 for none)", null);
+                        else if (kernel > 0 && kernel < MIN_STRETCH_NS) c.add(o.at("kernel"), "kernel below 1us (0 for none)", null);
+                        else if (run > 0 && sleep >= 0 && kernel >= 0) w = new WorkloadSpec.Periodic(run, kernel, sleep, loops);
                     }
                     case "fixed-work" -> {
                         long work = requiredDuration(o, "work", true);
@@ -849,6 +942,9 @@ public final class ScenarioParser {
                             else if (p != null && !tree.containsKey(p)) {
                                 c.add(o.at("to"), "cgroup " + p + " does not exist", "ENOENT");
                                 p = null;
+                            } else if (p != null && !p.equals("/") && !tree.get(p).children.isEmpty()) {
+                                c.add(o.at("to"), "cgroup " + p + " has child groups; tasks go in leaves or the root", "EBUSY");
+                                p = null;
                             }
                             if (task != null && p != null) a = new TimelineAction.Move(t, task, p);
                         }
@@ -884,7 +980,7 @@ public final class ScenarioParser {
                         continue;
                     }
                     if (w.cgroup().equals("/")) {
-                        c.add(ptr, "cannot write " + w.file() + " of the root cgroup", "EINVAL");
+                        c.add(ptr, "the root cgroup has no " + w.file() + " (cgroup v2)", "ENOENT");
                         continue;
                     }
                     Node node = tree.get(w.cgroup());

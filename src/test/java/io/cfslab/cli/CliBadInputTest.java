@@ -59,7 +59,21 @@ class CliBadInputTest {
             arguments("{ \"at\": \"500ms\", \"move\": \"nop\", \"to\": \"/b\" }",
                     "{ \"at\": \"500ms\", \"write\": \"/a/cpu.max\", \"value\": \"10 100000\" }", "/timeline/0/value", "EINVAL"),
             arguments("{ \"at\": \"500ms\", \"move\": \"nop\", \"to\": \"/b\" }",
-                    "{ \"at\": \"500ms\", \"chrt\": \"nop\", \"policy\": \"rr\" }", "/timeline/0/priority", null)
+                    "{ \"at\": \"500ms\", \"chrt\": \"nop\", \"policy\": \"rr\" }", "/timeline/0/priority", null),
+            // found by trying to break it: output forgery, unencodable text, unbounded memory or time
+            arguments("\"name\": \"ok\"", "\"name\": \"ok\\nfake.json: /x: forged (EPERM)\"", "/name", null),
+            arguments("\"name\": \"ok\"", "\"name\": \"\\ud800\"", "/name", null),
+            arguments("\"duration\": \"1s\"", "\"duration\": \"" + "9".repeat(100_000) + "ns\"", "/duration", null),
+            arguments("\"name\": \"ok\"", "\"name\": \"ok\", \"record\": { \"interval\": \"1us\" }",
+                    "/record/interval", null),
+            arguments("\"kind\": \"hog\" }", "\"kind\": \"periodic\", \"run\": \"1ns\", \"sleep\": \"1ns\" }",
+                    "/tasks/0/workload/run", null),
+            arguments("{ \"path\": \"/b\" }", "{ \"path\": \"/b\" }, { \"path\": \"/a/c\" }", "/tasks/0/cgroup", "EBUSY"),
+            arguments("{ \"path\": \"/b\" }", "{ \"path\": \"/b\" }, { \"path\": \"/b/c\" }", "/timeline/0/to", "EBUSY"),
+            arguments("{ \"path\": \"/b\" }", "{ \"path\": \"/b\" }, { \"path\": \"/cgroup.procs\" }",
+                    "/cgroups/2/path", "EEXIST"),
+            arguments("{ \"at\": \"500ms\", \"move\": \"nop\", \"to\": \"/b\" }",
+                    "{ \"at\": \"500ms\", \"write\": \"/cpu.max\", \"value\": \"max\" }", "/timeline/0/write", "ENOENT")
         );
     }
 
@@ -102,4 +116,41 @@ class CliBadInputTest {
     }
 
     static Stream<String> goodOnly() { return Stream.of("x"); }
+
+    /** u64 cgroup files are written through kstrtoull(buf, 0, ...): hex and octal are numbers, as in the kernel. */
+    @org.junit.jupiter.api.Test
+    void weightsAndBurstsTakeTheKernelsIntegerSyntax() {
+        assertThat(io.cfslab.scenario.CgroupFiles.parseWeight("0x10")).isEqualTo(16);
+        assertThat(io.cfslab.scenario.CgroupFiles.parseWeight("010")).isEqualTo(8);
+        assertThat(io.cfslab.scenario.CgroupFiles.parseWeight("+5\n")).isEqualTo(5);
+        assertThat(io.cfslab.scenario.CgroupFiles.parseBurst("0x1000", new io.cfslab.scenario.CpuMax(10_000, 100_000))).isEqualTo(4096);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> io.cfslab.scenario.CgroupFiles.parseWeight(" 5"))
+                .hasMessageContaining("not an unsigned number");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> io.cfslab.scenario.CgroupFiles.parseWeight("0x"))
+                .hasMessageContaining("not an unsigned number");
+    }
+
+    @org.junit.jupiter.api.Test
+    void aResultThatCannotBeWrittenIsRefusedBeforeTheRun(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("good.json");
+        Files.writeString(file, GOOD);
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream oldErr = System.err;
+        int status;
+        try {
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            status = Cli.run(new String[] {"simulate", file.toString(), "--out", dir.resolve("missing/r.json").toString()});
+        } finally {
+            System.setErr(oldErr);
+        }
+        assertThat(status).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8).strip().lines()).hasSize(1);
+    }
+
+    @org.junit.jupiter.api.Test
+    void aMistypedCommandIsAnErrorNotAServer() {
+        assertThat(Cli.isCommand("simulat")).isTrue();
+        assertThat(Cli.isCommand("--server.port=9090")).isFalse();
+        assertThat(Cli.run(new String[] {"simulat", "x.json"})).isEqualTo(2);
+    }
 }

@@ -95,7 +95,7 @@ class BadScenarioTest {
                 bad(timeline("{'at': '1s', 'write': '/a/cpu.quota', 'value': '10000'}"), "/timeline/0/write",
                         "no file cpu.quota in a cgroup", "ENOENT"),
                 bad(timeline("{'at': '1s', 'write': '/cpu.max', 'value': '10000 100000'}"), "/timeline/0/write",
-                        "cannot write cpu.max of the root cgroup", "EINVAL"),
+                        "the root cgroup has no cpu.max", "ENOENT"),
                 bad(timeline("{'at': '1s', 'write': '/a/cpu.max', 'value': '0 100000'}"), "/timeline/0/value",
                         "quota 0 us is below the 1000 us minimum", "EINVAL"),
                 bad(timeline("{'at': '6s', 'move': 't', 'to': '/b'}"), "/timeline/0/at", "at 6s is beyond duration 5s", null),
@@ -104,7 +104,7 @@ class BadScenarioTest {
                 // durations
                 bad(duration("'-5s'"), "/duration", "negative duration", null),
                 bad(duration("'5'"), "/duration", "has no unit", null),
-                bad(duration("'5 parsecs'"), "/duration", "unknown unit \"parsecs\"", null),
+                bad(duration("'5 parsecs'"), "/duration", "is not a duration", null),
                 bad(duration("'NaN'"), "/duration", "is not a duration", null),
                 bad(duration("'99999999999999999999s'"), "/duration", "is too large", null),
                 bad(duration("2.5"), "/duration", "must be an integer", null),
