@@ -91,3 +91,14 @@ describe('editor helpers', () => {
     expect(visibleRows(nodes, '/', new Set(['/', '/a'])).map((r) => `${r.depth}${r.path}`)).toEqual(['0/', '1/a', '2/a/x', '1/b']);
   });
 });
+
+import { diffRows } from '../src/pages/compare';
+
+describe('compare', () => {
+  it('lists every group of either run, the largest throttled_usec difference first', () => {
+    const g = (throttled: number) => ({ 'cpu.stat': { ...st(0), throttled_usec: throttled } });
+    const rows = diffRows({ '/a': g(100), '/b': g(5), '/only-a': g(1) }, { '/a': g(90), '/b': g(500), '/only-b': g(2) });
+    expect(rows.map((r) => r.path)).toEqual(['/b', '/a', '/only-b', '/only-a']);
+    expect(rows.find((r) => r.path === '/only-b')!.a).toEqual({});
+  });
+});

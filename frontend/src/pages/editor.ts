@@ -263,7 +263,7 @@ export function initEditorPage(body: HTMLElement): void {
     }
     row.append(el('span', { class: 'c-tasks', title: n.tasks.join(', ') }, n.tasks.join(', ')));
     const err = rowErrors.get(path);
-    row.append(el('span', { class: 'row-error' }, err ?? ''));
+    row.append(el('span', { class: 'row-error', title: err ?? '' }, err ?? ''));
     row.classList.toggle('has-error', !!err);
     return row;
   }
@@ -284,6 +284,7 @@ export function initEditorPage(body: HTMLElement): void {
       rowErrors.delete(path);
       row.classList.remove('has-error');
       errSpan.textContent = '';
+      errSpan.title = '';
       input.classList.add('saved');
       setTimeout(() => input.classList.remove('saved'), 800);
       ok(`echo '${value}' > ${path === '/' ? '' : path}/${file}: ok`);
@@ -292,6 +293,7 @@ export function initEditorPage(body: HTMLElement): void {
       rowErrors.set(path, msg);
       row.classList.add('has-error');
       errSpan.textContent = msg;
+      errSpan.title = msg;
       input.classList.add('bad');
       setTimeout(() => input.classList.remove('bad'), 800);
       fail(e);
