@@ -19,6 +19,10 @@ import java.util.Map;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
+import java.util.function.BooleanSupplier;
+import reactor.netty.Connection;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -50,9 +54,12 @@ public class RunController {
     private final RunRepository runs;
     private final ScenarioService scenarios;
     private final Jdbc jdbc;
+    private final RunEvents events;
 
-    public RunController(RunService runService, RunRepository runs, ScenarioService scenarios, Jdbc jdbc) {
+    public RunController(RunService runService, RunRepository runs, ScenarioService scenarios, Jdbc jdbc,
+                         RunEvents events) {
         this.runService = runService;
+        this.events = events;
         this.runs = runs;
         this.scenarios = scenarios;
         this.jdbc = jdbc;
@@ -154,6 +161,29 @@ public class RunController {
                 throw ApiException.of(HttpStatus.CONFLICT, "Run finished", "/id", e.getMessage(), null);
             }
         });
+    }
+
+    @Operation(summary = "Live events (Server-Sent Events): progress, histogram, cpustat, distribute, cpus, cgroups, "
+            + "then done or failed (docs/api.md)")
+    @GetMapping(path = "/{id}/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+    public Mono<Void> events(@PathVariable String id, ServerHttpResponse response) {
+        // the SSE frames are pre-encoded and shared between clients (RunEvents): written as they are
+        return events.require(id).flatMap(run -> {
+            response.getHeaders().setContentType(MediaType.TEXT_EVENT_STREAM);
+            response.getHeaders().setCacheControl("no-cache");
+            return response.writeWith(events.stream(id, response.bufferFactory(), writable(response)));
+        });
+    }
+
+    /** Whether the connection's outbound buffer has room (Reactor Netty); always true elsewhere. */
+    private static BooleanSupplier writable(ServerHttpResponse response) {
+        try {
+            Object nativeResponse = ServerHttpResponseDecorator.getNativeResponse(response);
+            if (nativeResponse instanceof Connection c) return () -> c.channel().isWritable();
+        } catch (IllegalArgumentException e) {
+            // not a server response of a known kind
+        }
+        return () -> true;
     }
 
     @Operation(summary = "The contract's result (?repeat=i for repeats after the first); 409 until done")

@@ -368,10 +368,7 @@ final class BandwidthControl {
                 int next = thr.thrNext[q];
                 if (b.runtimeNs == 0) { throttledRemain = true; break; }
                 if (thr.throttled[q] && !csdPending[q]) {
-                    long give = Math.min(-runtimeRemainingNs[q] + 1, b.runtimeNs);
-                    b.runtimeNs -= give;
-                    runtimeRemainingNs[q] += give;
-                    if (runtimeRemainingNs[q] > 0) {
+                    if (grantDebtPlusOne(b, q)) {
                         int c = k.cpuOf(q);
                         if (c != thisCpu) {
                             queueCsd(q, c, costNs);
@@ -402,10 +399,7 @@ final class BandwidthControl {
                 int next = thr.thrNext[q];
                 if (b.runtimeNs == 0) { throttledRemain = true; break; }
                 if (thr.throttled[q] && !csdPending[q]) {
-                    long give = Math.min(-runtimeRemainingNs[q] + 1, b.runtimeNs);
-                    b.runtimeNs -= give;
-                    runtimeRemainingNs[q] += give;
-                    if (runtimeRemainingNs[q] > 0) {
+                    if (grantDebtPlusOne(b, q)) {
                         int c = k.cpuOf(q);
                         if (rqMark[c] != epoch) { rqMark[c] = epoch; rqs++; costNs += cost.rqLockNs(); }
                         long work = thr.unthrottleWork(q);
@@ -425,6 +419,17 @@ final class BandwidthControl {
         elapsedDistribute += costNs;
         observer.distribute(k.now, thisCpu, g, costNs, rqs, remote, cfsRqs, tasks, slack);
         return throttledRemain;
+    }
+
+    /**
+     * distribute_cfs_runtime()'s grant: exactly the cfs_rq's debt + 1 ns, or what the pool has left.
+     * @return true if the cfs_rq's runtime is positive now (it can be unthrottled)
+     */
+    private boolean grantDebtPlusOne(CfsBandwidth b, int q) {
+        long give = Math.min(-runtimeRemainingNs[q] + 1, b.runtimeNs);
+        b.runtimeNs -= give;
+        runtimeRemainingNs[q] += give;
+        return runtimeRemainingNs[q] > 0;
     }
 
     /** unthrottle_cfs_rq_async(): queue on the target CPU's CSD list; one IPI when the list was empty. */

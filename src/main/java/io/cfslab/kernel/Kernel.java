@@ -632,20 +632,23 @@ public final class Kernel implements WorkloadContext {
             return;
         }
         boolean running = curr[c] == t;
-        if (running) {
-            updateCurr(c);
-            clock.flushStats(c);
-            clock.settle(c);
-            segGen[c]++;
-            curr[c] = NONE;
-            tState[t] = T_RUNNABLE;
-        }
+        if (running) takeOffCpu(c, t);
         makeUnqueued(t, c);
         fair.migrateVruntime(t, c, dst);
         nrMigrations[t]++;
         makeRunnable(t, dst, false);
         if (running) schedule(c);
         requestResched(dst);
+    }
+
+    /** The running task t stops running on c (charged up to now) but stays queued, for a class or CPU change. */
+    private void takeOffCpu(int c, int t) {
+        updateCurr(c);
+        clock.flushStats(c);
+        clock.settle(c);
+        segGen[c]++;
+        curr[c] = NONE;
+        tState[t] = T_RUNNABLE;
     }
 
     /** sched_setscheduler() ({@code chrt -p}): change class; an RT task leaves fair bandwidth control. */
@@ -657,14 +660,7 @@ public final class Kernel implements WorkloadContext {
         if (wasRt == toRt) { tPolicy[t] = policy; tRtPrio[t] = rtPrio; return; }
         boolean running = curr[c] == t;
         boolean queued = running || tState[t] == T_RUNNABLE || tState[t] == T_PARKED;
-        if (running) {
-            updateCurr(c);
-            clock.flushStats(c);
-            clock.settle(c);
-            segGen[c]++;
-            curr[c] = NONE;
-            tState[t] = T_RUNNABLE;
-        }
+        if (running) takeOffCpu(c, t);
         if (queued) makeUnqueued(t, c);
         tPolicy[t] = policy;
         tRtPrio[t] = rtPrio;

@@ -13,7 +13,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * Run lifecycle as the API sees it. Blocking (JDBC): call from {@code io.cfslab.store.Jdbc#call}.
  */
 @Service
-@EnableConfigurationProperties(RunsProperties.class)
+@EnableConfigurationProperties({RunsProperties.class, LiveProperties.class})
 public class RunService {
     private final RunRepository runs;
     private final RunQueue queue;
@@ -51,6 +51,9 @@ public class RunService {
     }
 
     public Optional<RunRecord> find(String id) { return runs.find(id); }
+
+    /** The live state of a run executing on this instance, or null (queued, finished, or on another instance). */
+    public LiveRun live(String id) { return worker.live(id); }
 
     /**
      * Cancels a queued or running run. A queued run leaves the queue and is {@code cancelled} at once; a

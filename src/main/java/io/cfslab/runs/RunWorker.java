@@ -34,7 +34,8 @@ public class RunWorker {
     private final SimulationEngine engine;
     private final RunsProperties props;
     private final RunMetrics metrics;
-    private final Map<String, Active> active = new ConcurrentHashMap<>();
+    private final LiveProperties live;
+    private final Map<String, LiveRun> active = new ConcurrentHashMap<>();
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "cfslab-progress");
         t.setDaemon(true);
@@ -43,34 +44,10 @@ public class RunWorker {
     private volatile boolean shuttingDown;
     private volatile String workerName = "unnamed";
 
-    /** One executing run: its current repeat's control and what earlier repeats used. */
-    private static final class Active {
-        volatile GuardedRunControl control;
-        volatile int repeat;
-        volatile long eventsBefore;
-        final long startNanos = System.nanoTime();
-        final long durationNs;
-        final int repeats;
-
-        Active(long durationNs, int repeats) {
-            this.durationNs = durationNs;
-            this.repeats = repeats;
-        }
-
-        double percent() {
-            double total = (double) durationNs * repeats;
-            if (total <= 0) return 0;
-            double done = (double) repeat * durationNs + Math.min(control == null ? 0 : control.simulatedNs(), durationNs);
-            return Math.min(100.0, 100.0 * done / total);
-        }
-
-        long events() { return eventsBefore + (control == null ? 0 : control.events()); }
-
-        long wallMs() { return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos); }
-    }
-
-    public RunWorker(RunRepository runs, SimulationEngine engine, RunsProperties props, RunMetrics metrics) {
+    public RunWorker(RunRepository runs, SimulationEngine engine, RunsProperties props, RunMetrics metrics,
+                     LiveProperties live) {
         this.runs = runs;
+        this.live = live;
         this.engine = engine;
         this.props = props;
         this.metrics = metrics;
@@ -99,7 +76,7 @@ public class RunWorker {
         }
         if (!runs.start(runId, workerName, base.durationNs())) return;
         runs.deleteResults(runId);
-        Active a = new Active(base.durationNs(), run.repeats());
+        LiveRun a = new LiveRun(runId, base.durationNs(), run.repeats());
         active.put(runId, a);
         metrics.started();
         try {
@@ -110,38 +87,39 @@ public class RunWorker {
         }
     }
 
-    private void runRepeats(RunRecord run, Scenario base, Active a) {
+    private void runRepeats(RunRecord run, Scenario base, LiveRun a) {
         String id = run.id();
         long seed0 = run.seed() != null ? run.seed() : base.seed();
         long wallLimitNs = props.maxWallTime().toNanos();
         for (int i = 0; i < run.repeats(); i++) {
             Scenario s = withSeed(base, seed0 + i);
-            long elapsed = System.nanoTime() - a.startNanos;
-            GuardedRunControl control = new GuardedRunControl(props.maxEvents() - a.events(), wallLimitNs - elapsed);
-            a.repeat = i;
-            a.control = control;
+            long elapsed = System.nanoTime() - a.startNanos();
+            LiveRun.Repeat rep = new LiveRun.Repeat(i);
+            GuardedRunControl control = new GuardedRunControl(props.maxEvents() - a.events(), wallLimitNs - elapsed,
+                    rep, live.interval().toMillis());
+            a.startRepeat(i, control, rep);
             if (shuttingDown) control.stop(GuardedRunControl.Stop.SHUTDOWN);
             String result;
             try {
                 result = engine.simulate(s, control);
             } catch (SimulationAbortedException e) {
-                finish(id, RunStatus.FAILED, "max events exceeded (" + props.maxEvents() + "): " + e.getMessage(),
+                finish(a, RunStatus.FAILED, "max events exceeded (" + props.maxEvents() + "): " + e.getMessage(),
                         a.percent(), control.simulatedNs(), a.events(), a.wallMs());
                 return;
             } catch (RuntimeException e) {
                 log.warn("run {} failed", id, e);
-                finish(id, RunStatus.FAILED, "simulation error: " + e, a.percent(), control.simulatedNs(),
+                finish(a, RunStatus.FAILED, "simulation error: " + e, a.percent(), control.simulatedNs(),
                         a.events(), a.wallMs());
                 return;
             }
             switch (control.stopReason()) {
                 case USER_CANCEL -> {
-                    finish(id, RunStatus.CANCELLED, "cancelled by request", a.percent(), control.simulatedNs(),
+                    finish(a, RunStatus.CANCELLED, "cancelled by request", a.percent(), control.simulatedNs(),
                             a.events(), a.wallMs());
                     return;
                 }
                 case WALL_TIME -> {
-                    finish(id, RunStatus.FAILED, "max wall time exceeded (" + props.maxWallTime() + ")",
+                    finish(a, RunStatus.FAILED, "max wall time exceeded (" + props.maxWallTime() + ")",
                             a.percent(), control.simulatedNs(), a.events(), a.wallMs());
                     return;
                 }
@@ -152,9 +130,9 @@ public class RunWorker {
                 }
                 case NONE -> runs.saveResult(id, i, result);
             }
-            a.eventsBefore += control.events();
+            a.repeatDone(control.events());
         }
-        finish(id, RunStatus.DONE, null, 100.0, base.durationNs(), a.events(), a.wallMs());
+        finish(a, RunStatus.DONE, null, 100.0, base.durationNs(), a.events(), a.wallMs());
         try {
             runs.findResult(id, 0).ifPresent(r -> metrics.exportCgroups(id, r));
         } catch (RuntimeException e) {
@@ -162,17 +140,26 @@ public class RunWorker {
         }
     }
 
-    private void finish(String id, RunStatus status, String error, double pct, long simNs, long events, long wallMs) {
+    private boolean finish(String id, RunStatus status, String error, double pct, long simNs, long events, long wallMs) {
         if (runs.finish(id, status, error, pct, simNs, events, wallMs)) {
             metrics.finished(status, events, wallMs);
+            return true;
+        }
+        return false;
+    }
+
+    /** Ends a local run in the database, then tells its live streams (unless someone else ended it first). */
+    private void finish(LiveRun a, RunStatus status, String error, double pct, long simNs, long events, long wallMs) {
+        if (finish(a.id(), status, error, pct, simNs, events, wallMs)) {
+            a.end(new LiveRun.Terminal(status, error, pct, simNs, events, wallMs));
         }
     }
 
     /** Writes progress of every executing run and applies cancel requests found in the database. */
     private void tick() {
-        for (Map.Entry<String, Active> e : active.entrySet()) {
-            Active a = e.getValue();
-            GuardedRunControl c = a.control;
+        for (Map.Entry<String, LiveRun> e : active.entrySet()) {
+            LiveRun a = e.getValue();
+            GuardedRunControl c = a.control();
             if (c == null) continue;
             try {
                 if (runs.progress(e.getKey(), a.percent(), c.simulatedNs(), a.events(), a.wallMs())) {
@@ -186,17 +173,21 @@ public class RunWorker {
 
     /** Stops a run executing on this instance at once. @return false if it does not execute here */
     public boolean cancelLocal(String runId) {
-        Active a = active.get(runId);
-        if (a == null || a.control == null) return false;
-        a.control.stop(GuardedRunControl.Stop.USER_CANCEL);
+        LiveRun a = active.get(runId);
+        GuardedRunControl c = a == null ? null : a.control();
+        if (c == null) return false;
+        c.stop(GuardedRunControl.Stop.USER_CANCEL);
         return true;
     }
+
+    /** The live state of run {@code runId} if it executes on this instance, else null. */
+    public LiveRun live(String runId) { return active.get(runId); }
 
     /** Stops every local run; each goes back to the queue. Called before the queue stops. */
     void shutdown() {
         shuttingDown = true;
         active.values().forEach(a -> {
-            GuardedRunControl c = a.control;
+            GuardedRunControl c = a.control();
             if (c != null) c.stop(GuardedRunControl.Stop.SHUTDOWN);
         });
         ticker.shutdownNow();
