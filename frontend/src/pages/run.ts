@@ -154,6 +154,8 @@ export function initRunPage(body: HTMLElement): void {
     rows.dataset.snapshots = String(tl.length);
     const span = `${fmtSeconds(window[0].at_ns)} – ${fmtSeconds(window[window.length - 1].at_ns)}`;
     rows.title = span;
+    const caption = host.querySelector('.legend .span') ?? host.querySelector('.legend')!.appendChild(el('span', { class: 'span hint' }));
+    caption.textContent = `${span} simulated · ${window.length} snapshots`;
     for (let c = 0; c < ncpu; c++) {
       const band = rows.children[c].lastElementChild as HTMLElement;
       band.style.background = cpuGradient(window.map((s) => s.states[c] ?? 0));

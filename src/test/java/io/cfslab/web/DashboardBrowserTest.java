@@ -128,12 +128,16 @@ class DashboardBrowserTest {
 
         boolean live = eventsEndpointPresent(runId);
         System.out.printf("dashboard run %s: events endpoint %s, progress values %s, histogram updates %s%n",
-                runId, live ? "present" : "missing (polling)", progress, histUpdates);
-        if (live) {
-            // The live stream: the histogram redrew from at least two `histogram` events while running.
-            assertThat(histUpdates.get(histUpdates.size() - 1))
-                    .as("histogram updates seen " + histUpdates).isGreaterThanOrEqualTo(2);
-        }
+                runId, live ? "present" : "missing", progress, histUpdates);
+        // The live stream (GET /api/runs/{id}/events): the page stayed on it (no fall back to polling) and
+        // the histogram redrew from at least two `histogram` events while the run went on.
+        assertThat(live).as("GET /api/runs/{id}/events answers text/event-stream").isTrue();
+        assertThat(attr("body", "data-live")).as("the run page used the events stream").isEqualTo("true");
+        assertThat(histUpdates.get(histUpdates.size() - 1))
+                .as("histogram updates seen " + histUpdates).isGreaterThanOrEqualTo(2);
+        // the per-CPU timeline from the `cpus` events: one band per CPU of the 16
+        assertThat(driver.findElements(By.cssSelector("#cpus .cpu-row"))).hasSize(16);
+        assertThat(driver.findElements(By.cssSelector("#slowest tbody tr"))).isNotEmpty();
 
         // The final cpu.stat table, one row per group, as GET /api/runs/{id}/cpu.stat gives it.
         WebElement panel = driver.findElement(By.id("final-panel"));
