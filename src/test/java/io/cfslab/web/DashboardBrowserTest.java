@@ -250,6 +250,7 @@ class DashboardBrowserTest {
                     () -> "done".equals(text("tr[data-run-id='" + id + "'] .badge")));
             driver.findElement(By.cssSelector("tr[data-run-id='" + id + "'] input[type='checkbox']")).click();
         }
+        screenshot("home-runs");
         driver.findElement(By.cssSelector("#compare-form button")).click();
         waitFor(Duration.ofSeconds(20), "the comparison loaded", () -> "true".equals(attr("body", "data-loaded")));
         assertThat(driver.getCurrentUrl()).contains("a=" + a).contains("b=" + b);
