@@ -1,0 +1,109 @@
+// Small helpers over the REST API (docs/api.md). Errors are RFC 9457 problem bodies.
+
+export interface ProblemBody {
+  title?: string;
+  status?: number;
+  detail?: string;
+  errno?: string;
+  pointer?: string;
+  errors?: { pointer?: string; reason?: string; errno?: string }[];
+}
+
+export class ApiError extends Error {
+  constructor(readonly status: number, readonly problem: ProblemBody) {
+    super(kernelMessage(problem, status));
+  }
+}
+
+/** The kernel-style message of a problem body: its detail, then the errno in parentheses. */
+export function kernelMessage(p: ProblemBody, status?: number): string {
+  const detail = p.detail ?? p.title ?? `HTTP ${status ?? '?'}`;
+  return p.errno ? `${detail} (${p.errno})` : detail;
+}
+
+async function check(res: Response): Promise<Response> {
+  if (res.ok) return res;
+  let body: ProblemBody = {};
+  try {
+    body = await res.json();
+  } catch {
+    body = { detail: `${res.status} ${res.statusText}` };
+  }
+  throw new ApiError(res.status, body);
+}
+
+export async function getJson<T>(url: string): Promise<T> {
+  return (await check(await fetch(url, { headers: { Accept: 'application/json' } }))).json();
+}
+
+export async function getText(url: string): Promise<string> {
+  return (await check(await fetch(url, { headers: { Accept: 'text/plain' } }))).text();
+}
+
+export async function sendJson<T>(method: string, url: string, body: unknown): Promise<T> {
+  const res = await check(
+    await fetch(url, { method, headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify(body) }),
+  );
+  const text = await res.text();
+  return (text ? JSON.parse(text) : null) as T;
+}
+
+/** echo value > file: PUT text/plain. */
+export async function putText(url: string, value: string): Promise<void> {
+  await check(await fetch(url, { method: 'PUT', headers: { 'Content-Type': 'text/plain' }, body: value }));
+}
+
+export async function del(url: string): Promise<void> {
+  await check(await fetch(url, { method: 'DELETE' }));
+}
+
+/** URL of a cgroup file of a scenario: /api/scenarios/{id}/cgroups/a/b/cpu.max (each path part encoded). */
+export function cgroupFileUrl(scenarioId: string, path: string, file: string): string {
+  const parts = path.split('/').filter(Boolean).map(encodeURIComponent);
+  return `/api/scenarios/${encodeURIComponent(scenarioId)}/cgroups/${parts.length ? parts.join('/') + '/' : ''}${file}`;
+}
+
+export interface RunView {
+  id: string;
+  scenarioId: string | null;
+  scenarioName: string;
+  status: 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+  progress: number;
+  simulatedNs: number;
+  durationNs: number;
+  events: number;
+  wallMs: number;
+  etaMs: number | null;
+  error: string | null;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+export async function startRun(scenarioId: string): Promise<RunView> {
+  return sendJson<RunView>('POST', '/api/runs', { scenarioId });
+}
+
+export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === 'class') e.className = v;
+    else e.setAttribute(k, v);
+  }
+  for (const c of children) e.append(c);
+  return e;
+}
+
+export function showError(target: HTMLElement | null, err: unknown): void {
+  if (!target) return;
+  target.hidden = false;
+  target.textContent = err instanceof Error ? err.message : String(err);
+}
+
+export function fmtInt(n: number | undefined | null): string {
+  return n == null ? '' : Math.round(n).toLocaleString('en-US');
+}
+
+export function fmtSeconds(ns: number): string {
+  return `${(ns / 1e9).toFixed(ns < 1e10 ? 2 : 1)} s`;
+}

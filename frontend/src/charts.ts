@@ -1,0 +1,136 @@
+// Charts drawn with uPlot (https://github.com/leeoniya/uPlot): histogram bars with bpftrace's bucket
+// labels, and time series (seconds of simulated time on x).
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import { bucketLabel, printedBuckets, type Histogram } from './hist';
+
+export const PALETTE = [
+  '#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf',
+  '#393b79', '#ad494a', '#637939', '#e7ba52', '#7b4173', '#3182bd', '#e6550d', '#31a354', '#756bb1', '#636363',
+];
+
+function width(el: HTMLElement): number {
+  return Math.max(300, el.clientWidth || el.parentElement?.clientWidth || 600);
+}
+
+/** Aligns several histograms on one x axis of log2 buckets, from the lowest to the highest non-zero one. */
+export function alignBuckets(hists: (Histogram | undefined)[]): { labels: string[]; counts: number[][] } {
+  const lows = new Set<number>();
+  for (const h of hists) if (h) for (const b of printedBuckets(h)) lows.add(b.low);
+  if (lows.size === 0) return { labels: [], counts: hists.map(() => []) };
+  const sorted = [...lows].sort((a, b) => a - b);
+  const all = printedBuckets({ buckets: [{ low: sorted[0], high: sorted[0] === 0 ? 1 : sorted[0] * 2, count: 1 },
+    { low: sorted[sorted.length - 1], high: sorted[sorted.length - 1] === 0 ? 1 : sorted[sorted.length - 1] * 2, count: 1 }] });
+  const labels = all.map((b) => bucketLabel(b));
+  const counts = hists.map((h) => {
+    const by = new Map((h?.buckets ?? []).map((b) => [b.low, b.count]));
+    return all.map((b) => by.get(b.low) ?? 0);
+  });
+  return { labels, counts };
+}
+
+/** A bar chart of one or more histograms (overlaid side by side in each bucket). */
+export class HistogramChart {
+  private plot: uPlot | null = null;
+  private key = '';
+
+  constructor(private readonly el: HTMLElement, private readonly names: string[], private readonly height = 260) {}
+
+  update(hists: (Histogram | undefined)[]): void {
+    const { labels, counts } = alignBuckets(hists);
+    const xs = labels.map((_, i) => i);
+    const data = [xs, ...counts] as uPlot.AlignedData;
+    const key = labels.join('|');
+    if (this.plot && key === this.key) {
+      this.plot.setData(data);
+      return;
+    }
+    this.key = key;
+    this.plot?.destroy();
+    this.el.textContent = '';
+    if (labels.length === 0) {
+      this.el.append(Object.assign(document.createElement('p'), { className: 'hint', textContent: 'no distribute_cfs_runtime() calls yet' }));
+      this.plot = null;
+      return;
+    }
+    const n = this.names.length;
+    const series: uPlot.Series[] = [{ label: 'bucket', value: (_u, v) => (v == null ? '' : labels[v] ?? '') }];
+    this.names.forEach((name, i) => {
+      series.push({
+        label: name,
+        stroke: PALETTE[i],
+        fill: PALETTE[i] + (n > 1 ? '99' : 'cc'),
+        width: 1,
+        paths: uPlot.paths.bars!({ size: [n > 1 ? 0.4 : 0.8, 80], align: n > 1 ? (i === 0 ? -1 : 1) : 0 }),
+        points: { show: false },
+      });
+    });
+    this.plot = new uPlot(
+      {
+        width: width(this.el),
+        height: this.height,
+        scales: { x: { time: false, range: [-0.5, Math.max(0.5, labels.length - 0.5)] }, y: { range: (_u, _min, max) => [0, Math.max(1, max * 1.05)] } },
+        axes: [
+          { values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? labels[v] ?? '' : '')), splits: () => xs, gap: 4, size: 40 },
+          { size: 60, values: (_u, splits) => splits.map(compact) },
+        ],
+        series,
+        legend: { show: n > 1, live: false },
+        cursor: { drag: { x: false, y: false } },
+      },
+      data,
+      this.el,
+    );
+  }
+}
+
+const COMPACT = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
+/** 1.2M, 350K: axis ticks that fit. */
+export function compact(v: number): string {
+  return v == null ? '' : COMPACT.format(v);
+}
+
+export interface Line {
+  label: string;
+  values: (number | null)[];
+}
+
+/** Time series; redraws in place when the set of lines is unchanged. */
+export class LineChart {
+  private plot: uPlot | null = null;
+  private key = '';
+
+  constructor(private readonly el: HTMLElement, private readonly yLabel: string, private readonly height = 220) {}
+
+  update(xsSeconds: number[], lines: Line[]): void {
+    const key = lines.map((l) => l.label).join('\u0000');
+    const data = [xsSeconds, ...lines.map((l) => l.values)] as uPlot.AlignedData;
+    if (this.plot && key === this.key) {
+      this.plot.setData(data);
+      return;
+    }
+    this.key = key;
+    this.plot?.destroy();
+    this.el.textContent = '';
+    if (lines.length === 0 || xsSeconds.length === 0) {
+      this.plot = null;
+      this.el.append(Object.assign(document.createElement('p'), { className: 'hint', textContent: 'no samples yet' }));
+      return;
+    }
+    this.plot = new uPlot(
+      {
+        width: width(this.el),
+        height: this.height,
+        scales: { x: { time: false } },
+        axes: [{ label: 'simulated s', size: 40 }, { size: 60, values: (_u, splits) => splits.map(compact) }],
+        series: [
+          { label: 's' },
+          ...lines.map((l, i) => ({ label: l.label, stroke: PALETTE[i % PALETTE.length], width: 1.5, points: { show: false } })),
+        ],
+        legend: { live: false },
+      },
+      data,
+      this.el,
+    );
+  }
+}

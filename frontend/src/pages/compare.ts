@@ -1,0 +1,70 @@
+// Compare: two finished runs, histograms overlaid, per-group cpu.stat with their differences.
+import { el, fmtInt, getJson, showError } from '../api';
+import { HistogramChart } from '../charts';
+import { formatBpftrace, printedBuckets, type Histogram } from '../hist';
+import type { CgroupStats, CpuStat } from '../stream';
+
+const HIST = 'distribute_cfs_runtime_ns';
+const KEYS: (keyof CpuStat)[] = ['usage_usec', 'nr_periods', 'nr_throttled', 'throttled_usec', 'nr_bursts'];
+const MAX_ROWS = 500;
+
+interface Result {
+  cgroups: Record<string, CgroupStats>;
+  histograms: Record<string, Histogram>;
+}
+
+export interface DiffRow {
+  path: string;
+  a: Partial<CpuStat>;
+  b: Partial<CpuStat>;
+}
+
+/** Groups of both runs, those whose throttled_usec differs the most first. */
+export function diffRows(a: Record<string, CgroupStats>, b: Record<string, CgroupStats>): DiffRow[] {
+  const paths = [...new Set([...Object.keys(a), ...Object.keys(b)])];
+  const rows = paths.map((path) => ({ path, a: a[path]?.['cpu.stat'] ?? {}, b: b[path]?.['cpu.stat'] ?? {} }));
+  const d = (r: DiffRow) => Math.abs((r.b.throttled_usec ?? 0) - (r.a.throttled_usec ?? 0));
+  return rows.sort((x, y) => d(y) - d(x) || x.path.localeCompare(y.path));
+}
+
+export function initComparePage(body: HTMLElement): void {
+  const a = body.dataset.a ?? '';
+  const b = body.dataset.b ?? '';
+  const errorEl = document.getElementById('compare-error');
+  if (!a || !b) {
+    showError(errorEl, new Error('Give two finished runs (tick two on the home page, or paste their ids).'));
+    return;
+  }
+  void (async () => {
+    try {
+      const [ra, rb] = await Promise.all([getJson<Result>(`/api/runs/${a}/result`), getJson<Result>(`/api/runs/${b}/result`)]);
+      const ha = ra.histograms?.[HIST];
+      const hb = rb.histograms?.[HIST];
+      new HistogramChart(document.getElementById('compare-hist')!, ['A', 'B'], 300).update([ha, hb]);
+      document.getElementById('hist-text-a')!.textContent = 'A\n' + formatBpftrace(HIST, { buckets: ha ? printedBuckets(ha) : [] });
+      document.getElementById('hist-text-b')!.textContent = 'B\n' + formatBpftrace(HIST, { buckets: hb ? printedBuckets(hb) : [] });
+
+      const table = document.getElementById('compare-table')!;
+      const head = el('tr', {}, el('th', { rowspan: '2' }, 'cgroup'), ...KEYS.map((k) => el('th', { colspan: '3' }, k)));
+      const sub = el('tr', {}, ...KEYS.flatMap(() => [el('th', {}, 'A'), el('th', {}, 'B'), el('th', {}, 'B − A')]));
+      table.querySelector('thead')!.replaceChildren(head, sub);
+      const rows = diffRows(ra.cgroups ?? {}, rb.cgroups ?? {});
+      table.querySelector('tbody')!.replaceChildren(
+        ...rows.slice(0, MAX_ROWS).map((r) =>
+          el('tr', {}, el('td', { class: 'path' }, r.path),
+            ...KEYS.flatMap((k) => {
+              const va = r.a[k];
+              const vb = r.b[k];
+              const delta = (vb ?? 0) - (va ?? 0);
+              return [el('td', {}, fmtInt(va)), el('td', {}, fmtInt(vb)),
+                el('td', { class: delta > 0 ? 'up' : delta < 0 ? 'down' : '' }, delta > 0 ? `+${fmtInt(delta)}` : fmtInt(delta))];
+            })),
+        ),
+      );
+      if (rows.length > MAX_ROWS) table.after(el('p', { class: 'hint' }, `${MAX_ROWS} of ${rows.length} groups shown (largest throttled_usec difference first)`));
+      body.dataset.loaded = 'true';
+    } catch (e) {
+      showError(errorEl, e);
+    }
+  })();
+}

@@ -1,0 +1,434 @@
+// Scenario editor: the cgroup tree as a virtual list (only the rows in view exist, so seed 01's 2,202
+// groups stay fast), cgroupfs-style in-place writes of cpu.max, cpu.max.burst and cpu.weight with the
+// kernel's message on a refused write, tasks, timeline, kernel options and machine, import/export.
+import { ApiError, cgroupFileUrl, del, el, getJson, getText, putText, sendJson, showError, startRun } from '../api';
+
+interface TreeNode {
+  path: string;
+  parent: string | null;
+  children: string[];
+  tasks: string[];
+  files?: Record<string, string>;
+}
+
+interface ScenarioView {
+  id: string;
+  name: string;
+  readyMade: boolean;
+  scenario: Record<string, any>;
+}
+
+const FILES = ['cpu.max', 'cpu.max.burst', 'cpu.weight'] as const;
+export const ROW_HEIGHT = 30;
+const OVERSCAN = 10;
+
+export const DEFAULT_SCENARIO = {
+  name: 'new scenario',
+  seed: 1,
+  duration: '5s',
+  machine: { profile: 'generic', cpus: 4 },
+  kernel: { throttle: 'task', unthrottle: 'async', hz: 250, bandwidth_slice_us: 5000, timer_placement: 'random' },
+  record: { interval: '100ms' },
+};
+
+/** Visible rows of a tree: depth-first, children only under expanded nodes. */
+export function visibleRows(nodes: Map<string, TreeNode>, root: string, expanded: Set<string>): { path: string; depth: number }[] {
+  const out: { path: string; depth: number }[] = [];
+  const stack: { path: string; depth: number }[] = [{ path: root, depth: 0 }];
+  while (stack.length) {
+    const cur = stack.pop()!;
+    out.push(cur);
+    const n = nodes.get(cur.path);
+    if (n && expanded.has(cur.path)) {
+      for (let i = n.children.length - 1; i >= 0; i--) stack.push({ path: n.children[i], depth: cur.depth + 1 });
+    }
+  }
+  return out;
+}
+
+/** A contract timeline entry from the editor's form: write, move, taskset or chrt ("rr 10", "normal"). */
+export function timelineEntry(at: string, kind: string, arg1: string, arg2: string): Record<string, unknown> {
+  const a1 = arg1.trim();
+  const a2 = arg2.trim();
+  switch (kind) {
+    case 'write':
+      return { at: at.trim(), write: a1, value: a2 };
+    case 'move':
+      return { at: at.trim(), move: a1, to: a2 };
+    case 'taskset':
+      return { at: at.trim(), taskset: a1, cpus: a2 };
+    case 'chrt': {
+      const [policy, priority] = a2.split(/\s+/);
+      return priority ? { at: at.trim(), chrt: a1, policy, priority: Number(priority) } : { at: at.trim(), chrt: a1, policy };
+    }
+    default:
+      throw new Error(`unknown timeline action ${kind}`);
+  }
+}
+
+function getPath(obj: Record<string, any>, dotted: string): unknown {
+  return dotted.split('.').reduce<any>((o, k) => (o == null ? undefined : o[k]), obj);
+}
+
+function setPath(obj: Record<string, any>, dotted: string, value: unknown): void {
+  const keys = dotted.split('.');
+  let o = obj;
+  for (const k of keys.slice(0, -1)) o = o[k] ??= {};
+  const last = keys[keys.length - 1];
+  if (value === '' || value == null) delete o[last];
+  else o[last] = value;
+}
+
+const NUMERIC = new Set(['seed', 'machine.cpus', 'kernel.hz', 'kernel.bandwidth_slice_us']);
+
+function problemText(e: unknown): string {
+  if (e instanceof ApiError) {
+    const list = e.problem.errors ?? [];
+    if (list.length > 1) return list.map((x) => `${x.pointer ?? ''}: ${x.reason}${x.errno ? ` (${x.errno})` : ''}`).join('\n');
+    return e.message;
+  }
+  return e instanceof Error ? e.message : String(e);
+}
+
+export function initEditorPage(body: HTMLElement): void {
+  const id = body.dataset.scenarioId ?? '';
+  const readOnly = body.dataset.readOnly === 'true';
+  const $ = <T extends HTMLElement>(x: string) => document.getElementById(x) as T;
+  const errorEl = $('editor-error');
+  const statusEl = $('editor-status');
+  const treeEl = $('tree');
+  const spacer = treeEl.querySelector('.tree-spacer') as HTMLElement;
+  const optionsForm = $<HTMLFormElement>('options-form');
+  let doc: Record<string, any> = structuredClone(DEFAULT_SCENARIO);
+
+  const nodes = new Map<string, TreeNode>();
+  const expanded = new Set<string>();
+  const rowErrors = new Map<string, string>();
+  let rows: { path: string; depth: number }[] = [];
+  const rendered = new Map<string, HTMLElement>();
+
+  function fail(e: unknown): void {
+    errorEl.hidden = false;
+    errorEl.textContent = problemText(e);
+  }
+  function ok(msg: string): void {
+    errorEl.hidden = true;
+    statusEl.textContent = msg;
+  }
+
+  // ---- scenario document, options, import/export ----
+  function fillOptions(): void {
+    for (const input of optionsForm.querySelectorAll<HTMLInputElement | HTMLSelectElement>('input[name],select[name]')) {
+      const v = getPath(doc, input.name);
+      input.value = v == null ? '' : String(v);
+      input.disabled = readOnly;
+    }
+    optionsForm.querySelector('button')!.hidden = readOnly;
+    if (!id) optionsForm.querySelector('button')!.textContent = 'Create scenario';
+  }
+
+  async function loadDoc(): Promise<void> {
+    const v = await getJson<ScenarioView>(`/api/scenarios/${id}`);
+    doc = v.scenario;
+    $('scenario-title').textContent = v.name;
+    fillOptions();
+  }
+
+  async function createAndOpen(d: Record<string, any>): Promise<void> {
+    const created = await sendJson<ScenarioView>('POST', '/api/scenarios', d);
+    location.href = `/scenarios/${created.id}`;
+  }
+
+  optionsForm.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    const next = structuredClone(doc);
+    for (const input of optionsForm.querySelectorAll<HTMLInputElement | HTMLSelectElement>('input[name],select[name]')) {
+      const raw = input.value.trim();
+      setPath(next, input.name, raw === '' ? null : NUMERIC.has(input.name) ? Number(raw) : raw);
+    }
+    try {
+      if (!id) return await createAndOpen(next);
+      await sendJson('PUT', `/api/scenarios/${id}`, next);
+      await loadDoc();
+      ok('options saved');
+    } catch (e) {
+      fail(e);
+    }
+  });
+
+  $('export-json').addEventListener('click', async () => {
+    try {
+      const d = id ? (await getJson<ScenarioView>(`/api/scenarios/${id}`)).scenario : doc;
+      const blob = new Blob([JSON.stringify(d, null, 2) + '\n'], { type: 'application/json' });
+      const a = el('a', { href: URL.createObjectURL(blob), download: `${String(d.name ?? 'scenario').replace(/[^\w.-]+/g, '_')}.json` });
+      document.body.append(a);
+      a.click();
+      a.remove();
+    } catch (e) {
+      fail(e);
+    }
+  });
+
+  $<HTMLInputElement>('import-json').addEventListener('change', async (ev) => {
+    const file = (ev.target as HTMLInputElement).files?.[0];
+    if (!file) return;
+    try {
+      const d = JSON.parse(await file.text());
+      if (!id || readOnly) return await createAndOpen(d);
+      await sendJson('PUT', `/api/scenarios/${id}`, d);
+      location.reload();
+    } catch (e) {
+      fail(e);
+    }
+  });
+
+  document.getElementById('copy-to-edit')?.addEventListener('click', async () => {
+    try {
+      const d = structuredClone(doc);
+      d.name = `${d.name ?? 'scenario'} (copy)`;
+      await createAndOpen(d);
+    } catch (e) {
+      fail(e);
+    }
+  });
+
+  document.getElementById('run-scenario')?.addEventListener('click', async () => {
+    try {
+      location.href = `/runs/${(await startRun(id)).id}`;
+    } catch (e) {
+      fail(e);
+    }
+  });
+
+  // ---- cgroup tree ----
+  function rebuildRows(): void {
+    rows = nodes.has('/') ? visibleRows(nodes, '/', expanded) : [];
+    spacer.style.height = `${rows.length * ROW_HEIGHT}px`;
+    treeEl.dataset.rows = String(rows.length);
+    for (const r of rendered.values()) r.remove();
+    rendered.clear();
+    renderWindow();
+  }
+
+  function renderWindow(): void {
+    const first = Math.max(0, Math.floor(treeEl.scrollTop / ROW_HEIGHT) - OVERSCAN);
+    const last = Math.min(rows.length, Math.ceil((treeEl.scrollTop + treeEl.clientHeight) / ROW_HEIGHT) + OVERSCAN);
+    const keep = new Set<string>();
+    for (let i = first; i < last; i++) {
+      const { path, depth } = rows[i];
+      keep.add(path);
+      let r = rendered.get(path);
+      if (!r) {
+        r = makeRow(path, depth);
+        rendered.set(path, r);
+        treeEl.append(r);
+      }
+      r.style.top = `${i * ROW_HEIGHT}px`;
+    }
+    for (const [path, r] of rendered) {
+      if (!keep.has(path) && !r.contains(document.activeElement)) {
+        r.remove();
+        rendered.delete(path);
+      }
+    }
+  }
+
+  function makeRow(path: string, depth: number): HTMLElement {
+    const n = nodes.get(path)!;
+    const name = path === '/' ? '/' : path.slice(path.lastIndexOf('/') + 1);
+    const toggle = el('button', { type: 'button', class: 'toggle', title: `${n.children.length} children` },
+      n.children.length ? (expanded.has(path) ? '▾' : '▸') : '');
+    toggle.disabled = n.children.length === 0;
+    toggle.addEventListener('click', () => {
+      if (expanded.has(path)) expanded.delete(path);
+      else expanded.add(path);
+      rebuildRows();
+    });
+    const pathCell = el('span', { class: 'c-path', style: `padding-left:${depth * 16}px`, title: path }, toggle,
+      el('span', { class: 'name' }, name), n.children.length ? el('small', { class: 'hint' }, ` ${n.children.length}`) : '');
+    const row = el('div', { class: 'tree-row', 'data-path': path }, pathCell);
+    for (const file of FILES) {
+      if (!n.files) {
+        row.append(el('span', { class: 'c-file hint' }, path === '/' ? '(root)' : ''));
+        continue;
+      }
+      const input = el('input', { class: 'c-file mono', 'data-file': file, value: n.files[file] ?? '', spellcheck: 'false' });
+      input.readOnly = readOnly;
+      input.addEventListener('keydown', (ev) => {
+        if (ev.key === 'Enter') void write(path, file, input);
+        if (ev.key === 'Escape') input.value = n.files?.[file] ?? '';
+      });
+      input.addEventListener('change', () => void write(path, file, input));
+      row.append(input);
+    }
+    row.append(el('span', { class: 'c-tasks', title: n.tasks.join(', ') }, n.tasks.join(', ')));
+    const err = rowErrors.get(path);
+    row.append(el('span', { class: 'row-error', title: err ?? '' }, err ?? ''));
+    row.classList.toggle('has-error', !!err);
+    return row;
+  }
+
+  async function write(path: string, file: string, input: HTMLInputElement): Promise<void> {
+    if (readOnly) return;
+    const n = nodes.get(path)!;
+    const value = input.value.trim();
+    if (input.dataset.busy === value) return; // Enter then change: one write
+    input.dataset.busy = value;
+    const row = input.closest('.tree-row') as HTMLElement;
+    const errSpan = row.querySelector('.row-error') as HTMLElement;
+    try {
+      await putText(cgroupFileUrl(id, path, file), value);
+      const now = (await getText(cgroupFileUrl(id, path, file))).trim();
+      n.files![file] = now;
+      input.value = now;
+      rowErrors.delete(path);
+      row.classList.remove('has-error');
+      errSpan.textContent = '';
+      errSpan.title = '';
+      input.classList.add('saved');
+      setTimeout(() => input.classList.remove('saved'), 800);
+      ok(`echo '${value}' > ${path === '/' ? '' : path}/${file}: ok`);
+    } catch (e) {
+      const msg = problemText(e);
+      rowErrors.set(path, msg);
+      row.classList.add('has-error');
+      errSpan.textContent = msg;
+      errSpan.title = msg;
+      input.classList.add('bad');
+      setTimeout(() => input.classList.remove('bad'), 800);
+      fail(e);
+    } finally {
+      setTimeout(() => delete input.dataset.busy, 0);
+    }
+  }
+
+  async function loadTree(): Promise<void> {
+    const list = await getJson<TreeNode[]>(`/api/scenarios/${id}/cgroups`);
+    nodes.clear();
+    for (const n of list) nodes.set(n.path, n);
+    if (expanded.size === 0) {
+      expanded.add('/');
+      if (list.length <= 200) for (const n of list) expanded.add(n.path);
+    }
+    $('tree-count').textContent = `${list.length - 1} groups`;
+    rebuildRows();
+  }
+
+  let scrollQueued = false;
+  treeEl.addEventListener('scroll', () => {
+    if (scrollQueued) return;
+    scrollQueued = true;
+    requestAnimationFrame(() => {
+      scrollQueued = false;
+      renderWindow();
+    });
+  });
+  $('expand-all').addEventListener('click', () => {
+    for (const n of nodes.values()) if (n.children.length) expanded.add(n.path);
+    rebuildRows();
+  });
+  $('collapse-all').addEventListener('click', () => {
+    expanded.clear();
+    expanded.add('/');
+    rebuildRows();
+  });
+  $<HTMLFormElement>('mkdir-form').addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    const input = (ev.target as HTMLFormElement).elements.namedItem('path') as HTMLInputElement;
+    try {
+      const parts = input.value.split('/').filter(Boolean).map(encodeURIComponent).join('/');
+      await sendJson('PUT', `/api/scenarios/${id}/cgroups/${parts}`, undefined);
+      // show the new group: expand every ancestor
+      const segs = input.value.split('/').filter(Boolean);
+      expanded.add('/');
+      for (let i = 1; i < segs.length; i++) expanded.add('/' + segs.slice(0, i).join('/'));
+      input.value = '';
+      await loadTree();
+      ok('created');
+    } catch (e) {
+      fail(e);
+    }
+  });
+
+  // ---- tasks and timeline ----
+  async function loadTasks(): Promise<void> {
+    const tasks = await getJson<Record<string, any>[]>(`/api/scenarios/${id}/tasks`);
+    const tb = document.querySelector('#tasks-table tbody')!;
+    tb.replaceChildren(...tasks.map((t) => {
+      const rm = el('button', { type: 'button', class: 'small' }, '✕');
+      rm.hidden = readOnly;
+      rm.addEventListener('click', async () => {
+        try {
+          await del(`/api/scenarios/${id}/tasks/${encodeURIComponent(t.name)}`);
+          await Promise.all([loadTasks(), loadTree()]);
+        } catch (e) {
+          fail(e);
+        }
+      });
+      return el('tr', {}, el('td', {}, t.name), el('td', { class: 'path' }, t.cgroup), el('td', {}, String(t.count ?? 1)),
+        el('td', { class: 'mono' }, JSON.stringify(t.workload ?? {})), el('td', {}, t.cpus_allowed ?? ''), el('td', {}, rm));
+    }));
+  }
+
+  async function loadTimeline(): Promise<void> {
+    const items = await getJson<Record<string, any>[]>(`/api/scenarios/${id}/timeline`);
+    const tb = document.querySelector('#timeline-table tbody')!;
+    tb.replaceChildren(...items.map((t, i) => {
+      const { at, ...action } = t;
+      const rm = el('button', { type: 'button', class: 'small' }, '✕');
+      rm.hidden = readOnly;
+      rm.addEventListener('click', async () => {
+        try {
+          await del(`/api/scenarios/${id}/timeline/${i}`);
+          await loadTimeline();
+        } catch (e) {
+          fail(e);
+        }
+      });
+      return el('tr', {}, el('td', {}, String(i)), el('td', {}, String(at)), el('td', { class: 'mono' }, JSON.stringify(action)), el('td', {}, rm));
+    }));
+    if (items.length === 0) tb.replaceChildren(el('tr', {}, el('td', { colspan: '4', class: 'hint' }, 'no timeline actions')));
+  }
+
+  const taskForm = $<HTMLFormElement>('task-form');
+  taskForm.hidden = readOnly || !id;
+  taskForm.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    const f = taskForm.elements as any;
+    const kind = f.kind.value;
+    const workload = kind === 'periodic' ? { kind, run: '5ms', sleep: '10ms' } : kind === 'fixed-work' ? { kind, work: '1s' } : { kind };
+    try {
+      await sendJson('POST', `/api/scenarios/${id}/tasks`, { name: f.name.value, cgroup: f.cgroup.value, count: Number(f.count.value), workload });
+      await Promise.all([loadTasks(), loadTree()]);
+      ok('task added');
+    } catch (e) {
+      fail(e);
+    }
+  });
+  $('mkdir-form').hidden = readOnly || !id;
+
+  const timelineForm = $<HTMLFormElement>('timeline-form');
+  timelineForm.hidden = readOnly || !id;
+  timelineForm.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    const f = timelineForm.elements as any;
+    try {
+      const entry = timelineEntry(f.at.value, f.kind.value, f.arg1.value, f.arg2.value);
+      await sendJson('POST', `/api/scenarios/${id}/timeline`, entry);
+      await loadTimeline();
+      ok('timeline action added');
+    } catch (e) {
+      fail(e);
+    }
+  });
+
+  fillOptions();
+  if (!id) {
+    treeEl.replaceChildren(el('p', { class: 'hint' }, 'Create the scenario first (machine and kernel above), then add groups and tasks.'));
+    return;
+  }
+  Promise.all([loadDoc(), loadTree(), loadTasks(), loadTimeline()]).then(
+    () => (body.dataset.loaded = 'true'),
+    (e) => showError(errorEl, e),
+  );
+}

@@ -1,0 +1,74 @@
+// Turns cpu.stat samples (the result's `series`, or the stream's `cpustat` events) into chart lines,
+// keeping the top N groups or tasks so that a tree of thousands of groups stays drawable.
+import type { CpuStat, DistributeCall, Sample } from './stream';
+import type { Line } from './charts';
+
+/** Most lines drawn per chart. */
+export const MAX_LINES = 20;
+
+export function xsSeconds(samples: Sample[]): number[] {
+  return samples.map((s) => s.at_ns / 1e9);
+}
+
+/** One line per cgroup for a cpu.stat key, the `cap` groups with the largest last value first. */
+export function cgroupLines(samples: Sample[], key: keyof CpuStat, cap = MAX_LINES): { lines: Line[]; total: number } {
+  const last = new Map<string, number>();
+  for (const s of samples) {
+    for (const [path, st] of Object.entries(s.cgroups ?? {})) {
+      const v = st?.['cpu.stat']?.[key];
+      if (v != null) last.set(path, Math.max(last.get(path) ?? 0, v));
+    }
+  }
+  const chosen = [...last.entries()]
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .slice(0, cap)
+    .map(([p]) => p);
+  const lines = chosen.map((path) => ({
+    label: path,
+    values: samples.map((s) => s.cgroups?.[path]?.['cpu.stat']?.[key] ?? null),
+  }));
+  return { lines, total: last.size };
+}
+
+/** One line per task of its CPU % (as pidstat 1 prints it), the `cap` busiest tasks on average first. */
+export function taskLines(samples: Sample[], cap = MAX_LINES): { lines: Line[]; total: number } {
+  const sum = new Map<string, number>();
+  for (const s of samples) {
+    for (const [name, t] of Object.entries(s.tasks ?? {})) {
+      sum.set(name, (sum.get(name) ?? 0) + (t?.cpu_percent ?? 0));
+    }
+  }
+  const chosen = [...sum.entries()]
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .slice(0, cap)
+    .map(([n]) => n);
+  const lines = chosen.map((name) => ({ label: name, values: samples.map((s) => s.tasks?.[name]?.cpu_percent ?? null) }));
+  return { lines, total: sum.size };
+}
+
+/** The slowest calls, slowest first. */
+export function slowestCalls(calls: DistributeCall[], n = 20): DistributeCall[] {
+  return [...calls].sort((a, b) => b.duration_ns - a.duration_ns || a.at_ns - b.at_ns).slice(0, n);
+}
+
+export const CPU_STATE_NAMES = ['idle', 'running', 'running, throttled hierarchy', 'idle with throttled work'];
+export const CPU_STATE_COLORS = ['#e8e8e8', '#2ca02c', '#d62728', '#ffbf66'];
+
+/**
+ * A CSS gradient drawing one CPU's states over time as hard-edged bands (runs of equal states merged),
+ * so a 64-CPU timeline is 64 elements, not thousands of cells.
+ */
+export function cpuGradient(states: number[]): string {
+  if (states.length === 0) return CPU_STATE_COLORS[0];
+  const n = states.length;
+  const stops: string[] = [];
+  let start = 0;
+  for (let i = 1; i <= n; i++) {
+    if (i === n || states[i] !== states[start]) {
+      const c = CPU_STATE_COLORS[states[start]] ?? '#000';
+      stops.push(`${c} ${((start / n) * 100).toFixed(3)}% ${((i / n) * 100).toFixed(3)}%`);
+      start = i;
+    }
+  }
+  return `linear-gradient(to right, ${stops.join(', ')})`;
+}

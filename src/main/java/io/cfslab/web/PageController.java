@@ -1,0 +1,95 @@
+package io.cfslab.web;
+
+import io.cfslab.api.ApiException;
+import io.cfslab.api.ScenarioService;
+import io.cfslab.runs.RunService;
+import io.cfslab.store.Jdbc;
+import io.cfslab.store.RunRecord;
+import io.cfslab.store.ScenarioEntry;
+import java.util.Comparator;
+import java.util.List;
+import org.springframework.stereotype.Controller;
+import org.springframework.ui.Model;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestParam;
+import reactor.core.publisher.Mono;
+
+/**
+ * The dashboard's pages: server-rendered shells (Thymeleaf) that the TypeScript bundle ({@code /ui/app.js},
+ * built from {@code frontend/}) fills with live data from the REST API. Every database read runs on
+ * {@link Jdbc}'s scheduler, never on the event loop.
+ */
+@Controller
+public class PageController {
+    private final ScenarioService scenarios;
+    private final RunService runs;
+    private final Jdbc jdbc;
+
+    public PageController(ScenarioService scenarios, RunService runs, Jdbc jdbc) {
+        this.scenarios = scenarios;
+        this.runs = runs;
+        this.jdbc = jdbc;
+    }
+
+    /** A scenario as the home page lists it. */
+    public record ScenarioItem(String id, String name, boolean readyMade) { }
+
+    @GetMapping("/")
+    public Mono<String> home(Model model) {
+        return jdbc.call(() -> scenarios.list().stream()
+                        .map(e -> new ScenarioItem(e.id(), e.name(), e.readyMade()))
+                        .sorted(Comparator.comparing((ScenarioItem i) -> !i.readyMade()).thenComparing(ScenarioItem::name))
+                        .toList())
+                .map(list -> {
+                    model.addAttribute("readyMade", list.stream().filter(ScenarioItem::readyMade).toList());
+                    model.addAttribute("saved", list.stream().filter(i -> !i.readyMade()).toList());
+                    return "home";
+                });
+    }
+
+    @GetMapping("/scenarios/new")
+    public String newScenario(Model model) {
+        model.addAttribute("scenarioId", "");
+        model.addAttribute("scenarioName", "new scenario");
+        model.addAttribute("readOnly", false);
+        return "editor";
+    }
+
+    @GetMapping("/scenarios/{id}")
+    public Mono<String> editor(@PathVariable String id, Model model) {
+        return jdbc.call(() -> scenarios.get(id)).map((ScenarioEntry e) -> {
+            model.addAttribute("scenarioId", e.id());
+            model.addAttribute("scenarioName", e.name());
+            model.addAttribute("readOnly", e.readyMade());
+            return "editor";
+        });
+    }
+
+    @GetMapping("/runs/{id}")
+    public Mono<String> run(@PathVariable String id, Model model) {
+        return jdbc.call(() -> runs.find(id).orElseThrow(() -> ApiException.notFound("run " + id, "/id")))
+                .map((RunRecord r) -> {
+                    model.addAttribute("run", r);
+                    model.addAttribute("status", r.status().word());
+                    return "run";
+                });
+    }
+
+    @GetMapping("/compare")
+    public Mono<String> compare(@RequestParam(required = false) String a, @RequestParam(required = false) String b,
+                                Model model) {
+        return jdbc.call(() -> List.of(name(a), name(b))).map(names -> {
+            model.addAttribute("a", a == null ? "" : a);
+            model.addAttribute("b", b == null ? "" : b);
+            model.addAttribute("nameA", names.get(0));
+            model.addAttribute("nameB", names.get(1));
+            return "compare";
+        });
+    }
+
+    private String name(String runId) {
+        if (runId == null || runId.isBlank()) return "";
+        return runs.find(runId).map(RunRecord::scenarioName).orElse("unknown run " + runId);
+    }
+}

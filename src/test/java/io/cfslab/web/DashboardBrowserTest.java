@@ -1,0 +1,319 @@
+package io.cfslab.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * The dashboard in a real headless Chromium (Debian's {@code chromium} and {@code chromium-driver}, driven by
+ * Selenium; nothing is downloaded): start a ready-made scenario from the home page, watch the run page update
+ * and finish with the final cpu.stat table, then get the kernel's refusal of a bad cpu.max in the editor.
+ * Screenshots go to {@code target/screenshots/}. Skipped where /usr/bin/chromium or /usr/bin/chromedriver is
+ * missing ({@code .ci/run} installs both).
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "cfslab.runs.pool-size=2", "cfslab.runs.poll-interval=100ms", "cfslab.runs.progress-interval=50ms",
+        // the events stream's update interval (GET /api/runs/{id}/events): more updates in a short run
+        "cfslab.live.interval=100ms"})
+@DirtiesContext // its run queue and file database are closed after the class, not kept for later tests
+class DashboardBrowserTest {
+    static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+    static final Path SCREENSHOTS = Path.of("target", "screenshots");
+    static final String SCENARIO = "dashboard-demo";
+
+    static WebDriver driver;
+    static Path profile;
+
+    @LocalServerPort
+    int port;
+
+    @DynamicPropertySource
+    static void database(DynamicPropertyRegistry registry) throws IOException {
+        Path dir = Files.createTempDirectory("cfslab-browser-db");
+        registry.add("spring.datasource.url", () -> "jdbc:h2:file:" + dir.resolve("cfslab").toAbsolutePath());
+    }
+
+    @BeforeAll
+    static void browser() throws IOException {
+        assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
+                "needs Debian's chromium and chromium-driver (/usr/bin/chromium, /usr/bin/chromedriver)");
+        System.setProperty("webdriver.chrome.driver", CHROMEDRIVER.toString());
+        profile = Files.createTempDirectory("cfslab-chromium");
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM.toFile());
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+                "--user-data-dir=" + profile.toAbsolutePath(), "--window-size=1400,1800");
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
+        driver = new ChromeDriver(service, options);
+        driver.manage().timeouts().scriptTimeout(Duration.ofSeconds(10));
+        Files.createDirectories(SCREENSHOTS);
+    }
+
+    @AfterAll
+    static void quit() {
+        if (driver != null) driver.quit();
+    }
+
+    String url(String path) {
+        return "http://localhost:" + port + path;
+    }
+
+    @Test
+    void runFromTheHomePageUpdatesLiveAndEndsWithTheCpuStatTable() throws Exception {
+        driver.get(url("/"));
+        waitFor(Duration.ofSeconds(20), "the runs table loaded",
+                () -> !text("#runs tbody").contains("loading"));
+        WebElement run = driver.findElement(By.cssSelector("tr[data-scenario-id='" + SCENARIO + "'] .run-btn"));
+        screenshot("home");
+        run.click();
+        waitFor(Duration.ofSeconds(20), "the run page opened", () -> driver.getCurrentUrl().contains("/runs/"));
+        String runId = driver.getCurrentUrl().replaceAll(".*/runs/", "");
+
+        // Watch the page: progress values and histogram update counts as the DOM shows them.
+        TreeSet<Double> progress = new TreeSet<>();
+        List<Integer> histUpdates = new ArrayList<>();
+        boolean runningShot = false;
+        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        while (System.nanoTime() < deadline) {
+            String status = attr("#run-status", "data-status");
+            String p = attr("#run-progress", "data-progress");
+            if (p != null && !p.isEmpty()) progress.add(Double.parseDouble(p));
+            String u = attr("#hist", "data-updates");
+            int updates = u == null || u.isEmpty() ? 0 : Integer.parseInt(u);
+            if (histUpdates.isEmpty() || histUpdates.get(histUpdates.size() - 1) != updates) histUpdates.add(updates);
+            if (!runningShot && "running".equals(status) && p != null
+                    && (updates >= 3 || Double.parseDouble(p) >= 30 && !"true".equals(attr("body", "data-live")))) {
+                screenshot("running");
+                runningShot = true;
+            }
+            if ("true".equals(attr("body", "data-final"))) break;
+            Thread.sleep(50);
+        }
+        assertThat(attr("body", "data-final")).as("the run page showed the final result").isEqualTo("true");
+        assertThat(attr("#run-status", "data-status")).isEqualTo("done");
+        assertThat(progress).as("progress values seen").contains(100.0);
+        assertThat(progress.stream().filter(v -> v > 0 && v < 100).count())
+                .as("the progress bar moved through intermediate values: " + progress).isGreaterThanOrEqualTo(1);
+        assertThat(progress.size()).as("distinct progress values " + progress).isGreaterThanOrEqualTo(2);
+
+        boolean live = eventsEndpointPresent(runId);
+        System.out.printf("dashboard run %s: events endpoint %s, progress values %s, histogram updates %s%n",
+                runId, live ? "present" : "missing", progress, histUpdates);
+        // The live stream (GET /api/runs/{id}/events): the page stayed on it (no fall back to polling) and
+        // the histogram redrew from at least two `histogram` events while the run went on.
+        assertThat(live).as("GET /api/runs/{id}/events answers text/event-stream").isTrue();
+        assertThat(attr("body", "data-live")).as("the run page used the events stream").isEqualTo("true");
+        assertThat(histUpdates.get(histUpdates.size() - 1))
+                .as("histogram updates seen " + histUpdates).isGreaterThanOrEqualTo(2);
+        // the per-CPU timeline from the `cpus` events: one band per CPU of the 16
+        assertThat(driver.findElements(By.cssSelector("#cpus .cpu-row"))).hasSize(16);
+        assertThat(driver.findElements(By.cssSelector("#slowest tbody tr"))).isNotEmpty();
+
+        // The final cpu.stat table, one row per group, as GET /api/runs/{id}/cpu.stat gives it.
+        WebElement panel = driver.findElement(By.id("final-panel"));
+        assertThat(panel.isDisplayed()).isTrue();
+        List<WebElement> rows = driver.findElements(By.cssSelector("#cpustat-final tbody tr"));
+        assertThat(rows).hasSizeGreaterThanOrEqualTo(7);
+        assertThat(text("#cpustat-final")).contains("/web/frontend", "nr_throttled", "throttled_usec");
+        assertThat(text("#hist-meta")).contains("calls");
+        // the bpftrace text view of the same histogram
+        driver.findElement(By.id("hist-as-text")).click();
+        assertThat(text("#hist-text")).startsWith("@distribute_cfs_runtime_ns:\n[").contains(" |@");
+        driver.findElement(By.id("hist-as-text")).click();
+        screenshot("finished-top");
+        ((JavascriptExecutor) driver).executeScript("document.getElementById('final-panel').scrollIntoView()");
+        screenshot("finished");
+    }
+
+    @Test
+    void aBadCpuMaxShowsTheKernelError() throws Exception {
+        driver.get(url("/scenarios/e1-one-hog-10pct"));
+        waitFor(Duration.ofSeconds(20), "the editor loaded", () -> "true".equals(attr("body", "data-loaded")));
+        // ready-made: read-only until copied
+        assertThat(driver.findElement(By.cssSelector(".tree-row[data-path='/e1'] input[data-file='cpu.max']"))
+                .getAttribute("readonly")).isNotNull();
+        driver.findElement(By.id("copy-to-edit")).click();
+        waitFor(Duration.ofSeconds(20), "the copy opened",
+                () -> !driver.getCurrentUrl().endsWith("e1-one-hog-10pct") && "true".equals(attr("body", "data-loaded")));
+
+        WebElement cpuMax = driver.findElement(By.cssSelector(".tree-row[data-path='/e1'] input[data-file='cpu.max']"));
+        assertThat(cpuMax.getDomProperty("value")).isEqualTo("10000 100000");
+        cpuMax.clear();
+        cpuMax.sendKeys("500 100000", Keys.ENTER);
+        waitFor(Duration.ofSeconds(20), "the error shown", () -> driver.findElement(By.id("editor-error")).isDisplayed());
+        String error = text("#editor-error");
+        assertThat(error).contains("quota 500 us is below the 1000 us minimum").contains("(EINVAL)");
+        assertThat(text(".tree-row[data-path='/e1'] .row-error")).contains("EINVAL");
+        screenshot("error");
+
+        // a good value is written and read back as cat shows it
+        cpuMax = driver.findElement(By.cssSelector(".tree-row[data-path='/e1'] input[data-file='cpu.max']"));
+        cpuMax.clear();
+        cpuMax.sendKeys("20000", Keys.ENTER);
+        waitFor(Duration.ofSeconds(20), "the write accepted", () -> text("#editor-status").contains(": ok"));
+        assertThat(cpuMax.getDomProperty("value")).isEqualTo("20000 100000");
+        assertThat(driver.findElement(By.id("editor-error")).isDisplayed()).isFalse();
+    }
+
+    @Test
+    void theEditorKeepsSeed01sTreeOf2202GroupsVirtual() throws Exception {
+        driver.get(url("/scenarios/seed01-large-tree-sync"));
+        waitFor(Duration.ofSeconds(30), "the editor loaded", () -> "true".equals(attr("body", "data-loaded")));
+        assertThat(text("#tree-count")).isEqualTo("2202 groups");
+        long start = System.nanoTime();
+        driver.findElement(By.id("expand-all")).click();
+        waitFor(Duration.ofSeconds(10), "all expanded", () -> "2203".equals(attr("#tree", "data-rows")));
+        long expandMs = (System.nanoTime() - start) / 1_000_000;
+        // only the rows in view (and a few around them) exist in the DOM
+        assertThat(driver.findElements(By.cssSelector("#tree .tree-row")).size()).isLessThan(80);
+        ((JavascriptExecutor) driver).executeScript("document.getElementById('tree').scrollTop = 30 * 1500");
+        waitFor(Duration.ofSeconds(10), "rows near the 1500th drawn",
+                () -> !driver.findElements(By.cssSelector("#tree .tree-row[data-path^='/2/']")).isEmpty());
+        assertThat(driver.findElements(By.cssSelector("#tree .tree-row")).size()).isLessThan(80);
+        assertThat(expandMs).as("expand all of 2,202 groups, ms").isLessThan(5000);
+        screenshot("large-tree");
+    }
+
+    @Test
+    void aNewScenarioIsBuiltInTheEditorAndOneIsImported() throws Exception {
+        driver.get(url("/scenarios/new"));
+        WebElement name = driver.findElement(By.cssSelector("#options-form input[name='name']"));
+        name.clear();
+        name.sendKeys("built in the browser");
+        driver.findElement(By.cssSelector("#options-form button[type='submit']")).click();
+        waitFor(Duration.ofSeconds(20), "the new scenario opened",
+                () -> driver.getCurrentUrl().matches(".*/scenarios/[0-9a-f-]{36}$") && "true".equals(attr("body", "data-loaded")));
+        assertThat(text("#scenario-title")).isEqualTo("built in the browser");
+
+        WebElement mkdir = driver.findElement(By.cssSelector("#mkdir-form input[name='path']"));
+        mkdir.sendKeys("/web/frontend", Keys.ENTER);
+        waitFor(Duration.ofSeconds(20), "the groups created",
+                () -> !driver.findElements(By.cssSelector(".tree-row[data-path='/web/frontend']")).isEmpty());
+        WebElement cpuMax = driver.findElement(By.cssSelector(".tree-row[data-path='/web'] input[data-file='cpu.max']"));
+        cpuMax.clear();
+        cpuMax.sendKeys("50000", Keys.ENTER);
+        waitFor(Duration.ofSeconds(20), "cpu.max read back", () -> "50000 100000".equals(cpuMax.getDomProperty("value")));
+
+        Path file = Files.createTempFile("imported", ".json");
+        Files.writeString(file, """
+                {"name": "imported from a file", "seed": 5, "duration": "1s",
+                 "machine": {"profile": "generic", "cpus": 2},
+                 "cgroups": [{"path": "/x", "cpu.max": "20000 100000"}],
+                 "tasks": [{"name": "hog", "cgroup": "/x", "workload": {"kind": "hog"}}]}
+                """);
+        driver.get(url("/scenarios/new"));
+        driver.findElement(By.id("import-json")).sendKeys(file.toAbsolutePath().toString());
+        waitFor(Duration.ofSeconds(20), "the imported scenario opened",
+                () -> "imported from a file".equals(text("#scenario-title")) && "true".equals(attr("body", "data-loaded")));
+        assertThat(driver.findElement(By.cssSelector(".tree-row[data-path='/x'] input[data-file='cpu.max']"))
+                .getDomProperty("value")).isEqualTo("20000 100000");
+        assertThat(text("#tasks-table")).contains("hog");
+    }
+
+    @Test
+    void twoFinishedRunsAreComparedFromTheHomePage() throws Exception {
+        String a = startRun("{\"scenarioId\": \"e1-one-hog-10pct\"}");
+        String b = startRun("{\"scenarioId\": \"e1-one-hog-10pct\", \"seed\": 99}");
+        driver.get(url("/"));
+        for (String id : List.of(a, b)) {
+            waitFor(Duration.ofSeconds(60), "run " + id + " done",
+                    () -> "done".equals(text("tr[data-run-id='" + id + "'] .badge")));
+            driver.findElement(By.cssSelector("tr[data-run-id='" + id + "'] input[type='checkbox']")).click();
+        }
+        screenshot("home-runs");
+        driver.findElement(By.cssSelector("#compare-form button")).click();
+        waitFor(Duration.ofSeconds(20), "the comparison loaded", () -> "true".equals(attr("body", "data-loaded")));
+        assertThat(driver.getCurrentUrl()).contains("a=" + a).contains("b=" + b);
+        assertThat(text("#compare-table")).contains("/e1", "nr_throttled", "B − A");
+        assertThat(text("#hist-text-a")).contains("@distribute_cfs_runtime_ns:");
+        assertThat(driver.findElements(By.cssSelector("#compare-hist canvas"))).isNotEmpty();
+        screenshot("compare");
+    }
+
+    String startRun(String body) throws Exception {
+        HttpRequest req = HttpRequest.newBuilder(URI.create(url("/api/runs")))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build();
+        HttpResponse<String> res = HttpClient.newHttpClient().send(req, HttpResponse.BodyHandlers.ofString());
+        assertThat(res.statusCode()).isEqualTo(202);
+        return res.body().replaceAll("(?s).*?\"id\":\"([^\"]+)\".*", "$1");
+    }
+
+    /** Whether GET /api/runs/{id}/events answers an event stream (it lands separately from the pages). */
+    boolean eventsEndpointPresent(String runId) throws Exception {
+        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        HttpRequest req = HttpRequest.newBuilder(URI.create(url("/api/runs/" + runId + "/events")))
+                .header("Accept", "text/event-stream").timeout(Duration.ofSeconds(10)).GET().build();
+        // only the status and headers: the body is a stream
+        HttpResponse<java.io.InputStream> res = client.send(req, HttpResponse.BodyHandlers.ofInputStream());
+        try (java.io.InputStream body = res.body()) {
+            return res.statusCode() == 200
+                    && res.headers().firstValue("Content-Type").orElse("").startsWith("text/event-stream");
+        }
+    }
+
+    String attr(String css, String name) {
+        List<WebElement> found = driver.findElements(By.cssSelector(css));
+        return found.isEmpty() ? null : found.get(0).getAttribute(name);
+    }
+
+    String text(String css) {
+        List<WebElement> found = driver.findElements(By.cssSelector(css));
+        return found.isEmpty() ? "" : found.get(0).getText();
+    }
+
+    static void waitFor(Duration timeout, String what, BooleanSupplier condition) throws InterruptedException {
+        long end = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < end) {
+            try {
+                if (condition.getAsBoolean()) return;
+            } catch (RuntimeException notYet) {
+                // element not there yet
+            }
+            Thread.sleep(50);
+        }
+        screenshot("timeout-" + what.replaceAll("\\W+", "-"));
+        throw new AssertionError("timed out waiting for: " + what);
+    }
+
+    static void screenshot(String name) {
+        try {
+            byte[] png = ((org.openqa.selenium.TakesScreenshot) driver).getScreenshotAs(OutputType.BYTES);
+            Files.write(SCREENSHOTS.resolve(name + ".png"), png);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+}
