@@ -55,7 +55,7 @@ class ApiTest {
             if (n.path("readyMade").asBoolean()) ids.add(n.path("id").asString());
         });
         assertThat(ids).contains("seed03-functional", "e1-one-hog-10pct", "e5a-nested-children-unlimited",
-                "seed01-large-tree-task-async", "seed01-large-tree-cfsrq-sync");
+                "seed01-large-tree-sync", "seed03-large-tree-async", "seed01-large-tree-cfsrq-sync", "dashboard-demo");
         JsonNode e1 = json(web.get().uri("/api/scenarios/e1-one-hog-10pct").exchange().expectStatus().isOk());
         assertThat(e1.path("scenario").path("cgroups").get(0).path("cpu.max").asString()).isEqualTo("10000 100000");
         problem(web.put().uri("/api/scenarios/e1-one-hog-10pct").contentType(MediaType.APPLICATION_JSON)
