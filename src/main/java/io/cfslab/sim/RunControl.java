@@ -8,7 +8,10 @@ public interface RunControl {
     /** Polled every few thousand events; true stops the run at the next poll (result has the time reached). */
     default boolean cancelled() { return false; }
 
-    /** Called about every 1 % of simulated time with the simulated time reached (ns) and events so far. */
+    /**
+     * Called about every 1 % of simulated time, and at least every 250 ms of wall time, with the simulated
+     * time reached (ns) and the events so far.
+     */
     default void progress(long simulatedNs, long events) { }
 
     /**

@@ -39,6 +39,7 @@ public final class Simulation {
     private static final int EV_TIMELINE = Kernel.EV_TIMELINE;
     private static final int EV_SAMPLE = Kernel.EV_SAMPLE;
     private static final int POLL_EVENTS = 4096;
+    private static final long PROGRESS_WALL_NS = 250_000_000L;
 
     private final Scenario scenario;
     private final EventQueue events = new EventQueue();
@@ -136,6 +137,7 @@ public final class Simulation {
         long maxEvents = control.maxEvents();
         long progressStep = Math.max(1, duration / 100);
         long nextProgress = progressStep;
+        long nextProgressWall = wallStart + PROGRESS_WALL_NS;
         long reached = 0;
         boolean cancelled = false;
         while (!events.isEmpty() && events.peekTime() <= duration) {
@@ -153,9 +155,12 @@ public final class Simulation {
             }
             if ((eventCount & (POLL_EVENTS - 1)) == 0) {
                 if (control.cancelled()) { cancelled = true; break; }
-                if (time >= nextProgress) {
+                long wallNow = System.nanoTime();
+                if (time >= nextProgress || wallNow >= nextProgressWall) {
+                    // every 1 % of simulated time, and at least every 250 ms of wall time for slow runs
                     control.progress(time, eventCount);
                     nextProgress = (time / progressStep + 1) * progressStep;
+                    nextProgressWall = wallNow + PROGRESS_WALL_NS;
                 }
                 if (snapshotEveryNs > 0 && System.nanoTime() >= nextSnapshotWall) {
                     control.snapshot(snapshot(time));
