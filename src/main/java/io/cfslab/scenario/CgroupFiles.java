@@ -52,8 +52,9 @@ public final class CgroupFiles {
     }
 
     /**
-     * A {@code cpu.max} write: {@code "<quota|max> [period]"} in µs; an omitted period keeps
-     * {@code current}'s; the current burst is kept and checked against the new quota. Models
+     * A {@code cpu.max} write: {@code "<quota|max> [period]"} in µs, parsed as the kernel's sscanf does
+     * (leading digits of the first word, or {@code max}; an omitted or non-numeric period keeps
+     * {@code current}'s; anything after the period is ignored); the current burst is kept and checked against the new quota. Models
      * {@code cpu_max_write()} then {@code tg_set_bandwidth()}, kernel/sched/core.c, v6.18.
      *
      * @param value   the text written, e.g. {@code "50000 100000"} or {@code "max"}
@@ -63,28 +64,43 @@ public final class CgroupFiles {
      * @throws InvalidValueException {@code EINVAL} on a malformed or out-of-range value
      */
     public static CpuMax parseCpuMax(String value, CpuMax current, long burstUs) {
-        String t = value == null ? "" : value.trim();
-        if (t.isEmpty()) throw einval("empty cpu.max value; expected \"<quota|max> [period]\"");
-        String[] tok = t.split("\\s+");
-        if (tok.length > 2) throw einval("cpu.max takes \"<quota|max> [period]\", got " + tok.length + " fields");
-        long quota;
-        if (tok[0].equals("max")) {
-            quota = CpuMax.MAX;
-        } else {
-            BigInteger q = unsigned(tok[0]);
-            if (q == null) throw einval("quota \"" + tok[0] + "\" is neither a number of us nor \"max\"");
-            if (q.compareTo(BigInteger.valueOf(MAX_USEC)) > 0) throw einval("quota " + q + " us exceeds the " + MAX_BW_US + " us maximum");
-            quota = q.longValueExact();
-        }
+        // cpu_period_quota_parse(): sscanf(buf, "%20s %llu", tok, &period), then "%llu" or "max" for tok.
+        // As lenient as the kernel: "10000 abc" keeps the period, a third field is ignored, "1000abc" is 1000.
+        String t = value == null ? "" : value;
+        int n = t.length(), i = 0;
+        while (i < n && isSpace(t.charAt(i))) i++;
+        int tokStart = i;
+        while (i < n && !isSpace(t.charAt(i)) && i - tokStart < 20) i++;
+        String tok = t.substring(tokStart, i);
+        if (tok.isEmpty()) throw einval("empty cpu.max value; expected \"<quota|max> [period]\"");
         long period = current == null ? CpuMax.DEFAULT.periodUs() : current.periodUs();
-        if (tok.length == 2) {
-            BigInteger p = unsigned(tok[1]);
-            if (p == null) throw einval("period \"" + tok[1] + "\" is not an unsigned number of us");
+        while (i < n && isSpace(t.charAt(i))) i++;
+        int digits = i;
+        while (i < n && t.charAt(i) >= '0' && t.charAt(i) <= '9') i++;
+        if (i > digits) {
+            BigInteger p = new BigInteger(t.substring(digits, Math.min(i, digits + 40)));
             if (p.compareTo(BigInteger.valueOf(MAX_USEC)) > 0) throw einval("period " + p + " us exceeds the " + MAX_PERIOD_US + " us maximum");
             period = p.longValueExact();
         }
+        int q = 0;
+        while (q < tok.length() && tok.charAt(q) >= '0' && tok.charAt(q) <= '9') q++;
+        long quota;
+        if (q > 0) {
+            BigInteger v = new BigInteger(tok.substring(0, q));
+            if (v.compareTo(BigInteger.valueOf(MAX_USEC)) > 0) throw einval("quota " + v + " us exceeds the " + MAX_BW_US + " us maximum");
+            quota = v.longValueExact();
+        } else if (tok.equals("max")) {
+            quota = CpuMax.MAX;
+        } else {
+            throw einval("quota \"" + tok + "\" is neither a number of us nor \"max\"");
+        }
         checkBandwidth(period, quota, burstUs);
         return new CpuMax(quota, period);
+    }
+
+    /** isspace() of the kernel's sscanf: space, \t, \n, \v, \f, \r. */
+    private static boolean isSpace(char ch) {
+        return ch == ' ' || (ch >= '\t' && ch <= '\r');
     }
 
     /**

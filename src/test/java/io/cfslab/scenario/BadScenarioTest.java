@@ -47,7 +47,7 @@ class BadScenarioTest {
                 bad(cgroup("'cpu.max': ''"), "/cgroups/0/cpu.max", "empty cpu.max value", "EINVAL"),
                 bad(cgroup("'cpu.max': '999 100000'"), "/cgroups/0/cpu.max", "quota 999 us is below the 1000 us minimum", "EINVAL"),
                 bad(cgroup("'cpu.max': '17592186044416 1000000'"), "/cgroups/0/cpu.max", "exceeds the 17592186044415 us maximum", "EINVAL"),
-                bad(cgroup("'cpu.max': '10000 x'"), "/cgroups/0/cpu.max", "period \"x\" is not an unsigned number", "EINVAL"),
+                bad(cgroup("'cpu.max': 'maxx 100000'"), "/cgroups/0/cpu.max", "quota \"maxx\" is neither a number", "EINVAL"),
                 bad(cgroup("'cpu.max': 10000"), "/cgroups/0/cpu.max", "must be a string", null),
                 bad(cgroup("'cpu.max': '10000 100000', 'cpu.max.burst': 20000"), "/cgroups/0/cpu.max.burst",
                         "burst 20000 us exceeds quota 10000 us", "EINVAL"),

@@ -50,6 +50,12 @@ class HelpersTest {
         assertEquals(new CpuMax(CpuMax.MAX, 1_000_000), CgroupFiles.parseCpuMax("max 1000000", cur));
         assertEquals(new CpuMax(CgroupFiles.MAX_BW_US, 1_000_000), CgroupFiles.parseCpuMax(CgroupFiles.MAX_BW_US + " 1000000", cur));
         assertEquals("50000 100000", CgroupFiles.parseCpuMax("50000 100000", cur).toString());
+        // as lenient as the kernel's sscanf("%20s %llu"): extra fields ignored, a non-numeric period keeps the
+        // current one, the quota is the word's leading digits
+        assertEquals(new CpuMax(1000, 100_000), CgroupFiles.parseCpuMax("1000 100000 5", cur));
+        assertEquals(new CpuMax(10_000, 50_000), CgroupFiles.parseCpuMax("10000 abc", cur));
+        assertEquals(new CpuMax(1000, 100_000), CgroupFiles.parseCpuMax("1000abc 100000", cur));
+        assertEquals(new CpuMax(CpuMax.MAX, 50_000), CgroupFiles.parseCpuMax("max max", cur));
     }
 
     @ParameterizedTest
@@ -62,7 +68,6 @@ class HelpersTest {
             "999 100000|quota 999 us is below the 1000 us minimum",
             "17592186044416|quota 17592186044416 us exceeds the 17592186044415 us maximum",
             "99999999999999999999999 100000|exceeds the 17592186044415 us maximum",
-            "1000 100000 5|got 3 fields",
             "-1 100000|neither a number",
             "max 0|period 0 us is below"})
     void cpuMaxEinval(String value, String reason) {
