@@ -104,7 +104,7 @@ public class CgroupController {
                                               @RequestBody(required = false) String body, ServerHttpRequest request) {
         Target t = Target.of(path);
         if (t.file() == null) {
-            return jdbc.call(() -> mkdir(id, t.group()));
+            return mkdir(id, t.group());
         }
         MediaType type = request.getHeaders().getContentType();
         if (type == null || !MediaType.TEXT_PLAIN.isCompatibleWith(type)) {
@@ -112,7 +112,7 @@ public class CgroupController {
                     "write " + t.file() + " with Content-Type text/plain, as echo would", "EINVAL"));
         }
         String value = body == null ? "" : body.strip();
-        return jdbc.call(() -> writeFile(id, t, value));
+        return writeFile(id, t, value);
     }
 
     @Operation(summary = "rmdir a group: 409 EBUSY while it has children or tasks")
@@ -123,7 +123,7 @@ public class CgroupController {
             return Mono.error(ApiException.of(HttpStatus.METHOD_NOT_ALLOWED, "Not a directory", "/path",
                     t.file() + " is a file; only groups can be removed", "ENOTDIR"));
         }
-        return jdbc.call(() -> scenarios.edit(id, (doc, s) -> {
+        return scenarios.edit(id, (doc, s) -> {
             String g = t.group();
             if (g.equals("/")) throw ApiException.of(HttpStatus.CONFLICT, "Busy", "/path", "the root cannot be removed", "EBUSY");
             if (find(s, g) == null) throw enoent(g);
@@ -153,7 +153,7 @@ public class CgroupController {
                 cgroups.addObject().put("path", parent); // rmdir of a child leaves the mkdir -p parent
             }
             return ResponseEntity.noContent().<Void>build();
-        }));
+        });
     }
 
     @Operation(summary = "Append a generate entry (the seeds' nested loops); 422 if the tree would be too large")
@@ -166,19 +166,20 @@ public class CgroupController {
         } catch (ApiException e) {
             return Mono.error(e);
         }
-        return jdbc.call(() -> {
-            scenarios.edit(id, (doc, s) -> {
-                ArrayNode gens = doc.get("generate") instanceof ArrayNode a ? a : doc.putArray("generate");
-                gens.add(entry);
-                return null;
-            });
-            return ResponseEntity.status(HttpStatus.CREATED).location(URI.create("/api/scenarios/" + id + "/cgroups"))
-                    .body(treeOf(id));
-        });
+        return scenarios.edit(id, (doc, s) -> {
+            ArrayNode gens = doc.get("generate") instanceof ArrayNode a ? a : doc.putArray("generate");
+            gens.add(entry.deepCopy());
+            return Boolean.TRUE;
+        }).then(jdbc.call(() -> ResponseEntity.status(HttpStatus.CREATED)
+                .location(URI.create("/api/scenarios/" + id + "/cgroups")).body(treeOf(id))));
     }
 
-    private ResponseEntity<Object> mkdir(String id, String group) {
-        checkPath(group);
+    private Mono<ResponseEntity<Object>> mkdir(String id, String group) {
+        try {
+            checkPath(group);
+        } catch (ApiException e) {
+            return Mono.error(e);
+        }
         return scenarios.edit(id, (doc, s) -> {
             if (group.equals("/") || find(s, group) != null) {
                 return ResponseEntity.ok().<Object>body(Map.of("path", group, "created", false));
@@ -190,7 +191,7 @@ public class CgroupController {
         });
     }
 
-    private ResponseEntity<Object> writeFile(String id, Target t, String value) {
+    private Mono<ResponseEntity<Object>> writeFile(String id, Target t, String value) {
         return scenarios.edit(id, (doc, s) -> {
             if (t.group().equals("/")) {
                 throw ApiException.notFound("file " + t.group() + t.file() + " (the root has no " + t.file() + ")", "/path");

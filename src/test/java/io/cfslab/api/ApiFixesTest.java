@@ -1,0 +1,124 @@
+package io.cfslab.api;
+
+import static io.cfslab.api.ApiTestSupport.createScenario;
+import static io.cfslab.api.ApiTestSupport.json;
+import static io.cfslab.api.ApiTestSupport.problem;
+import static io.cfslab.api.ApiTestSupport.tiny;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cfslab.testsupport.EventLoopGuard;
+import io.cfslab.testsupport.PacedEngine;
+import io.cfslab.testsupport.PacedEngineConfig;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
+import org.springframework.context.annotation.Import;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.test.web.reactive.server.WebTestClient;
+import org.springframework.web.reactive.function.client.WebClient;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.JsonNode;
+
+/** The REST layer's answers to concurrent, malformed and edge-case requests. */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "spring.datasource.url=jdbc:h2:mem:apifixes;DB_CLOSE_DELAY=-1;WRITE_DELAY=0",
+        "cfslab.runs.execute=false"})
+@AutoConfigureWebTestClient
+@Import({PacedEngineConfig.class, EventLoopGuard.class})
+class ApiFixesTest {
+    @Autowired WebTestClient web;
+    @LocalServerPort int port;
+
+    @AfterEach
+    void nothingBlockedTheEventLoop() {
+        assertThat(EventLoopGuard.violations).isEmpty();
+    }
+
+    @BeforeEach
+    void fast() {
+        PacedEngine.reset();
+    }
+
+    private WebClient client() {
+        return WebClient.builder().baseUrl("http://localhost:" + port)
+                .codecs(c -> c.defaultCodecs().maxInMemorySize(1 << 24)).build();
+    }
+
+    private static String emptyScenario(String name) {
+        return "{\"name\": \"" + name + "\", \"duration\": \"200ms\", \"machine\": {\"cpus\": 1}}";
+    }
+
+    @Test
+    void parallelMkdirsAreAllKept() {
+        String id = createScenario(web, emptyScenario("mkdirs"));
+        WebClient c = client();
+        List<Integer> statuses = Flux.range(0, 40)
+                .flatMap(i -> c.put().uri("/api/scenarios/" + id + "/cgroups/n" + i).exchangeToMono(r ->
+                        r.releaseBody().thenReturn(r.statusCode().value())), 40)
+                .collectList().block(Duration.ofSeconds(60));
+        assertThat(statuses).hasSize(40).containsOnly(201);
+        JsonNode tree = json(web.get().uri("/api/scenarios/" + id + "/cgroups").exchange().expectStatus().isOk());
+        assertThat(tree.findValuesAsString("path")).containsAll(IntStream.range(0, 40).mapToObj(i -> "/n" + i).toList());
+        JsonNode got = json(web.get().uri("/api/scenarios/" + id).exchange().expectStatus().isOk());
+        assertThat(got.path("version").asLong()).isEqualTo(41);
+    }
+
+    @Test
+    void parallelFileWritesEndConsistentWithTheAnswers() {
+        String id = createScenario(web, emptyScenario("files"));
+        String base = "/api/scenarios/" + id + "/cgroups";
+        web.put().uri(base + "/g").exchange().expectStatus().isCreated();
+        WebClient c = client();
+        for (int round = 0; round < 10; round++) {
+            // burst 30000 fits quota 40000 but not 10000: every order must end as the answers said
+            String quota = round % 2 == 0 ? "40000" : "10000";
+            web.put().uri(base + "/g/cpu.max.burst").contentType(MediaType.TEXT_PLAIN).bodyValue("0").exchange()
+                    .expectStatus().isNoContent();
+            web.put().uri(base + "/g/cpu.max").contentType(MediaType.TEXT_PLAIN).bodyValue("50000 100000").exchange()
+                    .expectStatus().isNoContent();
+            Mono<Integer> max = c.put().uri(base + "/g/cpu.max").contentType(MediaType.TEXT_PLAIN)
+                    .bodyValue(quota + " 100000").exchangeToMono(r -> r.releaseBody().thenReturn(r.statusCode().value()));
+            Mono<Integer> burst = c.put().uri(base + "/g/cpu.max.burst").contentType(MediaType.TEXT_PLAIN)
+                    .bodyValue("30000").exchangeToMono(r -> r.releaseBody().thenReturn(r.statusCode().value()));
+            var both = Mono.zip(max.subscribeOn(reactor.core.scheduler.Schedulers.parallel()),
+                    burst.subscribeOn(reactor.core.scheduler.Schedulers.parallel())).block(Duration.ofSeconds(30));
+            String maxNow = text(base + "/g/cpu.max");
+            String burstNow = text(base + "/g/cpu.max.burst");
+            assertThat(maxNow).as("round %d, answers %s", round, both)
+                    .isEqualTo(both.getT1() == 204 ? quota + " 100000\n" : "50000 100000\n");
+            assertThat(burstNow).as("round %d, answers %s", round, both)
+                    .isEqualTo(both.getT2() == 204 ? "30000\n" : "0\n");
+            if (quota.equals("40000")) assertThat(both.getT1()).isEqualTo(204);
+            if (quota.equals("40000")) assertThat(both.getT2()).isEqualTo(204);
+        }
+    }
+
+    @Test
+    void ifMatchAndEtagOnScenarios() {
+        String id = createScenario(web, tiny("etag"));
+        String uri = "/api/scenarios/" + id;
+        web.get().uri(uri).exchange().expectStatus().isOk().expectHeader().valueEquals("ETag", "\"1\"");
+        problem(web.put().uri(uri).header("If-Match", "\"7\"").contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(tiny("stale")).exchange(), HttpStatus.PRECONDITION_FAILED, "/id", null);
+        web.put().uri(uri).header("If-Match", "\"1\"").contentType(MediaType.APPLICATION_JSON).bodyValue(tiny("fresh"))
+                .exchange().expectStatus().isOk().expectHeader().valueEquals("ETag", "\"2\"");
+        problem(web.delete().uri(uri).header("If-Match", "\"1\"").exchange(), HttpStatus.PRECONDITION_FAILED, "/id", null);
+        web.get().uri(uri).exchange().expectStatus().isOk();
+        web.delete().uri(uri).header("If-Match", "\"2\"").exchange().expectStatus().isNoContent();
+        problem(web.delete().uri(uri).header("If-Match", "*").exchange(), HttpStatus.NOT_FOUND, "/id", "ENOENT");
+    }
+
+    private String text(String uri) {
+        return web.get().uri(uri).exchange().expectStatus().isOk().expectBody(String.class).returnResult().getResponseBody();
+    }
+}
