@@ -36,12 +36,12 @@ public class ProblemHandler {
 
     @ExceptionHandler(ApiException.class)
     ResponseEntity<ProblemDetail> api(ApiException e, ServerWebExchange exchange) {
-        return problem(e.status(), e.title(), e.problems(), exchange);
+        return problem(e.status(), e.title(), e.problems(), e.total(), exchange);
     }
 
     @ExceptionHandler(ScenarioException.class)
     ResponseEntity<ProblemDetail> scenario(ScenarioException e, ServerWebExchange exchange) {
-        return problem(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid scenario", fromScenario(e, ""), exchange);
+        return problem(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid scenario", fromScenario(e, ""), e.total(), exchange);
     }
 
     @ExceptionHandler(ServerWebInputException.class)
@@ -90,16 +90,28 @@ public class ProblemHandler {
 
     static ResponseEntity<ProblemDetail> problem(HttpStatus status, String title, List<FieldProblem> problems,
                                                  ServerWebExchange exchange) {
+        return problem(status, title, problems, problems.size(), exchange);
+    }
+
+    /** At most this many entries in {@code errors}; {@code detail} says how many more there were. */
+    static final int MAX_ERRORS = 100;
+
+    static ResponseEntity<ProblemDetail> problem(HttpStatus status, String title, List<FieldProblem> problems,
+                                                 int total, ServerWebExchange exchange) {
+        total = Math.max(total, problems.size());
         ProblemDetail pd = ProblemDetail.forStatus(status);
         pd.setTitle(title);
         pd.setInstance(URI.create(exchange.getRequest().getPath().value()));
         if (!problems.isEmpty()) {
             FieldProblem first = problems.get(0);
-            pd.setDetail(first.reason() + (problems.size() > 1 ? " (and " + (problems.size() - 1) + " more)" : ""));
+            int shown = Math.min(problems.size(), MAX_ERRORS);
+            pd.setDetail(first.reason() + (total > 1 ? " (and " + (total - 1) + " more"
+                    + (total > shown ? "; errors lists the first " + shown + ", " + (total - shown) + " more not listed" : "")
+                    + ")" : ""));
             pd.setProperty("pointer", first.pointer());
             if (first.errno() != null) pd.setProperty("errno", first.errno());
             List<Map<String, Object>> errors = new ArrayList<>();
-            for (FieldProblem p : problems) {
+            for (FieldProblem p : problems.subList(0, shown)) {
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("pointer", p.pointer());
                 m.put("reason", p.reason());

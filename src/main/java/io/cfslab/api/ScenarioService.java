@@ -63,7 +63,7 @@ public class ScenarioService {
             return engine.parse(ScenarioDocs.write(doc));
         } catch (ScenarioException e) {
             List<FieldProblem> problems = ProblemHandler.fromScenario(e, prefix);
-            throw new ApiException(ProblemHandler.statusOf(problems), "Invalid scenario", problems);
+            throw new ApiException(ProblemHandler.statusOf(problems), "Invalid scenario", problems, e.total());
         }
     }
 

@@ -118,6 +118,21 @@ class ApiFixesTest {
         problem(web.delete().uri(uri).header("If-Match", "*").exchange(), HttpStatus.NOT_FOUND, "/id", "ENOENT");
     }
 
+    @Test
+    void problemErrorsAreCapped() {
+        StringBuilder body = new StringBuilder("{\"name\": \"keys\", \"duration\": \"200ms\", \"machine\": {\"cpus\": 1}");
+        for (int i = 0; i < 5000; i++) body.append(", \"k").append(i).append("\": 1");
+        body.append('}');
+        JsonNode p = problem(web.post().uri("/api/scenarios").contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(body.toString()).exchange(), HttpStatus.UNPROCESSABLE_CONTENT, "/k0", null);
+        assertThat(p.path("errors").size()).isEqualTo(100);
+        assertThat(p.path("detail").asString()).contains("and 4999 more").contains("4900 more not listed");
+        var e = org.junit.jupiter.api.Assertions.assertThrows(io.cfslab.scenario.ScenarioException.class,
+                () -> io.cfslab.scenario.ScenarioParser.parse(body.toString()));
+        assertThat(e.problems()).hasSize(io.cfslab.scenario.ScenarioParser.MAX_PROBLEMS);
+        assertThat(e.total()).isEqualTo(5000);
+    }
+
     private String text(String uri) {
         return web.get().uri(uri).exchange().expectStatus().isOk().expectBody(String.class).returnResult().getResponseBody();
     }
