@@ -133,6 +133,26 @@ class ApiFixesTest {
         assertThat(e.total()).isEqualTo(5000);
     }
 
+    @Test
+    void matrixParametersAreRefused() {
+        String id = createScenario(web, emptyScenario("matrix"));
+        String base = "/api/scenarios/" + id + "/cgroups";
+        web.put().uri(base + "/a").exchange().expectStatus().isCreated();
+        for (String p : List.of(base + "/a;zzz/cpu.max", base + "/a/cpu.max;x", base + "/a;x")) {
+            problem(web.put().uri(p).contentType(MediaType.TEXT_PLAIN).bodyValue("20000").exchange(),
+                    HttpStatus.BAD_REQUEST, "/path", "EINVAL");
+        }
+        problem(web.get().uri("/api/scenarios;x/" + id).exchange(), HttpStatus.BAD_REQUEST, "/path", "EINVAL");
+        assertThat(text(base + "/a/cpu.max")).isEqualTo("max 100000\n");
+    }
+
+    @Test
+    void tooLongUriIsAProblem() {
+        String longPath = "/api/scenarios/" + "x".repeat(5000);
+        JsonNode p = problem(web.get().uri(longPath).exchange(), HttpStatus.URI_TOO_LONG, "/path", null);
+        assertThat(p.path("detail").asString()).contains("4096");
+    }
+
     private String text(String uri) {
         return web.get().uri(uri).exchange().expectStatus().isOk().expectBody(String.class).returnResult().getResponseBody();
     }
