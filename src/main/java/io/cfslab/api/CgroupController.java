@@ -86,10 +86,19 @@ public class CgroupController {
 
     @Operation(summary = "A group (JSON) or one of its files (text/plain, as the kernel prints it)")
     @GetMapping("/cgroups/{*path}")
-    public Mono<ResponseEntity<Object>> read(@PathVariable String id, @PathVariable String path) {
+    public Mono<ResponseEntity<Object>> read(@PathVariable String id, @PathVariable String path,
+                                             ServerHttpRequest request) {
+        Target target = Target.of(path);
+        List<MediaType> accept = request.getHeaders().getAccept();
+        MediaType wanted = target.file() == null ? MediaType.APPLICATION_JSON : MediaType.TEXT_PLAIN;
+        if (!accept.isEmpty() && accept.stream().noneMatch(m -> m.isCompatibleWith(wanted))) {
+            return Mono.error(ApiException.of(HttpStatus.NOT_ACCEPTABLE, "Not acceptable", "/path",
+                    (target.file() == null ? "a group" : target.file()) + " is " + wanted + "; Accept "
+                            + request.getHeaders().getFirst("Accept") + " does not include it", null));
+        }
         return jdbc.call(() -> {
             Scenario s = scenarios.parse(scenarios.get(id));
-            Target t = Target.of(path);
+            Target t = target;
             CgroupSpec c = find(s, t.group());
             if (c == null && !t.group().equals("/")) throw enoent(t.group());
             if (t.file() == null) return ResponseEntity.ok().<Object>body(groupView(t.group(), c, children(s, t.group()), tasksIn(s, t.group())));

@@ -3,6 +3,7 @@ package io.cfslab.api;
 import io.cfslab.scenario.Problem;
 import io.cfslab.scenario.ScenarioException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,6 +20,7 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.ServerWebInputException;
+import reactor.core.publisher.Mono;
 
 /**
  * Renders every refusal as RFC 9457 {@code application/problem+json}:
@@ -34,6 +36,9 @@ import org.springframework.web.server.ServerWebInputException;
 public class ProblemHandler {
     private static final Logger log = LoggerFactory.getLogger(ProblemHandler.class);
 
+    // Every answer carries an explicit Content-Type application/problem+json, which is written whatever the
+    // request's Accept says (a refusal is not turned into a 406 by content negotiation).
+
     @ExceptionHandler(ApiException.class)
     ResponseEntity<ProblemDetail> api(ApiException e, ServerWebExchange exchange) {
         return problem(e.status(), e.title(), e.problems(), e.total(), exchange);
@@ -41,11 +46,16 @@ public class ProblemHandler {
 
     @ExceptionHandler(ScenarioException.class)
     ResponseEntity<ProblemDetail> scenario(ScenarioException e, ServerWebExchange exchange) {
-        return problem(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid scenario", fromScenario(e, ""), e.total(), exchange);
+        return problem(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid scenario", fromScenario(e, ""),
+                e.total(), exchange);
     }
 
     @ExceptionHandler(ServerWebInputException.class)
     ResponseEntity<ProblemDetail> input(ServerWebInputException e, ServerWebExchange exchange) {
+        return inputProblem(e, exchange);
+    }
+
+    static ResponseEntity<ProblemDetail> inputProblem(ServerWebInputException e, ServerWebExchange exchange) {
         String reason = e.getReason() == null ? "malformed request" : e.getReason();
         Throwable cause = e.getMostSpecificCause();
         if (cause != null && cause != e) reason = reason + ": " + cause.getMessage();
@@ -55,6 +65,12 @@ public class ProblemHandler {
 
     @ExceptionHandler(ResponseStatusException.class)
     ResponseEntity<ProblemDetail> status(ResponseStatusException e, ServerWebExchange exchange) {
+        return statusProblem(e, exchange);
+    }
+
+    /** A problem for any {@link ResponseStatusException} (405, 406, 415, …), keeping its headers (e.g. Allow). */
+    static ResponseEntity<ProblemDetail> statusProblem(ResponseStatusException e, ServerWebExchange exchange) {
+        if (e instanceof ServerWebInputException in) return inputProblem(in, exchange);
         HttpStatusCode code = e.getStatusCode();
         HttpStatus status = HttpStatus.resolve(code.value());
         String title = status == null ? "Error" : status.getReasonPhrase();
@@ -71,6 +87,24 @@ public class ProblemHandler {
         log.error("unexpected error on {}", exchange.getRequest().getPath(), e);
         return problem(HttpStatus.INTERNAL_SERVER_ERROR, "Internal error",
                 List.of(new FieldProblem("", "internal error (" + e.getClass().getSimpleName() + ")", null)), exchange);
+    }
+
+    /** Writes a problem answer as application/problem+json, without content negotiation (for filters). */
+    static Mono<Void> write(ServerWebExchange exchange, ResponseEntity<ProblemDetail> problem) {
+        var response = exchange.getResponse();
+        response.setStatusCode(problem.getStatusCode());
+        response.getHeaders().addAll(problem.getHeaders());
+        response.getHeaders().setContentType(MediaType.APPLICATION_PROBLEM_JSON);
+        ProblemDetail pd = problem.getBody();
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("type", pd.getType() == null ? "about:blank" : pd.getType().toString());
+        body.put("title", pd.getTitle());
+        body.put("status", pd.getStatus());
+        body.put("detail", pd.getDetail());
+        if (pd.getInstance() != null) body.put("instance", pd.getInstance().toString());
+        if (pd.getProperties() != null) body.putAll(pd.getProperties());
+        byte[] bytes = ScenarioDocs.JSON.writeValueAsString(body).getBytes(StandardCharsets.UTF_8);
+        return response.writeWith(Mono.fromSupplier(() -> response.bufferFactory().wrap(bytes)));
     }
 
     /** Turns parser problems into field problems, each pointer prefixed by {@code prefix} (e.g. {@code /scenario}). */
@@ -101,7 +135,11 @@ public class ProblemHandler {
         total = Math.max(total, problems.size());
         ProblemDetail pd = ProblemDetail.forStatus(status);
         pd.setTitle(title);
-        pd.setInstance(URI.create(exchange.getRequest().getPath().value()));
+        try {
+            pd.setInstance(URI.create(exchange.getRequest().getPath().value()));
+        } catch (IllegalArgumentException notAUri) {
+            // left out
+        }
         if (!problems.isEmpty()) {
             FieldProblem first = problems.get(0);
             int shown = Math.min(problems.size(), MAX_ERRORS);

@@ -1,13 +1,13 @@
 package io.cfslab.api;
 
-import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
-import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.InvalidMediaTypeException;
+import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Component;
@@ -25,6 +25,7 @@ import reactor.core.publisher.Mono;
  *   <li>a path under {@code /api} with a {@code ;}: 400 {@code EINVAL}, pointer {@code /path}. Spring drops
  *       matrix parameters ({@code /a;x/cpu.max} would write {@code /a/cpu.max}); cgroup names cannot hold
  *       a {@code ;} anyway.</li>
+ *   <li>an {@code Accept} header that is not a list of media types is ignored, as if absent.</li>
  * </ul>
  */
 @Component
@@ -50,24 +51,26 @@ public class RequestTargetFilter implements WebFilter {
                     List.of(new FieldProblem("/path", "';' in the path: matrix parameters are not supported"
                             + " (and a cgroup name cannot contain ';')", "EINVAL")), exchange));
         }
+        List<String> accept = exchange.getRequest().getHeaders().get(HttpHeaders.ACCEPT);
+        if (accept != null && !accept.isEmpty()) {
+            try {
+                MediaType.parseMediaTypes(accept);
+            } catch (InvalidMediaTypeException unparseable) {
+                // RFC 9110 12.5.1: an Accept that cannot be parsed may be ignored, as if absent (so a missing
+                // run still answers 404, not 406)
+                return chain.filter(exchange.mutate()
+                        .request(r -> r.headers(h -> h.remove(HttpHeaders.ACCEPT))).build());
+            }
+        }
         return chain.filter(exchange);
     }
 
-    /** Writes a problem answer directly (a WebFilter's errors do not reach {@link ProblemHandler}). */
-    static Mono<Void> write(ServerWebExchange exchange, ResponseEntity<ProblemDetail> problem) {
-        var response = exchange.getResponse();
-        response.setStatusCode(problem.getStatusCode());
-        response.getHeaders().addAll(problem.getHeaders());
-        ProblemDetail pd = problem.getBody();
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("type", pd.getType() == null ? "about:blank" : pd.getType().toString());
-        body.put("title", pd.getTitle());
-        body.put("status", pd.getStatus());
-        body.put("detail", pd.getDetail());
-        body.put("instance", pd.getInstance() == null ? null : pd.getInstance().toString());
-        if (pd.getProperties() != null) body.putAll(pd.getProperties());
-        byte[] bytes = ScenarioDocs.JSON.writeValueAsString(body).getBytes(StandardCharsets.UTF_8);
-        DataBuffer buffer = response.bufferFactory().wrap(bytes);
-        return response.writeWith(Mono.just(buffer));
+    /**
+     * Reads (and drops) the request body first, then answers: a connection whose request body was left
+     * unread could not be used for the client's next request.
+     */
+    private static Mono<Void> write(ServerWebExchange exchange, ResponseEntity<ProblemDetail> problem) {
+        return exchange.getRequest().getBody().doOnNext(DataBufferUtils::release)
+                .then(Mono.defer(() -> ProblemHandler.write(exchange, problem))); // filters' errors skip ProblemHandler
     }
 }

@@ -33,7 +33,7 @@ import tools.jackson.databind.JsonNode;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "spring.datasource.url=jdbc:h2:mem:apifixes;DB_CLOSE_DELAY=-1;WRITE_DELAY=0",
         "cfslab.runs.execute=false"})
-@AutoConfigureWebTestClient
+@AutoConfigureWebTestClient(timeout = "30s")
 @Import({PacedEngineConfig.class, EventLoopGuard.class})
 class ApiFixesTest {
     @Autowired WebTestClient web;
@@ -151,6 +151,19 @@ class ApiFixesTest {
         String longPath = "/api/scenarios/" + "x".repeat(5000);
         JsonNode p = problem(web.get().uri(longPath).exchange(), HttpStatus.URI_TOO_LONG, "/path", null);
         assertThat(p.path("detail").asString()).contains("4096");
+    }
+
+    @Test
+    void everyRefusalIsProblemJsonWhateverTheAccept() {
+        problem(web.get().uri("/api/runs/nope").header("Accept", "garbage").exchange(), HttpStatus.NOT_FOUND, "/id", "ENOENT");
+        problem(web.get().uri("/api/runs/nope").accept(MediaType.TEXT_PLAIN).exchange(), HttpStatus.NOT_FOUND, "/id", "ENOENT");
+        problem(web.get().uri("/api/no-such-thing").exchange(), HttpStatus.NOT_FOUND, null, "ENOENT");
+        String id = createScenario(web, emptyScenario("accept"));
+        String base = "/api/scenarios/" + id + "/cgroups";
+        web.put().uri(base + "/a").exchange().expectStatus().isCreated();
+        problem(web.get().uri(base + "/a/cpu.max").accept(MediaType.APPLICATION_JSON).exchange(),
+                HttpStatus.NOT_ACCEPTABLE, null, null);
+        web.get().uri(base + "/a/cpu.max").header("Accept", "garbage").exchange().expectStatus().isOk(); // ignored
     }
 
     private String text(String uri) {
