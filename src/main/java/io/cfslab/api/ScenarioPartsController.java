@@ -3,6 +3,7 @@ package io.cfslab.api;
 import io.cfslab.store.Jdbc;
 import io.swagger.v3.oas.annotations.Operation;
 import java.net.URI;
+import java.util.List;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -66,12 +67,23 @@ public class ScenarioPartsController {
         });
     }
 
-    @Operation(summary = "Remove a task entry (204); 404 ENOENT")
+    @Operation(summary = "Remove a task entry (204); 404 ENOENT; 409 EBUSY while a timeline entry names it")
     @DeleteMapping("/tasks/{name}")
     public Mono<ResponseEntity<Void>> removeTask(@PathVariable String id, @PathVariable String name) {
         return scenarios.edit(id, (doc, s) -> {
             int i = doc.get("tasks") instanceof ArrayNode a ? indexOfTask(a, name) : -1;
             if (i < 0) throw ApiException.notFound("task " + name, "/name");
+            if (doc.get("timeline") instanceof ArrayNode tl) {
+                for (int k = 0; k < tl.size(); k++) {
+                    for (String action : List.of("move", "taskset", "chrt")) {
+                        if (name.equals(tl.get(k).path(action).asString(null))) {
+                            throw ApiException.of(HttpStatus.CONFLICT, "Busy", "/name",
+                                    "task " + name + " is used by timeline entry " + k + " (" + action
+                                            + "); remove that entry first", "EBUSY");
+                        }
+                    }
+                }
+            }
             ((ArrayNode) doc.get("tasks")).remove(i);
             return ResponseEntity.noContent().<Void>build();
         });

@@ -166,6 +166,20 @@ class ApiFixesTest {
         web.get().uri(base + "/a/cpu.max").header("Accept", "garbage").exchange().expectStatus().isOk(); // ignored
     }
 
+    @Test
+    void taskNamedByTheTimelineIsBusy() {
+        String id = createScenario(web, """
+                {"name": "busy", "duration": "200ms", "machine": {"cpus": 2},
+                 "tasks": [{"name": "t1", "workload": {"kind": "hog"}}],
+                 "timeline": [{"at": "10ms", "taskset": "t1", "cpus": "0"}]}
+                """);
+        JsonNode p = problem(web.delete().uri("/api/scenarios/" + id + "/tasks/t1").exchange(), HttpStatus.CONFLICT,
+                "/name", "EBUSY");
+        assertThat(p.path("detail").asString()).contains("task t1 is used by timeline entry 0");
+        web.delete().uri("/api/scenarios/" + id + "/timeline/0").exchange().expectStatus().isNoContent();
+        web.delete().uri("/api/scenarios/" + id + "/tasks/t1").exchange().expectStatus().isNoContent();
+    }
+
     private String text(String uri) {
         return web.get().uri(uri).exchange().expectStatus().isOk().expectBody(String.class).returnResult().getResponseBody();
     }
