@@ -49,7 +49,7 @@ import tools.jackson.databind.node.ObjectNode;
 public class CgroupController {
     /** Files a group has in this API. */
     static final Set<String> FILES = Set.copyOf(CgroupFiles.FILES);
-    private static final Pattern SEGMENT = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}");
+    private static final Pattern SEGMENT = Pattern.compile("[A-Za-z0-9_.-]+");
 
     private final ScenarioService scenarios;
     private final Jdbc jdbc;
@@ -242,14 +242,30 @@ public class CgroupController {
         }
     }
 
+    /** Longest group name, bytes: the kernel's NAME_MAX. */
+    static final int NAME_MAX = 255;
+
+    /**
+     * The scenario parser's rules for a mkdir: names of {@code [A-Za-z0-9_.-]}, not {@code .} or {@code ..}
+     * (400 {@code EINVAL}); at most {@value #NAME_MAX} bytes (422 {@code ENAMETOOLONG}); not a cgroup file's
+     * name, {@code cgroup.*} or {@code cpu.*} (409 {@code EEXIST}: the directory holds a file of that name).
+     */
     private static void checkPath(String group) {
         if (group.equals("/")) return;
         String[] segs = group.substring(1).split("/", -1);
         for (String seg : segs) {
-            if (!SEGMENT.matcher(seg).matches() || seg.startsWith("cpu.") || seg.startsWith("cgroup.")) {
+            if (seg.isEmpty() || seg.equals(".") || seg.equals("..") || !SEGMENT.matcher(seg).matches()) {
                 throw ApiException.of(HttpStatus.BAD_REQUEST, "Invalid cgroup name", "/path",
-                        "invalid group name '" + seg + "' in " + group
-                                + " (letters, digits, _ . -; not starting with cpu. or cgroup.)", "EINVAL");
+                        "invalid group name '" + seg + "' in " + group + " (letters, digits, _ . -; not . or ..)", "EINVAL");
+            }
+            if (seg.length() > NAME_MAX) {
+                throw ApiException.of(HttpStatus.UNPROCESSABLE_CONTENT, "Name too long", "/path",
+                        "group name '" + seg.substring(0, 16) + "...' is " + seg.length() + " bytes; the limit is "
+                                + NAME_MAX + " (NAME_MAX)", "ENAMETOOLONG");
+            }
+            if (seg.startsWith("cpu.") || seg.startsWith("cgroup.")) {
+                throw ApiException.of(HttpStatus.CONFLICT, "File exists", "/path",
+                        "'" + seg + "' in " + group + " is the name of a cgroup file (cgroup.*, cpu.*)", "EEXIST");
             }
         }
     }

@@ -180,6 +180,20 @@ class ApiFixesTest {
         web.delete().uri("/api/scenarios/" + id + "/tasks/t1").exchange().expectStatus().isNoContent();
     }
 
+    @Test
+    void groupNamesAsTheKernelJudgesThem() {
+        String id = createScenario(web, emptyScenario("names"));
+        String base = "/api/scenarios/" + id + "/cgroups";
+        web.put().uri(base + "/a").exchange().expectStatus().isCreated();
+        problem(web.put().uri(base + "/a/cgroup.procs").exchange(), HttpStatus.CONFLICT, "/path", "EEXIST");
+        problem(web.put().uri(base + "/cpu.foo").exchange(), HttpStatus.CONFLICT, "/path", "EEXIST");
+        web.put().uri(base + "/" + "n".repeat(255)).exchange().expectStatus().isCreated();
+        JsonNode p = problem(web.put().uri(base + "/" + "n".repeat(256)).exchange(), HttpStatus.UNPROCESSABLE_CONTENT,
+                "/path", "ENAMETOOLONG");
+        assertThat(p.path("detail").asString()).contains("255");
+        problem(web.put().uri(base + "/a/..").exchange(), HttpStatus.BAD_REQUEST, "/path", "EINVAL");
+    }
+
     private String text(String uri) {
         return web.get().uri(uri).exchange().expectStatus().isOk().expectBody(String.class).returnResult().getResponseBody();
     }
