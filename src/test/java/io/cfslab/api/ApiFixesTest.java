@@ -194,6 +194,17 @@ class ApiFixesTest {
         problem(web.put().uri(base + "/a/..").exchange(), HttpStatus.BAD_REQUEST, "/path", "EINVAL");
     }
 
+    @Test
+    void duplicateKeysAreRefused() {
+        JsonNode p = problem(web.post().uri("/api/scenarios").contentType(MediaType.APPLICATION_JSON)
+                .bodyValue("{\"name\": \"a\", \"name\": \"b\", \"duration\": \"200ms\", \"machine\": {\"cpus\": 1}}")
+                .exchange(), HttpStatus.BAD_REQUEST, null, "EINVAL");
+        assertThat(p.path("detail").asString()).containsIgnoringCase("duplicate");
+        problem(web.post().uri("/api/runs").contentType(MediaType.APPLICATION_JSON)
+                .bodyValue("{\"scenarioId\": \"e1-one-hog-10pct\", \"seed\": 1, \"seed\": 2}")
+                .exchange(), HttpStatus.BAD_REQUEST, null, "EINVAL");
+    }
+
     private String text(String uri) {
         return web.get().uri(uri).exchange().expectStatus().isOk().expectBody(String.class).returnResult().getResponseBody();
     }
