@@ -29,6 +29,7 @@ public class ApiErrorWebExceptionHandler implements WebExceptionHandler {
         }
         exchange.getResponse().getHeaders().clear();
         if (ex instanceof ApiException e) {
+            exchange.getResponse().getHeaders().addAll(e.headers());
             return ProblemHandler.write(exchange, ProblemHandler.problem(e.status(), e.title(), e.problems(), e.total(),
                     exchange));
         }

@@ -1,6 +1,7 @@
 package io.cfslab.api;
 
 import java.util.List;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 
 /**
@@ -14,6 +15,7 @@ public class ApiException extends RuntimeException {
     private final String title;
     private final List<FieldProblem> problems;
     private final int total;
+    private final HttpHeaders headers = new HttpHeaders();
 
     /**
      * @param status   HTTP status
@@ -47,6 +49,15 @@ public class ApiException extends RuntimeException {
     public String title() { return title; }
 
     public List<FieldProblem> problems() { return problems; }
+
+    /** Adds a header to the answer (e.g. {@code Allow} of a 405). @return this */
+    public ApiException header(String name, String value) {
+        headers.add(name, value);
+        return this;
+    }
+
+    /** @return headers of the answer besides the problem's */
+    public HttpHeaders headers() { return headers; }
 
     /** @return how many problems were found, including those not kept */
     public int total() { return total; }

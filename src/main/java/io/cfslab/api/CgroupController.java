@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -25,6 +26,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.bind.annotation.RestController;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.node.ArrayNode;
@@ -124,13 +126,25 @@ public class CgroupController {
         return writeFile(id, t, value);
     }
 
+    /** Methods of a file: it can be read and written, not removed. */
+    static final String FILE_ALLOW = "GET,HEAD,PUT,OPTIONS";
+    /** Methods of a group. */
+    static final String GROUP_ALLOW = "GET,HEAD,PUT,DELETE,OPTIONS";
+
+    @Operation(summary = "The methods a group or file allows (a file cannot be deleted)")
+    @RequestMapping(path = "/cgroups/{*path}", method = RequestMethod.OPTIONS)
+    public ResponseEntity<Void> options(@PathVariable String path) {
+        return ResponseEntity.ok().header(HttpHeaders.ALLOW, Target.of(path).file() == null ? GROUP_ALLOW : FILE_ALLOW)
+                .build();
+    }
+
     @Operation(summary = "rmdir a group: 409 EBUSY while it has children or tasks")
     @DeleteMapping("/cgroups/{*path}")
     public Mono<ResponseEntity<Void>> rmdir(@PathVariable String id, @PathVariable String path) {
         Target t = Target.of(path);
         if (t.file() != null) {
             return Mono.error(ApiException.of(HttpStatus.METHOD_NOT_ALLOWED, "Not a directory", "/path",
-                    t.file() + " is a file; only groups can be removed", "ENOTDIR"));
+                    t.file() + " is a file; only groups can be removed", "ENOTDIR").header(HttpHeaders.ALLOW, FILE_ALLOW));
         }
         return scenarios.edit(id, (doc, s) -> {
             String g = t.group();

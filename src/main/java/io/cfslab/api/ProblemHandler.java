@@ -10,12 +10,16 @@ import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.TypeMismatchException;
+import org.springframework.core.MethodParameter;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.server.ServerWebExchange;
@@ -41,7 +45,9 @@ public class ProblemHandler {
 
     @ExceptionHandler(ApiException.class)
     ResponseEntity<ProblemDetail> api(ApiException e, ServerWebExchange exchange) {
-        return problem(e.status(), e.title(), e.problems(), e.total(), exchange);
+        ResponseEntity<ProblemDetail> r = problem(e.status(), e.title(), e.problems(), e.total(), exchange);
+        if (e.headers().isEmpty()) return r;
+        return ResponseEntity.status(r.getStatusCode()).headers(r.getHeaders()).headers(e.headers()).body(r.getBody());
     }
 
     @ExceptionHandler(ScenarioException.class)
@@ -56,6 +62,22 @@ public class ProblemHandler {
     }
 
     static ResponseEntity<ProblemDetail> inputProblem(ServerWebInputException e, ServerWebExchange exchange) {
+        MethodParameter param = e.getMethodParameter();
+        String name = param == null ? null : param.getParameterName();
+        if (param != null && name != null && e.getCause() instanceof TypeMismatchException tm) {
+            // a path variable or query parameter that does not convert: name it, e.g. /index
+            PathVariable pv = param.getParameterAnnotation(PathVariable.class);
+            RequestParam rp = param.getParameterAnnotation(RequestParam.class);
+            if (pv != null && !pv.value().isEmpty()) name = pv.value();
+            if (rp != null && !rp.value().isEmpty()) name = rp.value();
+            Class<?> type = tm.getRequiredType();
+            String wanted = type == null ? "a valid value"
+                    : type == int.class || type == Integer.class || type == long.class || type == Long.class
+                    ? "an integer" : "a " + type.getSimpleName();
+            String kind = pv != null ? "path segment" : "parameter";
+            return problem(HttpStatus.BAD_REQUEST, "Invalid parameter", List.of(new FieldProblem("/" + name,
+                    kind + " " + name + " '" + tm.getValue() + "' is not " + wanted, "EINVAL")), exchange);
+        }
         String reason = e.getReason() == null ? "malformed request" : e.getReason();
         Throwable cause = e.getMostSpecificCause();
         if (cause != null && cause != e) reason = reason + ": " + cause.getMessage();

@@ -205,6 +205,28 @@ class ApiFixesTest {
                 .exchange(), HttpStatus.BAD_REQUEST, null, "EINVAL");
     }
 
+    @Test
+    void allowIsConsistentAndBadPathVariablesAreNamed() {
+        String id = createScenario(web, emptyScenario("allow"));
+        String base = "/api/scenarios/" + id + "/cgroups";
+        web.put().uri(base + "/a").exchange().expectStatus().isCreated();
+        var allow = web.options().uri(base + "/a/cpu.max").exchange().expectStatus().isOk()
+                .returnResult(Void.class).getResponseHeaders().getAllow();
+        assertThat(allow).extracting(Object::toString).contains("GET", "PUT").doesNotContain("DELETE");
+        var groupAllow = web.options().uri(base + "/a").exchange().expectStatus().isOk()
+                .returnResult(Void.class).getResponseHeaders().getAllow();
+        assertThat(groupAllow).extracting(Object::toString).contains("GET", "PUT", "DELETE");
+        var res = web.delete().uri(base + "/a/cpu.max").exchange();
+        res.expectHeader().value("Allow", v -> assertThat(v).doesNotContain("DELETE").contains("PUT"));
+        problem(web.delete().uri(base + "/a/cpu.max").exchange(), HttpStatus.METHOD_NOT_ALLOWED, "/path", "ENOTDIR");
+
+        JsonNode p = problem(web.get().uri("/api/scenarios/" + id + "/timeline/abc").exchange(), HttpStatus.BAD_REQUEST,
+                "/index", "EINVAL");
+        assertThat(p.path("detail").asString()).contains("index").contains("abc").doesNotContain("Type mismatch");
+        problem(web.delete().uri("/api/scenarios/" + id + "/timeline/abc").exchange(), HttpStatus.BAD_REQUEST,
+                "/index", "EINVAL");
+    }
+
     private String text(String uri) {
         return web.get().uri(uri).exchange().expectStatus().isOk().expectBody(String.class).returnResult().getResponseBody();
     }
