@@ -1,6 +1,7 @@
 package io.cfslab.api;
 
 import java.util.List;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 
 /**
@@ -13,6 +14,8 @@ public class ApiException extends RuntimeException {
     private final HttpStatus status;
     private final String title;
     private final List<FieldProblem> problems;
+    private final int total;
+    private final HttpHeaders headers = new HttpHeaders();
 
     /**
      * @param status   HTTP status
@@ -20,10 +23,16 @@ public class ApiException extends RuntimeException {
      * @param problems at least one: the offending field(s), reason and errno
      */
     public ApiException(HttpStatus status, String title, List<FieldProblem> problems) {
+        this(status, title, problems, problems.size());
+    }
+
+    /** @param total how many problems were found: more than {@code problems} if not all were kept */
+    public ApiException(HttpStatus status, String title, List<FieldProblem> problems, int total) {
         super(problems.isEmpty() ? title : problems.get(0).reason());
         this.status = status;
         this.title = title;
         this.problems = List.copyOf(problems);
+        this.total = Math.max(total, problems.size());
     }
 
     /** One problem at one field. */
@@ -40,4 +49,16 @@ public class ApiException extends RuntimeException {
     public String title() { return title; }
 
     public List<FieldProblem> problems() { return problems; }
+
+    /** Adds a header to the answer (e.g. {@code Allow} of a 405). @return this */
+    public ApiException header(String name, String value) {
+        headers.add(name, value);
+        return this;
+    }
+
+    /** @return headers of the answer besides the problem's */
+    public HttpHeaders headers() { return headers; }
+
+    /** @return how many problems were found, including those not kept */
+    public int total() { return total; }
 }

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -25,6 +26,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.bind.annotation.RestController;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.node.ArrayNode;
@@ -49,7 +51,7 @@ import tools.jackson.databind.node.ObjectNode;
 public class CgroupController {
     /** Files a group has in this API. */
     static final Set<String> FILES = Set.copyOf(CgroupFiles.FILES);
-    private static final Pattern SEGMENT = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}");
+    private static final Pattern SEGMENT = Pattern.compile("[A-Za-z0-9_.-]+");
 
     private final ScenarioService scenarios;
     private final Jdbc jdbc;
@@ -86,10 +88,19 @@ public class CgroupController {
 
     @Operation(summary = "A group (JSON) or one of its files (text/plain, as the kernel prints it)")
     @GetMapping("/cgroups/{*path}")
-    public Mono<ResponseEntity<Object>> read(@PathVariable String id, @PathVariable String path) {
+    public Mono<ResponseEntity<Object>> read(@PathVariable String id, @PathVariable String path,
+                                             ServerHttpRequest request) {
+        Target target = Target.of(path);
+        List<MediaType> accept = request.getHeaders().getAccept();
+        MediaType wanted = target.file() == null ? MediaType.APPLICATION_JSON : MediaType.TEXT_PLAIN;
+        if (!accept.isEmpty() && accept.stream().noneMatch(m -> m.isCompatibleWith(wanted))) {
+            return Mono.error(ApiException.of(HttpStatus.NOT_ACCEPTABLE, "Not acceptable", "/path",
+                    (target.file() == null ? "a group" : target.file()) + " is " + wanted + "; Accept "
+                            + request.getHeaders().getFirst("Accept") + " does not include it", null));
+        }
         return jdbc.call(() -> {
             Scenario s = scenarios.parse(scenarios.get(id));
-            Target t = Target.of(path);
+            Target t = target;
             CgroupSpec c = find(s, t.group());
             if (c == null && !t.group().equals("/")) throw enoent(t.group());
             if (t.file() == null) return ResponseEntity.ok().<Object>body(groupView(t.group(), c, children(s, t.group()), tasksIn(s, t.group())));
@@ -104,7 +115,7 @@ public class CgroupController {
                                               @RequestBody(required = false) String body, ServerHttpRequest request) {
         Target t = Target.of(path);
         if (t.file() == null) {
-            return jdbc.call(() -> mkdir(id, t.group()));
+            return mkdir(id, t.group());
         }
         MediaType type = request.getHeaders().getContentType();
         if (type == null || !MediaType.TEXT_PLAIN.isCompatibleWith(type)) {
@@ -112,7 +123,19 @@ public class CgroupController {
                     "write " + t.file() + " with Content-Type text/plain, as echo would", "EINVAL"));
         }
         String value = body == null ? "" : body.strip();
-        return jdbc.call(() -> writeFile(id, t, value));
+        return writeFile(id, t, value);
+    }
+
+    /** Methods of a file: it can be read and written, not removed. */
+    static final String FILE_ALLOW = "GET,HEAD,PUT,OPTIONS";
+    /** Methods of a group. */
+    static final String GROUP_ALLOW = "GET,HEAD,PUT,DELETE,OPTIONS";
+
+    @Operation(summary = "The methods a group or file allows (a file cannot be deleted)")
+    @RequestMapping(path = "/cgroups/{*path}", method = RequestMethod.OPTIONS)
+    public ResponseEntity<Void> options(@PathVariable String path) {
+        return ResponseEntity.ok().header(HttpHeaders.ALLOW, Target.of(path).file() == null ? GROUP_ALLOW : FILE_ALLOW)
+                .build();
     }
 
     @Operation(summary = "rmdir a group: 409 EBUSY while it has children or tasks")
@@ -121,9 +144,9 @@ public class CgroupController {
         Target t = Target.of(path);
         if (t.file() != null) {
             return Mono.error(ApiException.of(HttpStatus.METHOD_NOT_ALLOWED, "Not a directory", "/path",
-                    t.file() + " is a file; only groups can be removed", "ENOTDIR"));
+                    t.file() + " is a file; only groups can be removed", "ENOTDIR").header(HttpHeaders.ALLOW, FILE_ALLOW));
         }
-        return jdbc.call(() -> scenarios.edit(id, (doc, s) -> {
+        return scenarios.edit(id, (doc, s) -> {
             String g = t.group();
             if (g.equals("/")) throw ApiException.of(HttpStatus.CONFLICT, "Busy", "/path", "the root cannot be removed", "EBUSY");
             if (find(s, g) == null) throw enoent(g);
@@ -153,7 +176,7 @@ public class CgroupController {
                 cgroups.addObject().put("path", parent); // rmdir of a child leaves the mkdir -p parent
             }
             return ResponseEntity.noContent().<Void>build();
-        }));
+        });
     }
 
     @Operation(summary = "Append a generate entry (the seeds' nested loops); 422 if the tree would be too large")
@@ -166,19 +189,20 @@ public class CgroupController {
         } catch (ApiException e) {
             return Mono.error(e);
         }
-        return jdbc.call(() -> {
-            scenarios.edit(id, (doc, s) -> {
-                ArrayNode gens = doc.get("generate") instanceof ArrayNode a ? a : doc.putArray("generate");
-                gens.add(entry);
-                return null;
-            });
-            return ResponseEntity.status(HttpStatus.CREATED).location(URI.create("/api/scenarios/" + id + "/cgroups"))
-                    .body(treeOf(id));
-        });
+        return scenarios.edit(id, (doc, s) -> {
+            ArrayNode gens = doc.get("generate") instanceof ArrayNode a ? a : doc.putArray("generate");
+            gens.add(entry.deepCopy());
+            return Boolean.TRUE;
+        }).then(jdbc.call(() -> ResponseEntity.status(HttpStatus.CREATED)
+                .location(URI.create("/api/scenarios/" + id + "/cgroups")).body(treeOf(id))));
     }
 
-    private ResponseEntity<Object> mkdir(String id, String group) {
-        checkPath(group);
+    private Mono<ResponseEntity<Object>> mkdir(String id, String group) {
+        try {
+            checkPath(group);
+        } catch (ApiException e) {
+            return Mono.error(e);
+        }
         return scenarios.edit(id, (doc, s) -> {
             if (group.equals("/") || find(s, group) != null) {
                 return ResponseEntity.ok().<Object>body(Map.of("path", group, "created", false));
@@ -190,7 +214,7 @@ public class CgroupController {
         });
     }
 
-    private ResponseEntity<Object> writeFile(String id, Target t, String value) {
+    private Mono<ResponseEntity<Object>> writeFile(String id, Target t, String value) {
         return scenarios.edit(id, (doc, s) -> {
             if (t.group().equals("/")) {
                 throw ApiException.notFound("file " + t.group() + t.file() + " (the root has no " + t.file() + ")", "/path");
@@ -232,14 +256,30 @@ public class CgroupController {
         }
     }
 
+    /** Longest group name, bytes: the kernel's NAME_MAX. */
+    static final int NAME_MAX = 255;
+
+    /**
+     * The scenario parser's rules for a mkdir: names of {@code [A-Za-z0-9_.-]}, not {@code .} or {@code ..}
+     * (400 {@code EINVAL}); at most {@value #NAME_MAX} bytes (422 {@code ENAMETOOLONG}); not a cgroup file's
+     * name, {@code cgroup.*} or {@code cpu.*} (409 {@code EEXIST}: the directory holds a file of that name).
+     */
     private static void checkPath(String group) {
         if (group.equals("/")) return;
         String[] segs = group.substring(1).split("/", -1);
         for (String seg : segs) {
-            if (!SEGMENT.matcher(seg).matches() || seg.startsWith("cpu.") || seg.startsWith("cgroup.")) {
+            if (seg.isEmpty() || seg.equals(".") || seg.equals("..") || !SEGMENT.matcher(seg).matches()) {
                 throw ApiException.of(HttpStatus.BAD_REQUEST, "Invalid cgroup name", "/path",
-                        "invalid group name '" + seg + "' in " + group
-                                + " (letters, digits, _ . -; not starting with cpu. or cgroup.)", "EINVAL");
+                        "invalid group name '" + seg + "' in " + group + " (letters, digits, _ . -; not . or ..)", "EINVAL");
+            }
+            if (seg.length() > NAME_MAX) {
+                throw ApiException.of(HttpStatus.UNPROCESSABLE_CONTENT, "Name too long", "/path",
+                        "group name '" + seg.substring(0, 16) + "...' is " + seg.length() + " bytes; the limit is "
+                                + NAME_MAX + " (NAME_MAX)", "ENAMETOOLONG");
+            }
+            if (seg.startsWith("cpu.") || seg.startsWith("cgroup.")) {
+                throw ApiException.of(HttpStatus.CONFLICT, "File exists", "/path",
+                        "'" + seg + "' in " + group + " is the name of a cgroup file (cgroup.*, cpu.*)", "EEXIST");
             }
         }
     }

@@ -3,22 +3,28 @@ package io.cfslab.api;
 import io.cfslab.scenario.Problem;
 import io.cfslab.scenario.ScenarioException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.TypeMismatchException;
+import org.springframework.core.MethodParameter;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.ServerWebInputException;
+import reactor.core.publisher.Mono;
 
 /**
  * Renders every refusal as RFC 9457 {@code application/problem+json}:
@@ -34,18 +40,44 @@ import org.springframework.web.server.ServerWebInputException;
 public class ProblemHandler {
     private static final Logger log = LoggerFactory.getLogger(ProblemHandler.class);
 
+    // Every answer carries an explicit Content-Type application/problem+json, which is written whatever the
+    // request's Accept says (a refusal is not turned into a 406 by content negotiation).
+
     @ExceptionHandler(ApiException.class)
     ResponseEntity<ProblemDetail> api(ApiException e, ServerWebExchange exchange) {
-        return problem(e.status(), e.title(), e.problems(), exchange);
+        ResponseEntity<ProblemDetail> r = problem(e.status(), e.title(), e.problems(), e.total(), exchange);
+        if (e.headers().isEmpty()) return r;
+        return ResponseEntity.status(r.getStatusCode()).headers(r.getHeaders()).headers(e.headers()).body(r.getBody());
     }
 
     @ExceptionHandler(ScenarioException.class)
     ResponseEntity<ProblemDetail> scenario(ScenarioException e, ServerWebExchange exchange) {
-        return problem(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid scenario", fromScenario(e, ""), exchange);
+        return problem(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid scenario", fromScenario(e, ""),
+                e.total(), exchange);
     }
 
     @ExceptionHandler(ServerWebInputException.class)
     ResponseEntity<ProblemDetail> input(ServerWebInputException e, ServerWebExchange exchange) {
+        return inputProblem(e, exchange);
+    }
+
+    static ResponseEntity<ProblemDetail> inputProblem(ServerWebInputException e, ServerWebExchange exchange) {
+        MethodParameter param = e.getMethodParameter();
+        String name = param == null ? null : param.getParameterName();
+        if (param != null && name != null && e.getCause() instanceof TypeMismatchException tm) {
+            // a path variable or query parameter that does not convert: name it, e.g. /index
+            PathVariable pv = param.getParameterAnnotation(PathVariable.class);
+            RequestParam rp = param.getParameterAnnotation(RequestParam.class);
+            if (pv != null && !pv.value().isEmpty()) name = pv.value();
+            if (rp != null && !rp.value().isEmpty()) name = rp.value();
+            Class<?> type = tm.getRequiredType();
+            String wanted = type == null ? "a valid value"
+                    : type == int.class || type == Integer.class || type == long.class || type == Long.class
+                    ? "an integer" : "a " + type.getSimpleName();
+            String kind = pv != null ? "path segment" : "parameter";
+            return problem(HttpStatus.BAD_REQUEST, "Invalid parameter", List.of(new FieldProblem("/" + name,
+                    kind + " " + name + " '" + tm.getValue() + "' is not " + wanted, "EINVAL")), exchange);
+        }
         String reason = e.getReason() == null ? "malformed request" : e.getReason();
         Throwable cause = e.getMostSpecificCause();
         if (cause != null && cause != e) reason = reason + ": " + cause.getMessage();
@@ -55,6 +87,12 @@ public class ProblemHandler {
 
     @ExceptionHandler(ResponseStatusException.class)
     ResponseEntity<ProblemDetail> status(ResponseStatusException e, ServerWebExchange exchange) {
+        return statusProblem(e, exchange);
+    }
+
+    /** A problem for any {@link ResponseStatusException} (405, 406, 415, …), keeping its headers (e.g. Allow). */
+    static ResponseEntity<ProblemDetail> statusProblem(ResponseStatusException e, ServerWebExchange exchange) {
+        if (e instanceof ServerWebInputException in) return inputProblem(in, exchange);
         HttpStatusCode code = e.getStatusCode();
         HttpStatus status = HttpStatus.resolve(code.value());
         String title = status == null ? "Error" : status.getReasonPhrase();
@@ -71,6 +109,24 @@ public class ProblemHandler {
         log.error("unexpected error on {}", exchange.getRequest().getPath(), e);
         return problem(HttpStatus.INTERNAL_SERVER_ERROR, "Internal error",
                 List.of(new FieldProblem("", "internal error (" + e.getClass().getSimpleName() + ")", null)), exchange);
+    }
+
+    /** Writes a problem answer as application/problem+json, without content negotiation (for filters). */
+    static Mono<Void> write(ServerWebExchange exchange, ResponseEntity<ProblemDetail> problem) {
+        var response = exchange.getResponse();
+        response.setStatusCode(problem.getStatusCode());
+        response.getHeaders().addAll(problem.getHeaders());
+        response.getHeaders().setContentType(MediaType.APPLICATION_PROBLEM_JSON);
+        ProblemDetail pd = problem.getBody();
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("type", pd.getType() == null ? "about:blank" : pd.getType().toString());
+        body.put("title", pd.getTitle());
+        body.put("status", pd.getStatus());
+        body.put("detail", pd.getDetail());
+        if (pd.getInstance() != null) body.put("instance", pd.getInstance().toString());
+        if (pd.getProperties() != null) body.putAll(pd.getProperties());
+        byte[] bytes = ScenarioDocs.JSON.writeValueAsString(body).getBytes(StandardCharsets.UTF_8);
+        return response.writeWith(Mono.fromSupplier(() -> response.bufferFactory().wrap(bytes)));
     }
 
     /** Turns parser problems into field problems, each pointer prefixed by {@code prefix} (e.g. {@code /scenario}). */
@@ -90,16 +146,32 @@ public class ProblemHandler {
 
     static ResponseEntity<ProblemDetail> problem(HttpStatus status, String title, List<FieldProblem> problems,
                                                  ServerWebExchange exchange) {
+        return problem(status, title, problems, problems.size(), exchange);
+    }
+
+    /** At most this many entries in {@code errors}; {@code detail} says how many more there were. */
+    static final int MAX_ERRORS = 100;
+
+    static ResponseEntity<ProblemDetail> problem(HttpStatus status, String title, List<FieldProblem> problems,
+                                                 int total, ServerWebExchange exchange) {
+        total = Math.max(total, problems.size());
         ProblemDetail pd = ProblemDetail.forStatus(status);
         pd.setTitle(title);
-        pd.setInstance(URI.create(exchange.getRequest().getPath().value()));
+        try {
+            pd.setInstance(URI.create(exchange.getRequest().getPath().value()));
+        } catch (IllegalArgumentException notAUri) {
+            // left out
+        }
         if (!problems.isEmpty()) {
             FieldProblem first = problems.get(0);
-            pd.setDetail(first.reason() + (problems.size() > 1 ? " (and " + (problems.size() - 1) + " more)" : ""));
+            int shown = Math.min(problems.size(), MAX_ERRORS);
+            pd.setDetail(first.reason() + (total > 1 ? " (and " + (total - 1) + " more"
+                    + (total > shown ? "; errors lists the first " + shown + ", " + (total - shown) + " more not listed" : "")
+                    + ")" : ""));
             pd.setProperty("pointer", first.pointer());
             if (first.errno() != null) pd.setProperty("errno", first.errno());
             List<Map<String, Object>> errors = new ArrayList<>();
-            for (FieldProblem p : problems) {
+            for (FieldProblem p : problems.subList(0, shown)) {
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("pointer", p.pointer());
                 m.put("reason", p.reason());

@@ -146,8 +146,10 @@ public class RunController {
 
     @Operation(summary = "A run: status, progress, simulated and wall time, ETA")
     @GetMapping("/{id}")
-    public Mono<Map<String, Object>> get(@PathVariable String id) {
-        return jdbc.call(() -> view(require(id)));
+    public Mono<ResponseEntity<Map<String, Object>>> get(@PathVariable String id) {
+        // an entity, not a bare body: the run is looked up before the Accept header is negotiated, so a
+        // missing run answers 404 whatever the client accepts
+        return jdbc.call(() -> ResponseEntity.ok(view(require(id))));
     }
 
     @Operation(summary = "Cancel a queued or running run (202); 409 if it already finished")

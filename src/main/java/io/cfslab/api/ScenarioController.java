@@ -7,6 +7,7 @@ import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -15,6 +16,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 import reactor.core.publisher.Mono;
@@ -51,23 +53,30 @@ public class ScenarioController {
 
     @Operation(summary = "One scenario with its document; 404 ENOENT")
     @GetMapping("/{id}")
-    public Mono<Map<String, Object>> get(@PathVariable String id) {
-        return jdbc.call(() -> view(scenarios.get(id), true));
+    public Mono<ResponseEntity<Map<String, Object>>> get(@PathVariable String id) {
+        return jdbc.call(() -> withEtag(scenarios.get(id)));
     }
 
-    @Operation(summary = "Replace a stored scenario; 409 for ready-made ones")
+    @Operation(summary = "Replace a stored scenario; 409 for ready-made ones, 412 if If-Match names another version")
     @PutMapping(path = "/{id}", consumes = MediaType.APPLICATION_JSON_VALUE)
-    public Mono<Map<String, Object>> replace(@PathVariable String id, @RequestBody(required = false) String body) {
-        return jdbc.call(() -> view(scenarios.replace(id, ScenarioDocs.readObject(body, "")), true));
+    public Mono<ResponseEntity<Map<String, Object>>> replace(@PathVariable String id,
+            @RequestBody(required = false) String body,
+            @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
+        return jdbc.call(() -> withEtag(scenarios.replace(id, ScenarioDocs.readObject(body, ""), ifMatch)));
     }
 
-    @Operation(summary = "Delete a stored scenario (204); 409 for ready-made ones")
+    @Operation(summary = "Delete a stored scenario (204); 409 for ready-made ones, 412 if If-Match names another version")
     @DeleteMapping("/{id}")
-    public Mono<ResponseEntity<Void>> delete(@PathVariable String id) {
+    public Mono<ResponseEntity<Void>> delete(@PathVariable String id,
+            @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
         return jdbc.call(() -> {
-            scenarios.delete(id);
+            scenarios.delete(id, ifMatch);
             return ResponseEntity.noContent().<Void>build();
         });
+    }
+
+    private static ResponseEntity<Map<String, Object>> withEtag(ScenarioEntry e) {
+        return ResponseEntity.ok().eTag(ScenarioService.etag(e)).body(view(e, true));
     }
 
     static Map<String, Object> view(ScenarioEntry e, boolean withDocument) {

@@ -5,17 +5,19 @@ import java.util.ArrayList;
 import java.util.List;
 import org.springframework.http.HttpStatus;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.StreamReadFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * JSON handling of scenario documents: strict reading (400 on syntax errors) and a size pre-check that
+ * JSON handling of scenario documents: strict reading (400 on syntax errors and duplicate keys) and a size pre-check that
  * refuses trees and task counts over {@link Limits} (422 naming the limit) before anything expands them.
  */
 final class ScenarioDocs {
-    static final JsonMapper JSON = JsonMapper.builder().build();
+    /** Refuses duplicate keys (400), as the scenario parser does: a body read here is re-serialized for it. */
+    static final JsonMapper JSON = JsonMapper.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
 
     private ScenarioDocs() {}
 

@@ -3,6 +3,7 @@ package io.cfslab.api;
 import io.cfslab.store.Jdbc;
 import io.swagger.v3.oas.annotations.Operation;
 import java.net.URI;
+import java.util.List;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -53,29 +54,39 @@ public class ScenarioPartsController {
     @Operation(summary = "Add a task entry (201); 409 EEXIST if the name is taken")
     @PostMapping(path = "/tasks", consumes = MediaType.APPLICATION_JSON_VALUE)
     public Mono<ResponseEntity<JsonNode>> addTask(@PathVariable String id, @RequestBody(required = false) String body) {
-        return jdbc.call(() -> {
-            ObjectNode entry = ScenarioDocs.readObject(body, "");
+        return Mono.fromCallable(() -> ScenarioDocs.readObject(body, "")).flatMap(entry -> {
             String name = entry.path("name").asString("");
             return scenarios.edit(id, (doc, s) -> {
                 ArrayNode tasks = doc.get("tasks") instanceof ArrayNode a ? a : doc.putArray("tasks");
                 if (!name.isEmpty() && indexOfTask(tasks, name) >= 0) {
                     throw ApiException.of(HttpStatus.CONFLICT, "Task exists", "/name", "a task " + name + " exists", "EEXIST");
                 }
-                tasks.add(entry);
+                tasks.add(entry.deepCopy());
                 return ResponseEntity.created(URI.create("/api/scenarios/" + id + "/tasks/" + name)).<JsonNode>body(entry);
             });
         });
     }
 
-    @Operation(summary = "Remove a task entry (204); 404 ENOENT")
+    @Operation(summary = "Remove a task entry (204); 404 ENOENT; 409 EBUSY while a timeline entry names it")
     @DeleteMapping("/tasks/{name}")
     public Mono<ResponseEntity<Void>> removeTask(@PathVariable String id, @PathVariable String name) {
-        return jdbc.call(() -> scenarios.edit(id, (doc, s) -> {
+        return scenarios.edit(id, (doc, s) -> {
             int i = doc.get("tasks") instanceof ArrayNode a ? indexOfTask(a, name) : -1;
             if (i < 0) throw ApiException.notFound("task " + name, "/name");
+            if (doc.get("timeline") instanceof ArrayNode tl) {
+                for (int k = 0; k < tl.size(); k++) {
+                    for (String action : List.of("move", "taskset", "chrt")) {
+                        if (name.equals(tl.get(k).path(action).asString(null))) {
+                            throw ApiException.of(HttpStatus.CONFLICT, "Busy", "/name",
+                                    "task " + name + " is used by timeline entry " + k + " (" + action
+                                            + "); remove that entry first", "EBUSY");
+                        }
+                    }
+                }
+            }
             ((ArrayNode) doc.get("tasks")).remove(i);
             return ResponseEntity.noContent().<Void>build();
-        }));
+        });
     }
 
     @Operation(summary = "Timeline entries as written")
@@ -95,27 +106,25 @@ public class ScenarioPartsController {
     @Operation(summary = "Append a timeline entry (201, Location names its index)")
     @PostMapping(path = "/timeline", consumes = MediaType.APPLICATION_JSON_VALUE)
     public Mono<ResponseEntity<JsonNode>> addTimeline(@PathVariable String id, @RequestBody(required = false) String body) {
-        return jdbc.call(() -> {
-            ObjectNode entry = ScenarioDocs.readObject(body, "");
-            return scenarios.edit(id, (doc, s) -> {
-                ArrayNode tl = doc.get("timeline") instanceof ArrayNode a ? a : doc.putArray("timeline");
-                tl.add(entry);
-                return ResponseEntity.created(URI.create("/api/scenarios/" + id + "/timeline/" + (tl.size() - 1)))
-                        .<JsonNode>body(entry);
-            });
-        });
+        return Mono.fromCallable(() -> ScenarioDocs.readObject(body, "")).flatMap(entry ->
+                scenarios.edit(id, (doc, s) -> {
+                    ArrayNode tl = doc.get("timeline") instanceof ArrayNode a ? a : doc.putArray("timeline");
+                    tl.add(entry.deepCopy());
+                    return ResponseEntity.created(URI.create("/api/scenarios/" + id + "/timeline/" + (tl.size() - 1)))
+                            .<JsonNode>body(entry);
+                }));
     }
 
     @Operation(summary = "Remove a timeline entry (204); 404 ENOENT")
     @DeleteMapping("/timeline/{index}")
     public Mono<ResponseEntity<Void>> removeTimeline(@PathVariable String id, @PathVariable int index) {
-        return jdbc.call(() -> scenarios.edit(id, (doc, s) -> {
+        return scenarios.edit(id, (doc, s) -> {
             if (!(doc.get("timeline") instanceof ArrayNode tl) || index < 0 || index >= tl.size()) {
                 throw ApiException.notFound("timeline entry " + index, "/index");
             }
             tl.remove(index);
             return ResponseEntity.noContent().<Void>build();
-        }));
+        });
     }
 
     private ArrayNode part(String id, String key) {

@@ -58,9 +58,9 @@ public final class ScenarioParser {
     public static Scenario parse(String text) {
         Ctx c = new Ctx();
         JsonNode root = read(text, c);
-        if (root == null) throw new ScenarioException(c.list());
+        if (root == null) throw c.failure();
         Scenario s = new Run(c).scenario(root);
-        if (!c.problems.isEmpty()) throw new ScenarioException(c.list());
+        if (!c.problems.isEmpty()) throw c.failure();
         return s;
     }
 
@@ -73,7 +73,7 @@ public final class ScenarioParser {
     public static JsonNode readTree(String text) {
         Ctx c = new Ctx();
         JsonNode n = read(text, c);
-        if (n == null) throw new ScenarioException(c.list());
+        if (n == null) throw c.failure();
         return n;
     }
 
@@ -162,10 +162,21 @@ public final class ScenarioParser {
 
     // ------------------------------------------------------------------------------------------
 
+    /** Problems kept per parse; beyond this only counted (a document with a million bad keys costs no more). */
+    public static final int MAX_PROBLEMS = 1000;
+
     private static final class Ctx {
         final LinkedHashSet<Problem> problems = new LinkedHashSet<>();
-        void add(String path, String reason, String errno) { problems.add(new Problem(path, reason, errno)); }
-        void add(String path, InvalidValueException e) { problems.add(e.toProblem(path)); }
+        int dropped;
+        void add(String path, String reason, String errno) {
+            if (problems.size() >= MAX_PROBLEMS) dropped++;
+            else problems.add(new Problem(path, reason, errno));
+        }
+        void add(String path, InvalidValueException e) {
+            if (problems.size() >= MAX_PROBLEMS) dropped++;
+            else problems.add(e.toProblem(path));
+        }
+        ScenarioException failure() { return new ScenarioException(new ArrayList<>(problems), problems.size() + dropped); }
         List<Problem> list() { return new ArrayList<>(problems); }
     }
 

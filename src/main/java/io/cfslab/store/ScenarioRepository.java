@@ -30,6 +30,18 @@ public class ScenarioRepository {
                 .params(name, document, Timestamp.from(Instant.now()), id).update() == 1;
     }
 
+    /**
+     * Replaces the document only if the stored version is still {@code expectedVersion} (optimistic
+     * concurrency: a read-modify-write whose version changed meanwhile must re-read and re-apply).
+     *
+     * @return false if no such scenario or its version is no longer {@code expectedVersion}
+     */
+    public boolean update(String id, String name, String document, long expectedVersion) {
+        return jdbc.sql("update scenario set name = ?, document = ?, updated_at = ?, version = version + 1"
+                        + " where id = ? and version = ?")
+                .params(name, document, Timestamp.from(Instant.now()), id, expectedVersion).update() == 1;
+    }
+
     public Optional<ScenarioRecord> find(String id) {
         return jdbc.sql("select * from scenario where id = ?").param(id).query(ScenarioRepository::map).optional();
     }
@@ -42,6 +54,11 @@ public class ScenarioRepository {
     /** @return false if no such scenario */
     public boolean delete(String id) {
         return jdbc.sql("delete from scenario where id = ?").param(id).update() == 1;
+    }
+
+    /** @return false if no such scenario or its version is no longer {@code expectedVersion} */
+    public boolean delete(String id, long expectedVersion) {
+        return jdbc.sql("delete from scenario where id = ? and version = ?").params(id, expectedVersion).update() == 1;
     }
 
     private static ScenarioRecord map(ResultSet rs, int row) throws SQLException {

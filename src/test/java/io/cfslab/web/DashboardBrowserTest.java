@@ -60,7 +60,7 @@ class DashboardBrowserTest {
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) throws IOException {
         Path dir = Files.createTempDirectory("cfslab-browser-db");
-        registry.add("spring.datasource.url", () -> "jdbc:h2:file:" + dir.resolve("cfslab").toAbsolutePath());
+        registry.add("spring.datasource.url", () -> "jdbc:h2:file:" + dir.resolve("cfslab").toAbsolutePath() + ";WRITE_DELAY=0");
     }
 
     @BeforeAll

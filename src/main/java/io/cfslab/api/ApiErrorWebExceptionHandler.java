@@ -1,0 +1,43 @@
+package io.cfslab.api;
+
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Component;
+import org.springframework.web.server.ResponseStatusException;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebExceptionHandler;
+import reactor.core.publisher.Mono;
+
+/**
+ * Errors under {@code /api} that never reach {@link ProblemHandler} (no route: 404/405; a 406 while
+ * writing a successful answer; errors of filters) also answer {@code application/problem+json}, ahead of
+ * Spring Boot's default error JSON.
+ */
+@Component
+@Order(-2)
+public class ApiErrorWebExceptionHandler implements WebExceptionHandler {
+    private static final Logger log = LoggerFactory.getLogger(ApiErrorWebExceptionHandler.class);
+
+    @Override
+    public Mono<Void> handle(ServerWebExchange exchange, Throwable ex) {
+        String path = exchange.getRequest().getPath().value();
+        if (!path.startsWith("/api/") && !path.equals("/api") || exchange.getResponse().isCommitted()) {
+            return Mono.error(ex);
+        }
+        exchange.getResponse().getHeaders().clear();
+        if (ex instanceof ApiException e) {
+            exchange.getResponse().getHeaders().addAll(e.headers());
+            return ProblemHandler.write(exchange, ProblemHandler.problem(e.status(), e.title(), e.problems(), e.total(),
+                    exchange));
+        }
+        if (ex instanceof ResponseStatusException e) {
+            return ProblemHandler.write(exchange, ProblemHandler.statusProblem(e, exchange));
+        }
+        log.error("unexpected error on {}", path, ex);
+        return ProblemHandler.write(exchange, ProblemHandler.problem(HttpStatus.INTERNAL_SERVER_ERROR, "Internal error",
+                List.of(new FieldProblem("", "internal error (" + ex.getClass().getSimpleName() + ")", null)), exchange));
+    }
+}

@@ -1,0 +1,76 @@
+package io.cfslab.api;
+
+import java.util.List;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.InvalidMediaTypeException;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.stereotype.Component;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebFilter;
+import org.springframework.web.server.WebFilterChain;
+import reactor.core.publisher.Mono;
+
+/**
+ * Refuses request targets the API would otherwise misread, before any routing, with a problem body:
+ * <ul>
+ *   <li>longer than {@value #MAX_TARGET_BYTES} bytes (path and query): 414. Netty accepts request lines up
+ *       to {@code server.netty.max-initial-line-length} (64KB) so that such requests get here; beyond that
+ *       Netty itself answers a bare 414.</li>
+ *   <li>a path under {@code /api} with a {@code ;}: 400 {@code EINVAL}, pointer {@code /path}. Spring drops
+ *       matrix parameters ({@code /a;x/cpu.max} would write {@code /a/cpu.max}); cgroup names cannot hold
+ *       a {@code ;} anyway.</li>
+ *   <li>an {@code Accept} header that is not a list of media types is ignored, as if absent.</li>
+ * </ul>
+ */
+@Component
+@Order(Ordered.HIGHEST_PRECEDENCE)
+public class RequestTargetFilter implements WebFilter {
+    /** Longest request target (path and query), bytes. */
+    public static final int MAX_TARGET_BYTES = 4096;
+
+    @Override
+    public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
+        String path = exchange.getRequest().getURI().getRawPath();
+        String query = exchange.getRequest().getURI().getRawQuery();
+        int length = (path == null ? 0 : path.length()) + (query == null ? 0 : query.length() + 1);
+        if (length > MAX_TARGET_BYTES) {
+            var problem = ProblemHandler.problem(HttpStatus.URI_TOO_LONG, "URI too long",
+                    List.of(new FieldProblem("/path", "request target of " + length + " bytes exceeds the limit of "
+                            + MAX_TARGET_BYTES + " bytes", "ENAMETOOLONG")), exchange);
+            problem.getBody().setInstance(null); // not echoed back
+            return write(exchange, problem);
+        }
+        if (path != null && path.startsWith("/api") && path.indexOf(';') >= 0) {
+            return write(exchange, ProblemHandler.problem(HttpStatus.BAD_REQUEST, "Invalid path",
+                    List.of(new FieldProblem("/path", "';' in the path: matrix parameters are not supported"
+                            + " (and a cgroup name cannot contain ';')", "EINVAL")), exchange));
+        }
+        List<String> accept = exchange.getRequest().getHeaders().get(HttpHeaders.ACCEPT);
+        if (accept != null && !accept.isEmpty()) {
+            try {
+                MediaType.parseMediaTypes(accept);
+            } catch (InvalidMediaTypeException unparseable) {
+                // RFC 9110 12.5.1: an Accept that cannot be parsed may be ignored, as if absent (so a missing
+                // run still answers 404, not 406)
+                return chain.filter(exchange.mutate()
+                        .request(r -> r.headers(h -> h.remove(HttpHeaders.ACCEPT))).build());
+            }
+        }
+        return chain.filter(exchange);
+    }
+
+    /**
+     * Reads (and drops) the request body first, then answers: a connection whose request body was left
+     * unread could not be used for the client's next request.
+     */
+    private static Mono<Void> write(ServerWebExchange exchange, ResponseEntity<ProblemDetail> problem) {
+        return exchange.getRequest().getBody().doOnNext(DataBufferUtils::release)
+                .then(Mono.defer(() -> ProblemHandler.write(exchange, problem))); // filters' errors skip ProblemHandler
+    }
+}
