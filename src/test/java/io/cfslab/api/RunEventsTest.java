@@ -40,7 +40,7 @@ import tools.jackson.databind.JsonNode;
         "spring.datasource.url=jdbc:h2:mem:eventstest;DB_CLOSE_DELAY=-1",
         "cfslab.runs.pool-size=1", "cfslab.runs.poll-interval=100ms", "cfslab.runs.progress-interval=50ms",
         "cfslab.live.interval=250ms", "cfslab.live.keep-alive=400ms", "cfslab.live.db-poll-interval=100ms"})
-@AutoConfigureWebTestClient
+@AutoConfigureWebTestClient(timeout = "30s") // a loaded 2-core CI machine can take more than the default 5 s
 @Import({PacedEngineConfig.class, EventLoopGuard.class})
 class RunEventsTest {
     @Autowired WebTestClient webClient;
