@@ -31,7 +31,7 @@ import tools.jackson.databind.JsonNode;
 
 /** The REST layer's answers to concurrent, malformed and edge-case requests. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-        "spring.datasource.url=jdbc:h2:mem:apifixes;DB_CLOSE_DELAY=-1;WRITE_DELAY=0",
+        "spring.datasource.url=jdbc:h2:mem:apifixes-${random.uuid};DB_CLOSE_DELAY=-1;WRITE_DELAY=0",
         "cfslab.runs.execute=false"})
 @AutoConfigureWebTestClient(timeout = "30s")
 @Import({PacedEngineConfig.class, EventLoopGuard.class})

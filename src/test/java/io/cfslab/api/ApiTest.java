@@ -29,7 +29,7 @@ import tools.jackson.databind.JsonNode;
 
 /** Every endpoint of the API, success and failure, through WebTestClient on an in-memory H2. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-        "spring.datasource.url=jdbc:h2:mem:apitest;DB_CLOSE_DELAY=-1",
+        "spring.datasource.url=jdbc:h2:mem:apitest-${random.uuid};DB_CLOSE_DELAY=-1",
         "cfslab.runs.pool-size=2", "cfslab.runs.poll-interval=100ms", "cfslab.runs.progress-interval=50ms"})
 @AutoConfigureWebTestClient(timeout = "30s") // a loaded 2-core CI machine can take more than the default 5 s
 @Import({PacedEngineConfig.class, EventLoopGuard.class})

@@ -37,7 +37,7 @@ import tools.jackson.databind.JsonNode;
  * stays queued. Keep-alive 400 ms, updates every 250 ms (the default).
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-        "spring.datasource.url=jdbc:h2:mem:eventstest;DB_CLOSE_DELAY=-1",
+        "spring.datasource.url=jdbc:h2:mem:eventstest-${random.uuid};DB_CLOSE_DELAY=-1",
         "cfslab.runs.pool-size=1", "cfslab.runs.poll-interval=100ms", "cfslab.runs.progress-interval=50ms",
         "cfslab.live.interval=250ms", "cfslab.live.keep-alive=400ms", "cfslab.live.db-poll-interval=100ms"})
 @AutoConfigureWebTestClient(timeout = "30s") // a loaded 2-core CI machine can take more than the default 5 s

@@ -20,7 +20,7 @@ import tools.jackson.databind.JsonNode;
 
 /** Per-run guards: the event budget and the wall-time limit end a run as {@code failed} with the reason. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-        "spring.datasource.url=jdbc:h2:mem:guards;DB_CLOSE_DELAY=-1",
+        "spring.datasource.url=jdbc:h2:mem:guards-${random.uuid};DB_CLOSE_DELAY=-1",
         "cfslab.runs.pool-size=2", "cfslab.runs.poll-interval=100ms", "cfslab.runs.progress-interval=50ms",
         "cfslab.runs.max-events=5000", "cfslab.runs.max-wall-time=1s"})
 @AutoConfigureWebTestClient(timeout = "30s") // a loaded 2-core CI machine can take more than the default 5 s

@@ -15,7 +15,7 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 
 /** The server-rendered page shells, without a browser (the browser test skips where Chromium is missing). */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-        "spring.datasource.url=jdbc:h2:mem:pagestest;DB_CLOSE_DELAY=-1", "cfslab.runs.execute=false"})
+        "spring.datasource.url=jdbc:h2:mem:pagestest-${random.uuid};DB_CLOSE_DELAY=-1", "cfslab.runs.execute=false"})
 @AutoConfigureWebTestClient(timeout = "30s") // a loaded 2-core CI machine can take more than the default 5 s
 @Import(EventLoopGuard.class)
 class PagesTest {
