@@ -29,7 +29,7 @@ import reactor.core.publisher.Mono;
  * </ul>
  */
 @Component
-@Order(Ordered.HIGHEST_PRECEDENCE)
+@Order(Ordered.HIGHEST_PRECEDENCE + 1)
 public class RequestTargetFilter implements WebFilter {
     /** Longest request target (path and query), bytes. */
     public static final int MAX_TARGET_BYTES = 4096;

@@ -153,6 +153,15 @@ class ApiFixesTest {
         assertThat(p.path("detail").asString()).contains("4096");
     }
 
+    /** A refusal closes its connection: keep-alive connections reused after some refusals hung (1 in ~300). */
+    @Test
+    void refusalsCloseTheirConnection() {
+        web.get().uri("/api/runs/nope").exchange().expectStatus().isNotFound().expectHeader().valueEquals("Connection", "close");
+        web.get().uri("/api/no-such-thing").exchange().expectStatus().isNotFound().expectHeader().valueEquals("Connection", "close");
+        web.get().uri("/api/scenarios;x/y").exchange().expectStatus().isBadRequest().expectHeader().valueEquals("Connection", "close");
+        web.get().uri("/api/scenarios").exchange().expectStatus().isOk().expectHeader().doesNotExist("Connection");
+    }
+
     @Test
     void everyRefusalIsProblemJsonWhateverTheAccept() {
         problem(web.get().uri("/api/runs/nope").header("Accept", "garbage").exchange(), HttpStatus.NOT_FOUND, "/id", "ENOENT");

@@ -1,0 +1,36 @@
+package io.cfslab.api;
+
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpHeaders;
+import org.springframework.stereotype.Component;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebFilter;
+import org.springframework.web.server.WebFilterChain;
+import reactor.core.publisher.Mono;
+
+/**
+ * Every refusal under {@code /api} (status 400 and above) closes its connection ({@code Connection: close}).
+ *
+ * <p>Why: a client reusing a keep-alive connection after some refusals (a 404 for a missing run asked for
+ * with an odd Accept, an unknown route) occasionally sent its next request into a connection the server no
+ * longer read: about one request sequence in 300 hung until the client gave up (reproduced with Reactor
+ * Netty's client; the cause inside the server is not yet found, see the closing note of 2026-11-30).
+ * Refusals are rare, so a new connection after one costs nothing that matters.
+ */
+@Component
+@Order(Ordered.HIGHEST_PRECEDENCE) // before RequestTargetFilter, whose refusals close too
+public class CloseAfterErrorFilter implements WebFilter {
+
+    @Override
+    public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
+        if (!exchange.getRequest().getPath().value().startsWith("/api")) return chain.filter(exchange);
+        var response = exchange.getResponse();
+        response.beforeCommit(() -> {
+            var status = response.getStatusCode();
+            if (status != null && status.value() >= 400) response.getHeaders().set(HttpHeaders.CONNECTION, "close");
+            return Mono.empty();
+        });
+        return chain.filter(exchange);
+    }
+}
