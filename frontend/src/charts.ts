@@ -29,25 +29,40 @@ export function alignBuckets(hists: (Histogram | undefined)[]): { labels: string
   return { labels, counts };
 }
 
-/** A bar chart of one or more histograms (overlaid side by side in each bucket). */
-export class HistogramChart {
-  private plot: uPlot | null = null;
+/**
+ * A uPlot chart redrawn in place: new data with the same series only updates the plot (cheap, keeps zoom);
+ * other series rebuild it.
+ */
+abstract class ReusablePlot {
+  protected plot: uPlot | null = null;
   private key = '';
 
-  constructor(private readonly el: HTMLElement, private readonly names: string[], private readonly height = 260) {}
+  protected constructor(protected readonly el: HTMLElement) {}
+
+  /** True if the existing plot took `data`; false after clearing it for a rebuild. */
+  protected reuse(key: string, data: uPlot.AlignedData): boolean {
+    if (this.plot && key === this.key) {
+      this.plot.setData(data);
+      return true;
+    }
+    this.key = key;
+    this.plot?.destroy();
+    this.el.textContent = '';
+    return false;
+  }
+}
+
+/** A bar chart of one or more histograms (overlaid side by side in each bucket). */
+export class HistogramChart extends ReusablePlot {
+  constructor(el: HTMLElement, private readonly names: string[], private readonly height = 260) {
+    super(el);
+  }
 
   update(hists: (Histogram | undefined)[]): void {
     const { labels, counts } = alignBuckets(hists);
     const xs = labels.map((_, i) => i);
     const data = [xs, ...counts] as uPlot.AlignedData;
-    const key = labels.join('|');
-    if (this.plot && key === this.key) {
-      this.plot.setData(data);
-      return;
-    }
-    this.key = key;
-    this.plot?.destroy();
-    this.el.textContent = '';
+    if (this.reuse(labels.join('|'), data)) return;
     if (labels.length === 0) {
       this.el.append(Object.assign(document.createElement('p'), { className: 'hint', textContent: 'no distribute_cfs_runtime() calls yet' }));
       this.plot = null;
@@ -96,22 +111,14 @@ export interface Line {
 }
 
 /** Time series; redraws in place when the set of lines is unchanged. */
-export class LineChart {
-  private plot: uPlot | null = null;
-  private key = '';
-
-  constructor(private readonly el: HTMLElement, private readonly yLabel: string, private readonly height = 220) {}
+export class LineChart extends ReusablePlot {
+  constructor(el: HTMLElement, private readonly yLabel: string, private readonly height = 220) {
+    super(el);
+  }
 
   update(xsSeconds: number[], lines: Line[]): void {
-    const key = lines.map((l) => l.label).join('\u0000');
     const data = [xsSeconds, ...lines.map((l) => l.values)] as uPlot.AlignedData;
-    if (this.plot && key === this.key) {
-      this.plot.setData(data);
-      return;
-    }
-    this.key = key;
-    this.plot?.destroy();
-    this.el.textContent = '';
+    if (this.reuse(lines.map((l) => l.label).join('\u0000'), data)) return;
     if (lines.length === 0 || xsSeconds.length === 0) {
       this.plot = null;
       this.el.append(Object.assign(document.createElement('p'), { className: 'hint', textContent: 'no samples yet' }));
