@@ -7,6 +7,9 @@ WORKDIR /app
 RUN useradd --system --home /app cfslab && mkdir -p /app/data && chown cfslab /app/data
 COPY target/cfslab.jar /app/cfslab.jar
 USER cfslab
+# In a container the service must listen on every interface to be reachable through the published port
+# (the default outside a container is 127.0.0.1); set CFSLAB_SECURITY_TOKEN before exposing it further.
+ENV SERVER_ADDRESS=0.0.0.0
 EXPOSE 8080
 VOLUME ["/app/data"]
 ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-jar", "/app/cfslab.jar"]
