@@ -11,6 +11,7 @@ import java.util.function.Function;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.dataformat.csv.CsvMapper;
 import tools.jackson.dataformat.csv.CsvSchema;
+import tools.jackson.dataformat.csv.CsvWriteFeature;
 
 /**
  * The tables people paste into a review: fixed-width text as the seeds print it (seed 00's
@@ -246,7 +247,9 @@ public final class ExperimentTables {
             row.put("error", a.error() == null ? "" : a.error());
             rows.add(row);
         }));
-        return new CsvMapper().writer(schema.build()).writeValueAsString(rows);
+        // quote only where RFC 4180 needs it (a comma, quote or line break), so paths and numbers read as they are
+        return CsvMapper.builder().enable(CsvWriteFeature.STRICT_CHECK_FOR_QUOTING).build()
+                .writer(schema.build()).writeValueAsString(rows);
     }
 
     // ------------------------------------------------------------------------------------------- helpers

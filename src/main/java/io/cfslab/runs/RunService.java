@@ -41,9 +41,20 @@ public class RunService {
      * @return the new run, status {@code queued}
      */
     public RunRecord submit(String scenarioId, String scenarioName, String scenarioJson, Long seed, int repeats) {
+        return submit(scenarioId, scenarioName, scenarioJson, seed, repeats, null);
+    }
+
+    /**
+     * As {@link #submit(String, String, String, Long, int)}, recording the effective settings the run will use.
+     *
+     * @param settingsJson {@code io.cfslab.scenario.EffectiveSettings} of the validated scenario (with the seed
+     *                     override), or null
+     */
+    public RunRecord submit(String scenarioId, String scenarioName, String scenarioJson, Long seed, int repeats,
+                            String settingsJson) {
         String id = UUID.randomUUID().toString();
         tx.executeWithoutResult(s -> {
-            runs.insert(id, scenarioId, scenarioName, scenarioJson, seed, repeats);
+            runs.insert(id, scenarioId, scenarioName, scenarioJson, seed, repeats, settingsJson);
             queue.enqueue(id);
         });
         metrics.submitted();
@@ -51,6 +62,28 @@ public class RunService {
     }
 
     public Optional<RunRecord> find(String id) { return runs.find(id); }
+
+    /**
+     * Deletes a finished run and its results.
+     *
+     * @return false if there is no such run
+     * @throws IllegalStateException if it is queued or running (cancel it first), or one repeat of an experiment
+     *                               (delete the experiment)
+     */
+    public boolean delete(String id) {
+        Optional<RunRecord> found = runs.find(id);
+        if (found.isEmpty()) return false;
+        RunRecord r = found.get();
+        if (r.experimentId() != null) {
+            throw new IllegalStateException("run " + id + " is one run of experiment " + r.experimentId()
+                    + "; delete the experiment (DELETE /api/experiments/" + r.experimentId() + ")");
+        }
+        if (!r.status().finished() || !runs.deleteFinished(id)) {
+            throw new IllegalStateException("run " + id + " is " + runs.find(id).map(x -> x.status().word()).orElse("gone")
+                    + "; only a finished run can be deleted");
+        }
+        return true;
+    }
 
     /** The live state of a run executing on this instance, or null (queued, finished, or on another instance). */
     public LiveRun live(String id) { return worker.live(id); }
