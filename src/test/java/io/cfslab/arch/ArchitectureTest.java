@@ -8,9 +8,9 @@ import org.junit.jupiter.api.Test;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 /**
- * The simulation core (sim, kernel, machine, workload) and the contract types it speaks (scenario, metrics)
- * import nothing from Spring, Reactor, Jakarta or Micrometer: the simulator runs the same on the command line,
- * in a benchmark and behind the service.
+ * The simulation core (sim, kernel, machine, workload), the contract types it speaks (scenario, metrics) and the
+ * experiments (experiment) import nothing from Spring, Reactor, Jakarta or Micrometer: the simulator and an
+ * experiment run the same on the command line, in a benchmark and behind the service.
  */
 class ArchitectureTest {
 
@@ -21,7 +21,7 @@ class ArchitectureTest {
     @Test
     void simulationCoreHasNoFrameworkImports() {
         noClasses().that().resideInAnyPackage("io.cfslab.sim..", "io.cfslab.kernel..", "io.cfslab.machine..",
-                        "io.cfslab.workload..", "io.cfslab.scenario..", "io.cfslab.metrics..")
+                        "io.cfslab.workload..", "io.cfslab.scenario..", "io.cfslab.metrics..", "io.cfslab.experiment..")
                 .should().dependOnClassesThat().resideInAnyPackage("org.springframework..", "reactor..", "jakarta..",
                         "io.micrometer..")
                 .check(CLASSES);
@@ -35,6 +35,15 @@ class ArchitectureTest {
                         "io.cfslab.api..", "io.cfslab.runs..", "io.cfslab.store..", "io.cfslab.web..")
                 .orShould().dependOnClassesThat().haveFullyQualifiedName("io.cfslab.sim.Simulation")
                 .orShould().dependOnClassesThat().haveFullyQualifiedName("io.cfslab.sim.Simulator")
+                .check(CLASSES);
+    }
+
+    /** Experiments sit on the simulator and the contract types, below the service layers. */
+    @Test
+    void experimentsDoNotReachUpIntoTheService() {
+        noClasses().that().resideInAPackage("io.cfslab.experiment..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.cfslab.cli..", "io.cfslab.api..",
+                        "io.cfslab.runs..", "io.cfslab.store..", "io.cfslab.web..")
                 .check(CLASSES);
     }
 }
