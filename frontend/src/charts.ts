@@ -3,7 +3,7 @@
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { bucketLabel, printedBuckets, type Histogram } from './hist';
-import { box, stripData } from './strip';
+import { box, stripData, tickLabels } from './strip';
 
 export const PALETTE = [
   '#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf',
@@ -113,7 +113,7 @@ export function groupedBars(i: number, n: number, slot = 0.8): uPlot.Series.Path
     const base = u.valToPos(0, 'y', true);
     for (let k = idx0; k <= idx1; k++) {
       const y = ys[k];
-      if (y == null) continue;
+      if (y == null || y === 0) continue; // an empty bucket draws nothing (not a hairline)
       const left = u.valToPos(xs[k] - slot / 2 + i * w, 'x', true);
       const right = u.valToPos(xs[k] - slot / 2 + (i + 1) * w, 'x', true);
       const top = u.valToPos(y, 'y', true);
@@ -152,7 +152,7 @@ export class StripChart extends ReusablePlot {
         },
         axes: [
           { values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? arms[v] ?? '' : '')), splits: () => arms.map((_, i) => i), size: 36 },
-          { size: 70, values: (_u, splits) => splits.map(compact) },
+          { size: 70, values: (_u, splits) => tickLabels(splits) },
         ],
         series: [
           { label: 'arm' },

@@ -54,3 +54,16 @@ export function stripData(arms: (number | null)[][]): { xs: number[]; series: (n
   const series = arms.map((values, a) => xs.map((_, k) => (owner[k] === a ? values[index[k]] ?? null : null)));
   return { xs, series };
 }
+
+/**
+ * Axis tick labels with as many decimals as the tick step needs (uPlot's compact "12.2M" repeats itself when runs
+ * differ in the 4th digit): values of a million and more in M, of ten thousand and more in K.
+ */
+export function tickLabels(splits: number[]): string[] {
+  if (splits.length === 0) return [];
+  const step = splits.length > 1 ? Math.abs(splits[1] - splits[0]) : Math.abs(splits[0]) || 1;
+  const top = Math.max(...splits.map((v) => Math.abs(v)));
+  const [div, suffix] = top >= 1e6 ? [1e6, 'M'] : top >= 1e4 ? [1e3, 'K'] : [1, ''];
+  const decimals = step > 0 ? Math.min(6, Math.max(0, -Math.floor(Math.log10(step / div) + 1e-9))) : 0;
+  return splits.map((v) => (v / div).toFixed(decimals) + suffix);
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { box, quantile, runX, stripData } from '../src/strip';
+import { box, quantile, runX, stripData, tickLabels } from '../src/strip';
 import { machineLabel, summarize, UNKNOWN } from '../src/settings';
 
 describe('strip plot data', () => {
@@ -38,5 +38,15 @@ describe('run settings', () => {
     expect(summarize(null).throttle).toBe(UNKNOWN);
     expect(summarize({ kernel: { version: '6.18' } }).version).toBe('6.18');
     expect(machineLabel({ profile: 'generic', cpus: 2, smt: 1, sockets: 1 })).toBe('generic, 2 CPUs');
+  });
+});
+
+describe('strip plot axis', () => {
+  it('gives each tick the decimals its step needs', () => {
+    expect(tickLabels([4.65, 4.7, 4.75, 4.8])).toEqual(['4.65', '4.70', '4.75', '4.80']);
+    expect(tickLabels([12_200_000, 12_200_500, 12_201_000])).toEqual(['12.2000M', '12.2005M', '12.2010M']);
+    expect(tickLabels([70_000_000, 75_000_000, 80_000_000])).toEqual(['70M', '75M', '80M']);
+    expect(tickLabels([59, 59.5, 60])).toEqual(['59.0', '59.5', '60.0']);
+    expect(tickLabels([20_000, 40_000])).toEqual(['20K', '40K']);
   });
 });

@@ -82,6 +82,13 @@ public record ExperimentPlan(String name, String description, String scenarioId,
     public static ExperimentPlan of(Experiment e, ObjectNode base, String scenarioId, Function<String, Scenario> parser) {
         List<Problem> problems = new ArrayList<>();
         List<ArmPlan> arms = new ArrayList<>();
+        // the scenario's own faults, to tell them from those the overrides cause
+        Set<String> ownFaults = new java.util.HashSet<>();
+        try {
+            parser.apply(JSON.writeValueAsString(base));
+        } catch (ScenarioException ex) {
+            for (Problem p : ex.problems()) ownFaults.add(p.path() + "\u0000" + p.reason());
+        }
         for (int i = 0; i < e.arms().size(); i++) {
             Experiment.Arm arm = e.arms().get(i);
             ObjectNode doc = base.deepCopy();
@@ -94,7 +101,9 @@ public record ExperimentPlan(String name, String description, String scenarioId,
                 Scenario s = parser.apply(JSON.writeValueAsString(doc));
                 arms.add(new ArmPlan(i, arm.name(), arm.set(), doc, s));
             } catch (ScenarioException ex) {
-                for (Problem p : ex.problems()) problems.add(locate(p, e, i, scenarioId));
+                for (Problem p : ex.problems()) {
+                    problems.add(locate(p, e, i, scenarioId, ownFaults.contains(p.path() + "\u0000" + p.reason())));
+                }
             }
         }
         if (!problems.isEmpty()) throw new ExperimentException(dedupe(problems));
@@ -111,8 +120,12 @@ public record ExperimentPlan(String name, String description, String scenarioId,
                 e.metrics(), limited);
     }
 
-    /** Where a problem of arm {@code i}'s scenario comes from: one of its overrides, or the scenario itself. */
-    private static Problem locate(Problem p, Experiment e, int i, String scenarioId) {
+    /**
+     * Where a problem of arm {@code i}'s scenario comes from: the override at (or above, or below) its pointer; else,
+     * for a problem the scenario alone does not have, the arm's {@code set} (or the common one) as a whole (a shorter
+     * {@code /duration} that a timeline entry no longer fits); else the scenario itself.
+     */
+    private static Problem locate(Problem p, Experiment e, int i, String scenarioId, boolean scenarioHasIt) {
         Experiment.Arm arm = e.arms().get(i);
         String path = p.path() == null ? "" : p.path();
         String reason = p.reason() + " (arm \"" + arm.name() + "\", scenario " + (path.isEmpty() ? "/" : path) + ")";
@@ -122,6 +135,8 @@ public record ExperimentPlan(String name, String description, String scenarioId,
         for (String ptr : e.set().keySet()) {
             if (related(path, ptr)) return new Problem("/set/" + ExperimentParser.esc(ptr), reason, p.errno());
         }
+        if (!scenarioHasIt && !arm.set().isEmpty()) return new Problem("/arms/" + i + "/set", reason, p.errno());
+        if (!scenarioHasIt && !e.set().isEmpty()) return new Problem("/set", reason, p.errno());
         if (scenarioId == null) return new Problem("/scenario" + path, p.reason(), p.errno());
         return new Problem("/scenario_id", "scenario " + scenarioId + (path.isEmpty() ? "" : " at " + path) + ": "
                 + p.reason(), p.errno());

@@ -100,6 +100,12 @@ class ExperimentParserTest {
         Problem q = problems(experiment("[{\"name\": \"b\", \"set\": {\"/cgroups/0/cpu.max\": \"500 100000\"}}]", "")).get(0);
         assertThat(q.path()).isEqualTo("/arms/0/set/~1cgroups~10~1cpu.max");
         assertThat(q.errno()).isEqualTo("EINVAL");
+        // a fault the overrides cause away from their own pointers: the set that causes it
+        String shorter = experiment("[{\"name\": \"b\"}]", ", \"set\": {\"/duration\": \"100ms\"}").replace("\"repeats\": 3",
+                "\"repeats\": 3").replace("\"cgroups\": [", "\"timeline\": [{\"at\": \"500ms\", \"write\": \"/a/cpu.max\", \"value\": \"max\"}], \"cgroups\": [");
+        Problem d = problems(shorter).get(0);
+        assertThat(d.path()).isEqualTo("/set");
+        assertThat(d.reason()).contains("beyond duration", "(arm \"b\", scenario /timeline/0/at)");
         // a fault of the scenario itself is reported once, in the scenario
         String bad = experiment("[{\"name\": \"b\"}, {\"name\": \"h\"}]", "").replace("\"duration\": \"1s\"", "\"duration\": \"soon\"");
         assertThat(problems(bad)).extracting(Problem::path).containsExactly("/scenario/duration");
