@@ -180,6 +180,7 @@ class ExperimentApiTest {
             x = get("/api/experiments/" + id);
         }
         assertThat(x.path("status").asString()).isEqualTo("running");
+        assertThat(PacedEngine.maxConcurrent.get()).as("both simulation threads ran the experiment's runs at once").isEqualTo(2);
         problem(web.get().uri("/api/experiments/" + id + "/table").exchange(), HttpStatus.CONFLICT, "/id", null);
         problem(web.delete().uri("/api/experiments/" + id + "x").exchange(), HttpStatus.NOT_FOUND, "/id", "ENOENT");
         web.delete().uri("/api/experiments/" + id).exchange().expectStatus().isAccepted();
