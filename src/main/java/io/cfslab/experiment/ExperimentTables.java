@@ -295,8 +295,8 @@ public final class ExperimentTables {
 
     /**
      * How one metric's numbers are printed, chosen from the largest of its values so that a column never
-     * changes its decimals: whole-number metrics print their values without decimals; statistics get none from
-     * 100,000 up, 2 from 100, 3 from 1, 4 from 0.01, else 3 significant digits.
+     * changes its decimals: whole-number metrics print their values without decimals and their statistics with at
+     * most 2; statistics get none from 100,000 up, 2 from 100, 3 from 1, 4 from 0.01, else 3 significant digits.
      */
     record Fmt(boolean whole, int decimals) {
         static Fmt of(Map<String, ExperimentResult.MetricArm> byArm) {
@@ -310,7 +310,7 @@ public final class ExperimentTables {
                 }
             }
             int d = scale >= 100_000 ? 0 : scale >= 100 ? 2 : scale >= 1 ? 3 : scale >= 0.01 || scale == 0 ? 4 : -1;
-            return new Fmt(whole, d);
+            return new Fmt(whole, whole ? Math.min(d, 2) : d); // counts: 59.80, as seed 04's means
         }
 
         String value(double v) { return whole ? String.format(Locale.ROOT, "%.0f", v) : stat(v); }
