@@ -2,7 +2,6 @@ package io.cfslab.scenario;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.RecordComponent;
-import java.util.Map;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -55,8 +54,7 @@ public final class EffectiveSettings {
         if (v == null) return JSON.nullNode();
         if (v instanceof Enum<?> e) return JSON.getNodeFactory().stringNode(ScenarioParser.jsonName(e));
         if (v instanceof Record r) return components(r);
-        if (v instanceof Map<?, ?> || v instanceof Iterable<?>) return JSON.valueToTree(v);
-        return JSON.valueToTree(v);
+        return JSON.valueToTree(v); // numbers, booleans, strings (and any collection a future switch holds)
     }
 
     /** {@code bandwidthSliceUs} → {@code bandwidth_slice_us}. */

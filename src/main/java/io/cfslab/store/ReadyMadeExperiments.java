@@ -1,16 +1,9 @@
 package io.cfslab.store;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.springframework.core.io.Resource;
-import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 import org.springframework.stereotype.Component;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -36,20 +29,11 @@ public class ReadyMadeExperiments {
     private final Map<String, Entry> byId = new LinkedHashMap<>();
 
     public ReadyMadeExperiments() {
-        try {
-            Resource[] found = new PathMatchingResourcePatternResolver().getResources("classpath*:experiments/*.json");
-            List<Resource> sorted = new ArrayList<>(List.of(found));
-            sorted.sort(Comparator.comparing(Resource::getFilename));
-            JsonMapper mapper = JsonMapper.builder().build();
-            for (Resource r : sorted) {
-                String text = r.getContentAsString(StandardCharsets.UTF_8);
-                String id = r.getFilename().replaceFirst("\\.json$", "");
-                JsonNode doc = mapper.readTree(text);
-                byId.put(id, new Entry(id, doc.path("name").asString(id), doc.path("description").asString(""),
-                        doc.path("arms").size(), doc.path("repeats").asInt(), text));
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read ready-made experiments", e);
+        JsonMapper mapper = JsonMapper.builder().build();
+        for (ClasspathDocuments.Document d : ClasspathDocuments.read("experiments")) {
+            JsonNode doc = mapper.readTree(d.text());
+            byId.put(d.id(), new Entry(d.id(), doc.path("name").asString(d.id()), doc.path("description").asString(""),
+                    doc.path("arms").size(), doc.path("repeats").asInt(), d.text()));
         }
     }
 
