@@ -151,7 +151,7 @@ public final class ExperimentTables {
         out.append("| arm | overrides |\n|---|---|\n");
         for (String arm : r.arms()) {
             out.append("| ").append(md(arm)).append(arm.equals(r.arms().get(0)) ? " (base)" : "").append(" | ")
-                    .append(md(overrides(r.overrides().get(arm)))).append(" |\n");
+                    .append(mdOverrides(r.overrides().get(arm))).append(" |\n");
         }
         out.append("\n| metric |");
         for (String arm : r.arms()) out.append(' ').append(md(arm)).append(" |");
@@ -204,6 +204,15 @@ public final class ExperimentTables {
                     .append(SideBySideHistograms.format(name, histograms(r, name))).append("```\n");
         }
         return out.toString();
+    }
+
+    /** Each override as code: {@code `/kernel/throttle` = `"task"`}. */
+    private static String mdOverrides(Map<String, JsonNode> set) {
+        if (set == null || set.isEmpty()) return "(the scenario as it is)";
+        StringBuilder b = new StringBuilder();
+        set.forEach((k, v) -> b.append(b.length() == 0 ? "" : ", ").append('`').append(md(k)).append("` = `")
+                .append(md(v.toString())).append('`'));
+        return b.toString();
     }
 
     private static String md(String s) {
