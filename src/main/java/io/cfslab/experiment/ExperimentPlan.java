@@ -60,11 +60,7 @@ public record ExperimentPlan(String name, String description, String scenarioId,
         }
 
         /** The parsed scenario with {@code seed}. */
-        public Scenario scenario(long seed) {
-            Scenario s = scenario;
-            return new Scenario(s.name(), seed, s.durationNs(), s.machine(), s.kernel(), s.cgroups(), s.tasks(),
-                    s.timeline(), s.record());
-        }
+        public Scenario scenario(long seed) { return scenario.withSeed(seed); }
     }
 
     /** @return repeats per arm */
