@@ -194,7 +194,7 @@ public class CgroupController {
             gens.add(entry.deepCopy());
             return Boolean.TRUE;
         }).then(jdbc.call(() -> ResponseEntity.status(HttpStatus.CREATED)
-                .location(URI.create("/api/scenarios/" + id + "/cgroups")).body(treeOf(id))));
+                .location(Locations.api("scenarios", id, "cgroups")).body(treeOf(id))));
     }
 
     private Mono<ResponseEntity<Object>> mkdir(String id, String group) {
@@ -209,7 +209,7 @@ public class CgroupController {
             }
             ArrayNode cgroups = doc.get("cgroups") instanceof ArrayNode a ? a : doc.putArray("cgroups");
             cgroups.addObject().put("path", group);
-            return ResponseEntity.created(URI.create("/api/scenarios/" + id + "/cgroups" + group))
+            return ResponseEntity.created(URI.create(Locations.api("scenarios", id, "cgroups") + Locations.groupPath(group)))
                     .<Object>body(Map.of("path", group, "created", true));
         });
     }

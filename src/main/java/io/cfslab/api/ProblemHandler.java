@@ -17,6 +17,7 @@ import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
+import org.springframework.security.web.server.firewall.ServerExchangeRejectedException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -103,6 +104,13 @@ public class ProblemHandler {
         return ResponseEntity.status(code).headers(e.getHeaders()).headers(r.getHeaders()).body(r.getBody());
     }
 
+    /** Spring Security's firewall refused a header or parameter when the handler read it: 400. */
+    @ExceptionHandler(ServerExchangeRejectedException.class)
+    ResponseEntity<ProblemDetail> rejected(ServerExchangeRejectedException e, ServerWebExchange exchange) {
+        return problem(HttpStatus.BAD_REQUEST, "Rejected request", List.of(new FieldProblem("", e.getMessage(), "EINVAL")),
+                exchange);
+    }
+
     /** Anything unexpected: 500, still as a problem body (the cause is logged, not shown). */
     @ExceptionHandler(Exception.class)
     ResponseEntity<ProblemDetail> unexpected(Exception e, ServerWebExchange exchange) {
@@ -127,6 +135,14 @@ public class ProblemHandler {
         if (pd.getProperties() != null) body.putAll(pd.getProperties());
         byte[] bytes = ScenarioDocs.JSON.writeValueAsString(body).getBytes(StandardCharsets.UTF_8);
         return response.writeWith(Mono.fromSupplier(() -> response.bufferFactory().wrap(bytes)));
+    }
+
+    /**
+     * Writes a one-problem answer as application/problem+json, for code outside this package that answers
+     * before any controller (security's 401/403, request filters).
+     */
+    public static Mono<Void> write(ServerWebExchange exchange, HttpStatus status, String title, FieldProblem problem) {
+        return write(exchange, problem(status, title, List.of(problem), exchange));
     }
 
     /** Turns parser problems into field problems, each pointer prefixed by {@code prefix} (e.g. {@code /scenario}). */

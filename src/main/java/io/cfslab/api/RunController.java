@@ -4,6 +4,7 @@ import io.cfslab.metrics.BpftraceText;
 import io.cfslab.metrics.CpuStatText;
 import io.cfslab.metrics.HistogramSnapshot;
 import io.cfslab.metrics.ResultJson;
+import io.cfslab.runs.QueueFullException;
 import io.cfslab.runs.RunService;
 import io.cfslab.scenario.Scenario;
 import io.cfslab.store.Jdbc;
@@ -12,11 +13,12 @@ import io.cfslab.store.RunStatus;
 import io.cfslab.store.RunRepository;
 import io.cfslab.store.ScenarioEntry;
 import io.swagger.v3.oas.annotations.Operation;
-import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.server.reactive.ServerHttpResponse;
@@ -67,7 +69,10 @@ public class RunController {
 
     @Operation(summary = "Start a run (202 + Location); 400/422 with the field's JSON pointer")
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
-    public Mono<ResponseEntity<Map<String, Object>>> submit(@RequestBody(required = false) String body) {
+    public Mono<ResponseEntity<Map<String, Object>>> submit(@RequestBody(required = false) String body,
+                                                            ServerHttpRequest request) {
+        String client = request.getRemoteAddress() == null || request.getRemoteAddress().getAddress() == null ? null
+                : request.getRemoteAddress().getAddress().getHostAddress();
         return jdbc.call(() -> {
             ObjectNode req = ScenarioDocs.readObject(body, "");
             for (String key : req.propertyNames()) {
@@ -94,11 +99,11 @@ public class RunController {
             int repeats = 1;
             JsonNode rep = req.get("repeats");
             if (rep != null && !rep.isNull()) {
-                if (!rep.isIntegralNumber() || rep.asLong() < 1 || rep.asLong() > MAX_REPEATS) {
+                if (!rep.isIntegralNumber() || !rep.canConvertToInt() || rep.intValue() < 1 || rep.intValue() > MAX_REPEATS) {
                     throw ApiException.of(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid run request", "/repeats",
                             "repeats must be an integer in 1.." + MAX_REPEATS, "ERANGE");
                 }
-                repeats = rep.asInt();
+                repeats = rep.intValue();
             }
             String scenarioId = null;
             String json;
@@ -126,8 +131,14 @@ public class RunController {
                 parsed = scenarios.validate(doc, "/scenario");
                 json = ScenarioDocs.write(doc);
             }
-            RunRecord r = runService.submit(scenarioId, parsed.name(), json, seed, repeats);
-            return ResponseEntity.accepted().location(URI.create("/api/runs/" + r.id())).body(view(r));
+            RunRecord r;
+            try {
+                r = runService.submit(scenarioId, parsed.name(), json, seed, repeats, client);
+            } catch (QueueFullException full) {
+                throw ApiException.of(HttpStatus.TOO_MANY_REQUESTS, "Queue full", "", full.getMessage(), "EAGAIN")
+                        .header(HttpHeaders.RETRY_AFTER, Long.toString(Math.max(1, full.retryAfter().toSeconds())));
+            }
+            return ResponseEntity.accepted().location(Locations.api("runs", r.id())).body(view(r));
         });
     }
 

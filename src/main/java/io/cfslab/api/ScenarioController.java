@@ -3,7 +3,6 @@ package io.cfslab.api;
 import io.cfslab.store.Jdbc;
 import io.cfslab.store.ScenarioEntry;
 import io.swagger.v3.oas.annotations.Operation;
-import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,7 +41,7 @@ public class ScenarioController {
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
     public Mono<ResponseEntity<Map<String, Object>>> create(@RequestBody(required = false) String body) {
         return jdbc.call(() -> scenarios.create(ScenarioDocs.readObject(body, "")))
-                .map(e -> ResponseEntity.created(URI.create("/api/scenarios/" + e.id())).body(view(e, true)));
+                .map(e -> ResponseEntity.created(Locations.api("scenarios", e.id())).body(view(e, true)));
     }
 
     @Operation(summary = "List ready-made and stored scenarios")

@@ -2,7 +2,6 @@ package io.cfslab.api;
 
 import io.cfslab.store.Jdbc;
 import io.swagger.v3.oas.annotations.Operation;
-import java.net.URI;
 import java.util.List;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -62,7 +61,7 @@ public class ScenarioPartsController {
                     throw ApiException.of(HttpStatus.CONFLICT, "Task exists", "/name", "a task " + name + " exists", "EEXIST");
                 }
                 tasks.add(entry.deepCopy());
-                return ResponseEntity.created(URI.create("/api/scenarios/" + id + "/tasks/" + name)).<JsonNode>body(entry);
+                return ResponseEntity.created(Locations.api("scenarios", id, "tasks", name)).<JsonNode>body(entry);
             });
         });
     }
@@ -110,7 +109,7 @@ public class ScenarioPartsController {
                 scenarios.edit(id, (doc, s) -> {
                     ArrayNode tl = doc.get("timeline") instanceof ArrayNode a ? a : doc.putArray("timeline");
                     tl.add(entry.deepCopy());
-                    return ResponseEntity.created(URI.create("/api/scenarios/" + id + "/timeline/" + (tl.size() - 1)))
+                    return ResponseEntity.created(Locations.api("scenarios", id, "timeline", Integer.toString(tl.size() - 1)))
                             .<JsonNode>body(entry);
                 }));
     }
