@@ -6,6 +6,7 @@ import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.ControllerAdvice;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.ModelAttribute;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.security.web.server.csrf.CsrfToken;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
@@ -22,8 +23,11 @@ public class LoginController {
     public LoginController(SecurityProperties security) { this.security = security; }
 
     @GetMapping("/login")
-    public String login(Model model) {
+    public String login(@RequestParam(required = false) String error, @RequestParam(required = false) String logout,
+                        Model model) {
         if (!security.enabled()) return "redirect:/";
+        model.addAttribute("failed", error != null);
+        model.addAttribute("signedOut", logout != null);
         return "login";
     }
 
