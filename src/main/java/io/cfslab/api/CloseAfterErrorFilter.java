@@ -21,6 +21,12 @@ import reactor.core.publisher.Mono;
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE) // before RequestTargetFilter, whose refusals close too
 public class CloseAfterErrorFilter implements WebFilter {
+    /**
+     * Exchange attribute of a refusal that reads the whole request body while it answers
+     * ({@link RequestSizeFilter}): its connection is left open, since closing it as soon as the answer is
+     * written would reset a client that is still sending.
+     */
+    static final String BODY_DRAINED = CloseAfterErrorFilter.class.getName() + ".drained";
 
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
@@ -28,7 +34,9 @@ public class CloseAfterErrorFilter implements WebFilter {
         var response = exchange.getResponse();
         response.beforeCommit(() -> {
             var status = response.getStatusCode();
-            if (status != null && status.value() >= 400) response.getHeaders().set(HttpHeaders.CONNECTION, "close");
+            if (status != null && status.value() >= 400 && exchange.getAttribute(BODY_DRAINED) == null) {
+                response.getHeaders().set(HttpHeaders.CONNECTION, "close");
+            }
             return Mono.empty();
         });
         return chain.filter(exchange);

@@ -2,6 +2,7 @@ package io.cfslab.api;
 
 import java.util.List;
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpHeaders;
@@ -17,9 +18,10 @@ import reactor.core.publisher.Mono;
  * Refuses, before anything reads them, requests larger than the service takes:
  * <ul>
  *   <li>a body whose {@code Content-Length} exceeds the codecs' limit ({@code spring.http.codecs.max-in-memory-size},
- *       4 MB): 413 at once, without reading the body (a client that sent {@code Expect: 100-continue} never
- *       sends it); the connection closes. A body without a length (chunked) is cut by the codec at the same
- *       limit, also 413.</li>
+ *       4 MB): 413 at once, before any of it is parsed or kept. A client that sent {@code Expect: 100-continue}
+ *       never sends it; otherwise the rest is read and dropped chunk by chunk while the answer goes out (up to
+ *       {@value #MAX_DRAIN_BYTES} bytes, and the connection stays usable; beyond, it closes unread).
+ *       A body without a length (chunked) is cut by the codec at the same limit, also 413.</li>
  *   <li>header fields of more than {@value #MAX_HEADER_BYTES} bytes in all: 431. Netty accepts up to
  *       {@code server.max-http-request-header-size} (64 KB) so that such requests get here with a problem
  *       body; beyond that Netty itself answers a bare 431.</li>
@@ -51,12 +53,26 @@ public class RequestSizeFilter implements WebFilter {
         }
         long length = headers.getContentLength();
         if (length > maxBodyBytes) {
-            return refuse(exchange, HttpStatus.CONTENT_TOO_LARGE, "Content too large",
-                    new FieldProblem("", "a body of " + length + " bytes exceeds the limit of " + maxBodyBytes
-                            + " bytes (spring.http.codecs.max-in-memory-size)", "EFBIG"));
+            FieldProblem tooLarge = new FieldProblem("", "a body of " + length + " bytes exceeds the limit of "
+                    + maxBodyBytes + " bytes (spring.http.codecs.max-in-memory-size)", "EFBIG");
+            boolean waitsForContinue = "100-continue".equalsIgnoreCase(headers.getFirst(HttpHeaders.EXPECT));
+            if (waitsForContinue || length > MAX_DRAIN_BYTES) { // body never sent / too much to read: close
+                return refuse(exchange, HttpStatus.CONTENT_TOO_LARGE, "Content too large", tooLarge);
+            }
+            // Answer at once and read the rest of the body meanwhile, dropping each chunk as it arrives (no
+            // memory held); the connection stays open: closing it right after the answer would reset a client
+            // that is still sending, and it would never read the answer.
+            exchange.getAttributes().put(CloseAfterErrorFilter.BODY_DRAINED, Boolean.TRUE);
+            Mono<Void> answer = ProblemHandler.write(exchange, ProblemHandler.problem(HttpStatus.CONTENT_TOO_LARGE,
+                    "Content too large", List.of(tooLarge), exchange));
+            Mono<Void> drain = exchange.getRequest().getBody().doOnNext(DataBufferUtils::release).then();
+            return Mono.when(answer, drain);
         }
         return chain.filter(exchange);
     }
+
+    /** Beyond this a refused body is not read at all: the connection closes (the client may see a reset). */
+    static final long MAX_DRAIN_BYTES = 64L << 20;
 
     /** Answers without reading the body, and closes the connection (the unread body cannot be skipped). */
     private static Mono<Void> refuse(ServerWebExchange exchange, HttpStatus status, String title, FieldProblem p) {

@@ -66,15 +66,20 @@ public class SecurityConfig {
     }
 
     /**
-     * Spring Security's firewall, letting through what names may hold: an encoded {@code %} ({@code %25}) and
-     * an encoded {@code ;} ({@code %3B}) in a task name (a raw {@code ;} is refused earlier, by
-     * {@code RequestTargetFilter}). Encoded slashes, periods, backslashes, NUL and line ends stay refused.
+     * Spring Security's firewall, letting through what task names may hold: an encoded {@code %} ({@code %25}),
+     * {@code ;} ({@code %3B}; a raw one is refused earlier, by {@code RequestTargetFilter}) and {@code \}
+     * ({@code %5C}). Encoded slashes and periods, NUL and line ends stay refused (names cannot hold them).
      */
     @Bean
     ServerWebExchangeFirewall firewall() {
         StrictServerWebExchangeFirewall f = new StrictServerWebExchangeFirewall();
         f.setAllowUrlEncodedPercent(true);
         f.setAllowSemicolon(true);
+        f.setAllowBackSlash(true);
+        // A path is decoded once, into path variables; the firewall's check of the decoded path for encoded
+        // sequences (%2F, %2E, …: against a second decoding, which never happens here) would refuse a task
+        // literally named "%2F", whose URL carries %252F.
+        f.getDecodedUrlBlocklist().removeIf(s -> s.startsWith("%"));
         return f;
     }
 

@@ -94,7 +94,11 @@ class TokenSecurityTest {
     void theDocumentAndSchemasStayOpen() {
         WebTestClient web = web();
         web.get().uri("/v3/api-docs").exchange().expectStatus().isOk();
-        web.get().uri("/login").exchange().expectStatus().isOk();
+        String login = web.get().uri("/login").exchange().expectStatus().isOk().expectBody(String.class).returnResult()
+                .getResponseBody();
+        assertThat(login).contains("name=\"password\"").doesNotContain("Signed out", "not this service's token");
+        assertThat(web.get().uri("/login?error").exchange().expectBody(String.class).returnResult().getResponseBody())
+                .contains("not this service's token");
         web.get().uri("/ui/app.js").exchange().expectStatus().isOk();
     }
 
