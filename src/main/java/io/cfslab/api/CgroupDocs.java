@@ -35,7 +35,10 @@ final class CgroupDocs {
         for (Operation op : group.readOperations()) {
             op.setParameters(new java.util.ArrayList<>(List.of(id, groupPath)));
         }
-        if (group.getPut() != null) group.getPut().setRequestBody(null); // mkdir takes no body
+        if (group.getPut() != null) {
+            group.getPut().setRequestBody(null); // mkdir takes no body (and ignores one) ...
+            ApiDocs.addProblem(group.getPut(), 415, "A Content-Type that does not parse"); // ... but parses its type
+        }
 
         Parameter file = ApiDocs.pathParameter("file", "a cgroup file", new StringSchema()
                 ._enum(List.copyOf(CgroupController.FILES.stream().sorted().toList())));

@@ -25,7 +25,8 @@ import reactor.core.publisher.Mono;
  *   <li>a path under {@code /api} with a {@code ;}: 400 {@code EINVAL}, pointer {@code /path}. Spring drops
  *       matrix parameters ({@code /a;x/cpu.max} would write {@code /a/cpu.max}); cgroup names cannot hold
  *       a {@code ;} anyway.</li>
- *   <li>an {@code Accept} header that is not a list of media types is ignored, as if absent.</li>
+ *   <li>an {@code Accept} header that is not a list of media types is ignored, as if absent; and
+ *       {@code application/problem+json} in it is left out (refusals are problems anyway; a success is not one).</li>
  * </ul>
  */
 @Component
@@ -53,13 +54,25 @@ public class RequestTargetFilter implements WebFilter {
         }
         List<String> accept = exchange.getRequest().getHeaders().get(HttpHeaders.ACCEPT);
         if (accept != null && !accept.isEmpty()) {
+            List<MediaType> types;
             try {
-                MediaType.parseMediaTypes(accept);
+                types = MediaType.parseMediaTypes(accept);
             } catch (InvalidMediaTypeException unparseable) {
                 // RFC 9110 12.5.1: an Accept that cannot be parsed may be ignored, as if absent (so a missing
                 // run still answers 404, not 406)
                 return chain.filter(exchange.mutate()
                         .request(r -> r.headers(h -> h.remove(HttpHeaders.ACCEPT))).build());
+            }
+            // application/problem+json says how a client takes refusals (always problems, whatever it accepts);
+            // it must not make a successful answer a "problem": it is left out of negotiation
+            if (types.stream().anyMatch(t -> t.isCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON) && !t.isWildcardType()
+                    && !t.isWildcardSubtype())) {
+                List<MediaType> rest = types.stream().filter(t -> !t.equalsTypeAndSubtype(MediaType.APPLICATION_PROBLEM_JSON))
+                        .toList();
+                return chain.filter(exchange.mutate().request(r -> r.headers(h -> {
+                    if (rest.isEmpty()) h.remove(HttpHeaders.ACCEPT);
+                    else h.setAccept(rest);
+                })).build());
             }
         }
         return chain.filter(exchange);
