@@ -54,7 +54,7 @@ public class ApiDocs {
     /** Standard descriptions of the refusals. */
     static final Map<Integer, String> DESCRIPTIONS = Map.ofEntries(
             Map.entry(400, "Malformed request: JSON syntax, a duplicate key, invalid UTF-8, a path segment or query "
-                    + "parameter of the wrong type, a ';' or an encoded '/' or '.' in the path (EINVAL)"),
+                    + "parameter of the wrong type, a ';', an encoded '.', NUL or line end in the path (EINVAL)"),
             Map.entry(401, "No or wrong token: only when the service has one (cfslab.security.token); "
                     + "WWW-Authenticate: Bearer"),
             Map.entry(403, "A signed-in browser's write without its CSRF token"),

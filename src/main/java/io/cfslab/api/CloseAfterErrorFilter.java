@@ -2,6 +2,7 @@ package io.cfslab.api;
 
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
+import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.HttpHeaders;
 import org.springframework.stereotype.Component;
 import org.springframework.web.server.ServerWebExchange;
@@ -16,7 +17,8 @@ import reactor.core.publisher.Mono;
  * with an odd Accept, an unknown route) occasionally sent its next request into a connection the server no
  * longer read: about one request sequence in 300 hung until the client gave up (reproduced with Reactor
  * Netty's client; the cause inside the server is not yet found, see the closing note of 2026-11-30).
- * Refusals are rare, so a new connection after one costs nothing that matters.
+ * Refusals are rare, so a new connection after one costs nothing that matters. Before it closes, an unread
+ * request body is read and dropped ({@link #drain}).
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE) // before RequestTargetFilter, whose refusals close too
@@ -28,9 +30,12 @@ public class CloseAfterErrorFilter implements WebFilter {
      */
     static final String BODY_DRAINED = CloseAfterErrorFilter.class.getName() + ".drained";
 
+    /** Most of an unread request body that is read (and dropped) after a refusal; beyond it the connection just closes. */
+    static final long MAX_DRAIN_BYTES = 16L << 20;
+
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
-        if (!exchange.getRequest().getPath().value().startsWith("/api")) return chain.filter(exchange);
+        if (!exchange.getRequest().getPath().value().startsWith("/api")) return chain.filter(exchange).then(drain(exchange));
         var response = exchange.getResponse();
         response.beforeCommit(() -> {
             var status = response.getStatusCode();
@@ -39,6 +44,37 @@ public class CloseAfterErrorFilter implements WebFilter {
             }
             return Mono.empty();
         });
-        return chain.filter(exchange);
+        return chain.filter(exchange).then(drain(exchange));
+    }
+
+    /**
+     * After a refusal that left the request body unread (security's 401 and 403, the firewall's 400, a 415 or
+     * 404 from routing: none of them reads it), reads and drops the rest of it, chunk by chunk, before the
+     * exchange ends and the connection closes: closed with unread data, the connection is reset, and a client
+     * still sending never reads the answer it was already sent. A body that was read already is not read again
+     * (the second subscription fails at once and is ignored).
+     */
+    private static Mono<Void> drain(ServerWebExchange exchange) {
+        return Mono.defer(() -> {
+            var status = exchange.getResponse().getStatusCode();
+            var headers = exchange.getRequest().getHeaders();
+            boolean hasBody = headers.getContentLength() > 0 || headers.containsHeader(HttpHeaders.TRANSFER_ENCODING);
+            boolean waitsForContinue = "100-continue".equalsIgnoreCase(headers.getFirst(HttpHeaders.EXPECT)); // never sent
+            if (status == null || status.value() < 400 || !hasBody || waitsForContinue
+                    || headers.getContentLength() > MAX_DRAIN_BYTES) {
+                return Mono.empty();
+            }
+            long[] read = {0};
+            return exchange.getRequest().getBody()
+                    .takeWhile(b -> (read[0] += b.readableByteCount()) <= MAX_DRAIN_BYTES || release(b))
+                    .doOnNext(DataBufferUtils::release)
+                    .onErrorResume(e -> Mono.empty())
+                    .then();
+        });
+    }
+
+    private static boolean release(org.springframework.core.io.buffer.DataBuffer b) {
+        DataBufferUtils.release(b);
+        return false;
     }
 }

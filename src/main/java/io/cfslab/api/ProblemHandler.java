@@ -139,10 +139,21 @@ public class ProblemHandler {
 
     /**
      * Writes a one-problem answer as application/problem+json, for code outside this package that answers
-     * before any controller (security's 401/403, request filters).
+     * before any controller (security's 401/403, the firewall's 400). The request body, if any, is read and
+     * dropped after it by {@link CloseAfterErrorFilter}.
      */
     public static Mono<Void> write(ServerWebExchange exchange, HttpStatus status, String title, FieldProblem problem) {
         return write(exchange, problem(status, title, List.of(problem), exchange));
+    }
+
+    /**
+     * Runs {@code answer} once the request body has been read and dropped, chunk by chunk (nothing is kept; a
+     * body reaches here only within the size limit, {@link RequestSizeFilter}). A refusal that left the body
+     * unread would close a connection the client is still sending on: it would see a reset, not the answer.
+     */
+    public static Mono<Void> afterBody(ServerWebExchange exchange, Mono<Void> answer) {
+        return exchange.getRequest().getBody().doOnNext(org.springframework.core.io.buffer.DataBufferUtils::release)
+                .onErrorResume(e -> Mono.empty()).then(answer);
     }
 
     /** Turns parser problems into field problems, each pointer prefixed by {@code prefix} (e.g. {@code /scenario}). */

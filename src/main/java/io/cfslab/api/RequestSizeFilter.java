@@ -28,7 +28,7 @@ import reactor.core.publisher.Mono;
  * </ul>
  */
 @Component
-@Order(Ordered.HIGHEST_PRECEDENCE + 2) // after CloseAfterErrorFilter and RequestTargetFilter, before security
+@Order(Ordered.HIGHEST_PRECEDENCE + 1) // after CloseAfterErrorFilter, before RequestTargetFilter and security
 public class RequestSizeFilter implements WebFilter {
     /** Largest header section the application reads (names, values, ": " and line ends). */
     public static final int MAX_HEADER_BYTES = 16 * 1024;
@@ -72,7 +72,7 @@ public class RequestSizeFilter implements WebFilter {
     }
 
     /** Beyond this a refused body is not read at all: the connection closes (the client may see a reset). */
-    static final long MAX_DRAIN_BYTES = 64L << 20;
+    static final long MAX_DRAIN_BYTES = CloseAfterErrorFilter.MAX_DRAIN_BYTES;
 
     /** Answers without reading the body, and closes the connection (the unread body cannot be skipped). */
     private static Mono<Void> refuse(ServerWebExchange exchange, HttpStatus status, String title, FieldProblem p) {

@@ -3,7 +3,6 @@ package io.cfslab.api;
 import java.util.List;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
-import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.InvalidMediaTypeException;
@@ -30,7 +29,7 @@ import reactor.core.publisher.Mono;
  * </ul>
  */
 @Component
-@Order(Ordered.HIGHEST_PRECEDENCE + 1)
+@Order(Ordered.HIGHEST_PRECEDENCE + 2) // after RequestSizeFilter: no oversized body is drained here
 public class RequestTargetFilter implements WebFilter {
     /** Longest request target (path and query), bytes. */
     public static final int MAX_TARGET_BYTES = 4096;
@@ -83,7 +82,7 @@ public class RequestTargetFilter implements WebFilter {
      * unread could not be used for the client's next request.
      */
     private static Mono<Void> write(ServerWebExchange exchange, ResponseEntity<ProblemDetail> problem) {
-        return exchange.getRequest().getBody().doOnNext(DataBufferUtils::release)
-                .then(Mono.defer(() -> ProblemHandler.write(exchange, problem))); // filters' errors skip ProblemHandler
+        // filters' errors skip ProblemHandler
+        return ProblemHandler.afterBody(exchange, Mono.defer(() -> ProblemHandler.write(exchange, problem)));
     }
 }

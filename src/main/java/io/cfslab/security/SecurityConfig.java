@@ -68,7 +68,7 @@ public class SecurityConfig {
     /**
      * Spring Security's firewall, letting through what task names may hold: an encoded {@code %} ({@code %25}),
      * {@code ;} ({@code %3B}; a raw one is refused earlier, by {@code RequestTargetFilter}) and {@code \}
-     * ({@code %5C}). Encoded slashes and periods, NUL and line ends stay refused (names cannot hold them).
+     * ({@code %5C}), and {@code /} ({@code %2F}) for cgroup paths. Encoded periods, NUL and line ends stay refused.
      */
     @Bean
     ServerWebExchangeFirewall firewall() {
@@ -76,6 +76,9 @@ public class SecurityConfig {
         f.setAllowUrlEncodedPercent(true);
         f.setAllowSemicolon(true);
         f.setAllowBackSlash(true);
+        // an encoded '/' in a cgroup path ({path} of the OpenAPI document, which clients encode): /web%2Ffrontend
+        // is /web/frontend; in any other parameter it makes a name that cannot exist (404)
+        f.setAllowUrlEncodedSlash(true);
         // A path is decoded once, into path variables; the firewall's check of the decoded path for encoded
         // sequences (%2F, %2E, …: against a second decoding, which never happens here) would refuse a task
         // literally named "%2F", whose URL carries %252F.

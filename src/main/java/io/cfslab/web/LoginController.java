@@ -6,7 +6,6 @@ import org.springframework.ui.Model;
 import org.springframework.web.bind.annotation.ControllerAdvice;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.ModelAttribute;
-import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.security.web.server.csrf.CsrfToken;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
@@ -23,11 +22,11 @@ public class LoginController {
     public LoginController(SecurityProperties security) { this.security = security; }
 
     @GetMapping("/login")
-    public String login(@RequestParam(required = false) String error, @RequestParam(required = false) String logout,
-                        Model model) {
+    public String login(ServerWebExchange exchange, Model model) {
         if (!security.enabled()) return "redirect:/";
-        model.addAttribute("failed", error != null);
-        model.addAttribute("signedOut", logout != null);
+        // ?error (a wrong token) and ?logout come without values
+        model.addAttribute("failed", exchange.getRequest().getQueryParams().containsKey("error"));
+        model.addAttribute("signedOut", exchange.getRequest().getQueryParams().containsKey("logout"));
         return "login";
     }
 
