@@ -53,8 +53,7 @@ final class SimulateCommand implements Callable<Integer> {
         }
         Scenario s = ScenarioFiles.read(scenarioFile, err);
         if (s == null) return Cli.EXIT_BAD_INPUT;
-        if (seed != null) s = new Scenario(s.name(), seed, s.durationNs(), s.machine(), s.kernel(), s.cgroups(),
-                s.tasks(), s.timeline(), s.record());
+        if (seed != null) s = s.withSeed(seed);
         SimulationResult r;
         try {
             r = Simulator.run(s, new RunControl() {

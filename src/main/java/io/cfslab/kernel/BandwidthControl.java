@@ -3,7 +3,7 @@ package io.cfslab.kernel;
 import io.cfslab.machine.CostModel;
 import io.cfslab.scenario.KernelSpec;
 import io.cfslab.scenario.KernelSpec.Throttle;
-import io.cfslab.sim.EventQueue;
+import io.cfslab.event.EventQueue;
 
 import java.util.Arrays;
 

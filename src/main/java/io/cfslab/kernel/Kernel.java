@@ -7,7 +7,7 @@ import io.cfslab.scenario.KernelSpec;
 import io.cfslab.scenario.KernelSpec.Throttle;
 import io.cfslab.scenario.KernelSpec.ThrottledClockStart;
 import io.cfslab.scenario.TaskSpec.Policy;
-import io.cfslab.sim.EventQueue;
+import io.cfslab.event.EventQueue;
 import io.cfslab.workload.Segment;
 import io.cfslab.workload.Workload;
 import io.cfslab.workload.WorkloadContext;

@@ -1,7 +1,7 @@
 package io.cfslab.kernel;
 
 import io.cfslab.machine.Topology;
-import io.cfslab.sim.EventQueue;
+import io.cfslab.event.EventQueue;
 
 import java.util.BitSet;
 

@@ -2,7 +2,7 @@ package io.cfslab.kernel;
 
 import io.cfslab.scenario.KernelSpec;
 import io.cfslab.scenario.TaskSpec.Policy;
-import io.cfslab.sim.EventQueue;
+import io.cfslab.event.EventQueue;
 
 import java.util.Arrays;
 

@@ -92,7 +92,7 @@ public class RunWorker {
         long seed0 = run.seed() != null ? run.seed() : base.seed();
         long wallLimitNs = props.maxWallTime().toNanos();
         for (int i = 0; i < run.repeats(); i++) {
-            Scenario s = withSeed(base, seed0 + i);
+            Scenario s = base.withSeed(seed0 + i);
             long elapsed = System.nanoTime() - a.startNanos();
             LiveRun.Repeat rep = new LiveRun.Repeat(i);
             GuardedRunControl control = new GuardedRunControl(props.maxEvents() - a.events(), wallLimitNs - elapsed,
@@ -191,10 +191,5 @@ public class RunWorker {
             if (c != null) c.stop(GuardedRunControl.Stop.SHUTDOWN);
         });
         ticker.shutdownNow();
-    }
-
-    private static Scenario withSeed(Scenario s, long seed) {
-        return new Scenario(s.name(), seed, s.durationNs(), s.machine(), s.kernel(), s.cgroups(), s.tasks(),
-                s.timeline(), s.record());
     }
 }

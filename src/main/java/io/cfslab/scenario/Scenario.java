@@ -19,4 +19,12 @@ import java.util.List;
 public record Scenario(String name, long seed, long durationNs, MachineSpec machine, KernelSpec kernel,
                        List<CgroupSpec> cgroups, List<TaskSpec> tasks, List<TimelineAction> timeline,
                        RecordSpec record) {
+
+    /**
+     * @param otherSeed the seed to run with
+     * @return this scenario with {@code otherSeed} instead of its own (a repeat, or a {@code --seed} override)
+     */
+    public Scenario withSeed(long otherSeed) {
+        return new Scenario(name, otherSeed, durationNs, machine, kernel, cgroups, tasks, timeline, record);
+    }
 }

@@ -1,5 +1,6 @@
 package io.cfslab.sim;
 
+import io.cfslab.event.EventQueue;
 import io.cfslab.kernel.GroupTree;
 import io.cfslab.kernel.Kernel;
 import io.cfslab.machine.MachineProfile;

@@ -1,4 +1,4 @@
-package io.cfslab.sim;
+package io.cfslab.event;
 
 import java.util.Arrays;
 

@@ -1,0 +1,61 @@
+package io.cfslab.scenario;
+
+import static io.cfslab.scenario.ParseContext.type;
+
+import tools.jackson.databind.JsonNode;
+
+/** The scenario's {@code machine} section: profile and topology ({@link MachineSpec}). */
+final class MachineSection {
+    private MachineSection() {}
+
+    /**
+     * @param spec        the machine (defaults where a value was refused)
+     * @param checkedCpus its CPU count, or -1 if the machine is invalid: CPU lists are then checked only for syntax
+     */
+    record Parsed(MachineSpec spec, int checkedCpus) { }
+
+    static Parsed parse(CheckedObject top, ParseContext c) {
+        MachineSpec dflt = new MachineSpec("generic", 2, 1, 1);
+        JsonNode n = top.get("machine");
+        if (n == null) return new Parsed(dflt, 2);
+        CheckedObject o = c.obj(n, "/machine");
+        if (o == null) return new Parsed(dflt, -1);
+        String profile = c.string(o, "profile", "generic");
+        if (profile != null && !ScenarioParser.PROFILES.contains(profile)) {
+            c.add(o.at("profile"), "unknown profile \"" + profile + "\"; implemented: "
+                    + String.join(", ", ScenarioParser.PROFILES), null);
+        }
+        boolean ok = true;
+        JsonNode cn = o.get("cpus");
+        long cpus = 2;
+        if (cn != null) {
+            if (!cn.isIntegralNumber()) {
+                c.add(o.at("cpus"), "must be an integer, not " + type(cn), null);
+                ok = false;
+            } else if (!cn.canConvertToLong() || cn.longValue() < 1 || cn.longValue() > Limits.MAX_CPUS) {
+                c.add(o.at("cpus"), cn.canConvertToLong() && cn.longValue() < 1 ? "cpus " + cn + " is below 1"
+                        : "cpus " + cn + " exceeds the limit of " + Limits.MAX_CPUS, null);
+                ok = false;
+            } else {
+                cpus = cn.longValue();
+            }
+        }
+        long smt = 1;
+        JsonNode sn = o.get("smt");
+        if (sn != null) {
+            smt = c.integer(sn, o.at("smt"), -1, 1, 8);
+            if (smt != 1 && smt != 2 && smt != 4 && smt != 8) {
+                if (smt != -1) c.add(o.at("smt"), "smt must be 1, 2, 4 or 8, not " + smt, null);
+                ok = false;
+                smt = 1;
+            }
+        }
+        long sockets = c.integer(o, "sockets", 1, 1, Limits.MAX_CPUS);
+        if (ok && cpus % (smt * sockets) != 0) {
+            c.add(o.at("cpus"), "cpus " + cpus + " is not a multiple of smt " + smt + " x sockets " + sockets, null);
+        }
+        o.finish(c);
+        return new Parsed(new MachineSpec(profile == null ? "generic" : profile, (int) cpus, (int) smt, (int) sockets),
+                ok ? (int) cpus : -1);
+    }
+}

@@ -1,0 +1,232 @@
+package io.cfslab.scenario;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * One parse of a scenario: the problems found so far (in the order found, at most
+ * {@link ScenarioParser#MAX_PROBLEMS} kept) and the readers of scalar values that every section uses.
+ * A reader that finds a problem records it at the value's JSON pointer and returns its default (or null),
+ * so that parsing goes on and every problem of a document is reported at once.
+ */
+final class ParseContext {
+    private static final Pattern SEGMENT = Pattern.compile("[A-Za-z0-9_.-]+");
+
+    private final LinkedHashSet<Problem> problems = new LinkedHashSet<>();
+    private int dropped;
+
+    void add(String path, String reason, String errno) {
+        if (problems.size() >= ScenarioParser.MAX_PROBLEMS) dropped++;
+        else problems.add(new Problem(path, reason, errno));
+    }
+
+    void add(String path, InvalidValueException e) {
+        if (problems.size() >= ScenarioParser.MAX_PROBLEMS) dropped++;
+        else problems.add(e.toProblem(path));
+    }
+
+    boolean hasProblems() { return !problems.isEmpty(); }
+
+    ScenarioException failure() { return new ScenarioException(new ArrayList<>(problems), problems.size() + dropped); }
+
+    // --- objects and scalars ---
+
+    CheckedObject obj(JsonNode n, String ptr) {
+        if (n instanceof ObjectNode on) return new CheckedObject(on, ptr);
+        add(ptr, "must be an object, not " + type(n), null);
+        return null;
+    }
+
+    /** The array at {@code key}; null if absent, or not an array (problem added). */
+    JsonNode array(CheckedObject o, String key) {
+        JsonNode n = o.get(key);
+        if (n == null || n.isArray()) return n;
+        add(o.at(key), "must be an array, not " + type(n), null);
+        return null;
+    }
+
+    String string(CheckedObject o, String key, String dflt) {
+        JsonNode n = o.get(key);
+        if (n == null) return dflt;
+        if (!n.isString()) {
+            add(o.at(key), "must be a string, not " + type(n), null);
+            return null;
+        }
+        return n.stringValue();
+    }
+
+    /** A string, or an integer written as the shell would echo it (cgroupfs values). */
+    String stringOrInt(JsonNode n, String ptr) {
+        if (n.isString()) return n.stringValue();
+        if (n.isIntegralNumber()) return n.bigIntegerValue().toString();
+        add(ptr, "must be a string or an integer, not " + type(n), null);
+        return null;
+    }
+
+    long integer(CheckedObject o, String key, long dflt, long min, long max) {
+        JsonNode n = o.get(key);
+        if (n == null) return dflt;
+        return integer(n, o.at(key), dflt, min, max);
+    }
+
+    /** An integer in {@code min..max}, range-checked before {@code longValue()} is trusted. */
+    long integer(JsonNode n, String ptr, long dflt, long min, long max) {
+        if (!n.isIntegralNumber()) {
+            add(ptr, "must be an integer, not " + type(n), null);
+            return dflt;
+        }
+        if (!n.canConvertToLong() || n.longValue() < min || n.longValue() > max) {
+            add(ptr, n + " is outside " + min + ".." + max, null);
+            return dflt;
+        }
+        return n.longValue();
+    }
+
+    boolean bool(CheckedObject o, String key, boolean dflt) {
+        JsonNode n = o.get(key);
+        if (n == null) return dflt;
+        if (!n.isBoolean()) {
+            add(o.at(key), "must be true or false, not " + type(n), null);
+            return dflt;
+        }
+        return n.booleanValue();
+    }
+
+    <E extends Enum<E>> E enumValue(CheckedObject o, String key, Class<E> type, E dflt) {
+        JsonNode n = o.get(key);
+        if (n == null) return dflt;
+        return enumValue(n, o.at(key), type, dflt);
+    }
+
+    /** An enum constant by its contract spelling ({@link ScenarioParser#jsonName}). */
+    <E extends Enum<E>> E enumValue(JsonNode n, String ptr, Class<E> type, E dflt) {
+        List<String> names = new ArrayList<>();
+        for (E e : type.getEnumConstants()) names.add(ScenarioParser.jsonName(e));
+        if (n.isString()) {
+            for (E e : type.getEnumConstants()) if (ScenarioParser.jsonName(e).equals(n.stringValue())) return e;
+            add(ptr, "unknown value \"" + n.stringValue() + "\"; one of " + String.join(", ", names), null);
+        } else {
+            add(ptr, "must be one of " + String.join(", ", names) + ", not " + type(n), null);
+        }
+        return dflt;
+    }
+
+    /** A duration ({@link Durations}), ns; -1 on a problem. */
+    long duration(JsonNode n, String ptr) {
+        try {
+            return Durations.parseNs(n);
+        } catch (InvalidValueException e) {
+            add(ptr, e);
+            return -1;
+        }
+    }
+
+    /** A duration that must be given (and be above 0 if {@code positive}), ns; -1 on a problem. */
+    long requiredDuration(CheckedObject o, String key, boolean positive) {
+        JsonNode n = o.get(key);
+        if (n == null) {
+            add(o.at(key), key + " is required", null);
+            return -1;
+        }
+        long v = duration(n, o.at(key));
+        if (positive && v == 0) {
+            add(o.at(key), key + " must be above 0", null);
+            return -1;
+        }
+        return v;
+    }
+
+    /**
+     * A CPU list such as {@code "0-3,8"}.
+     * @param cpus the machine's CPU count, or -1 if the machine is invalid (then only the syntax is checked)
+     * @return the CPUs, or null on a problem
+     */
+    BitSet cpuList(JsonNode n, String ptr, int cpus) {
+        String s;
+        if (n.isString()) s = n.stringValue();
+        else if (n.isIntegralNumber()) s = n.toString();
+        else {
+            add(ptr, "must be a CPU list string such as \"0-3,8\", not " + type(n), null);
+            return null;
+        }
+        try {
+            return cpus > 0 ? CpuLists.parse(s, cpus) : CpuLists.parse(s);
+        } catch (InvalidValueException e) {
+            add(ptr, e);
+            return null;
+        }
+    }
+
+    // --- cgroup paths ---
+
+    /** Checks a cgroup path; null if bad (problem added). Root allowed only if {@code rootOk}. */
+    String cgroupPath(JsonNode n, String ptr, boolean rootOk) {
+        if (n == null) {
+            add(ptr, "path is required", null);
+            return null;
+        }
+        if (!n.isString()) {
+            add(ptr, "must be a string, not " + type(n), null);
+            return null;
+        }
+        return cgroupPath(n.stringValue(), ptr, rootOk);
+    }
+
+    /** Checks a cgroup path as mkdir in cgroupfs would; null if bad (problem added). */
+    String cgroupPath(String p, String ptr, boolean rootOk) {
+        if (p.equals("/")) {
+            if (!rootOk) add(ptr, "the root cgroup / always exists and cannot be created", "EEXIST");
+            return rootOk ? p : null;
+        }
+        if (!p.startsWith("/")) {
+            add(ptr, "cgroup path \"" + p + "\" is not absolute", null);
+            return null;
+        }
+        String[] seg = p.substring(1).split("/", -1);
+        if (seg.length > Limits.MAX_DEPTH) {
+            add(ptr, "cgroup path \"" + p + "\" is " + seg.length + " levels deep; exceeds the limit of " + Limits.MAX_DEPTH, null);
+            return null;
+        }
+        for (String s : seg) {
+            if (s.isEmpty() || s.equals(".") || s.equals("..") || !SEGMENT.matcher(s).matches()) {
+                add(ptr, "cgroup path \"" + p + "\" has a bad name \"" + s + "\"; names are [A-Za-z0-9_.-]+, not . or ..", null);
+                return null;
+            }
+            if (s.length() > 255) {
+                add(ptr, "cgroup name \"" + s.substring(0, 16) + "...\" is longer than 255 bytes", "ENAMETOOLONG");
+                return null;
+            }
+            if (s.startsWith("cgroup.") || s.startsWith("cpu.")) {
+                // a cgroup directory holds files of these names: mkdir fails as the name exists
+                add(ptr, "cgroup name \"" + s + "\" is the name of a cgroup file", "EEXIST");
+                return null;
+            }
+        }
+        return p;
+    }
+
+    // --- words ---
+
+    /** RFC 6901 escaping of one reference token. */
+    static String esc(String key) { return key.replace("~", "~0").replace("/", "~1"); }
+
+    /** A value's type and, for a scalar, the value, as problems name it: {@code string "5"}, {@code an array}. */
+    static String type(JsonNode n) {
+        if (n == null) return "nothing";
+        return switch (n.getNodeType()) {
+            case STRING -> "string " + n;
+            case NUMBER -> "number " + n;
+            case BOOLEAN -> "boolean " + n;
+            case ARRAY -> "an array";
+            case OBJECT -> "an object";
+            case NULL -> "null";
+            default -> n.getNodeType().name().toLowerCase(Locale.ROOT);
+        };
+    }
+}

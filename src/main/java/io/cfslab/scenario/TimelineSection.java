@@ -1,0 +1,182 @@
+package io.cfslab.scenario;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The scenario's {@code timeline} section: actions at simulated times ({@code write}, {@code move},
+ * {@code taskset}, {@code chrt}). Writes are checked in time order against each group's state at that
+ * moment, as the kernel would see them; a refused write is left out of the timeline.
+ */
+final class TimelineSection {
+    /** The action kinds; an entry has exactly one. */
+    private static final List<String> KINDS = List.of("write", "move", "taskset", "chrt");
+
+    private record Action(int index, long at, TimelineAction action) { }
+
+    private final ParseContext c;
+    private final CgroupTree tree;
+    private final int checkedCpus;
+    private final long durationNs;
+
+    /**
+     * @param tree        the groups as created; timeline writes change their state
+     * @param checkedCpus the machine's CPU count, or -1 if invalid
+     * @param durationNs  the run's duration, or -1 if invalid
+     */
+    TimelineSection(ParseContext c, CgroupTree tree, int checkedCpus, long durationNs) {
+        this.c = c;
+        this.tree = tree;
+        this.checkedCpus = checkedCpus;
+        this.durationNs = durationNs;
+    }
+
+    /** @param tasks the valid task entries (entries with other problems still count as names) */
+    List<TimelineAction> parse(CheckedObject top, List<TaskSpec> tasks) {
+        List<TimelineAction> out = new ArrayList<>();
+        JsonNode n = c.array(top, "timeline");
+        if (n == null) return out;
+        if (n.size() > Limits.MAX_TIMELINE) {
+            c.add("/timeline", n.size() + " timeline entries; exceeds the limit of " + Limits.MAX_TIMELINE, null);
+            return out;
+        }
+        Set<String> taskNames = new HashSet<>();
+        for (TaskSpec t : tasks) taskNames.add(t.name());
+        JsonNode tn = top.node.get("tasks");
+        if (tn != null && tn.isArray()) { // names of entries that had other problems still count as existing
+            for (JsonNode t : tn) if (t.get("name") != null && t.get("name").isString()) taskNames.add(t.get("name").stringValue());
+        }
+        List<Action> actions = new ArrayList<>();
+        Map<Integer, String> valuePtrs = new HashMap<>();
+        for (int i = 0; i < n.size(); i++) {
+            String ptr = "/timeline/" + i;
+            CheckedObject o = c.obj(n.get(i), ptr);
+            if (o == null) continue;
+            long at = at(o);
+            List<String> kinds = new ArrayList<>();
+            for (String k : KINDS) if (o.node.has(k)) kinds.add(k);
+            TimelineAction a = null;
+            if (kinds.size() != 1) {
+                c.add(ptr, kinds.isEmpty() ? "no action; give one of write, move, taskset, chrt"
+                        : "more than one action: " + String.join(", ", kinds), null);
+                o.useAll();
+            } else {
+                long t = Math.max(at, 0);
+                a = switch (kinds.get(0)) {
+                    case "write" -> write(o, t, i, valuePtrs);
+                    case "move" -> move(o, t, taskNames);
+                    case "taskset" -> taskset(o, t, taskNames);
+                    default -> chrt(o, t, taskNames);
+                };
+            }
+            o.finish(c);
+            if (a != null && at >= 0) actions.add(new Action(i, at, a));
+        }
+        actions.sort(Comparator.comparingLong(Action::at)); // stable
+        for (Action act : actions) {
+            if (act.action() instanceof TimelineAction.Write w && !apply(w, act.index(), valuePtrs)) continue;
+            out.add(act.action());
+        }
+        return out;
+    }
+
+    /** The entry's time, ns; -1 on a problem. */
+    private long at(CheckedObject o) {
+        JsonNode an = o.get("at");
+        if (an == null) {
+            c.add(o.at("at"), "at is required", null);
+            return -1;
+        }
+        long at = c.duration(an, o.at("at"));
+        if (at >= 0 && durationNs > 0 && at > durationNs) {
+            c.add(o.at("at"), "at " + Durations.format(at) + " is beyond duration " + Durations.format(durationNs), null);
+            return -1;
+        }
+        return at;
+    }
+
+    private TimelineAction write(CheckedObject o, long t, int index, Map<Integer, String> valuePtrs) {
+        String file = c.string(o, "write", null);
+        JsonNode vn = o.get("value");
+        String value = null;
+        if (vn == null) c.add(o.at("value"), "value is required", null);
+        else value = c.stringOrInt(vn, o.at("value"));
+        if (file == null || value == null) return null;
+        int slash = file.lastIndexOf('/');
+        if (!file.startsWith("/") || slash < 0) {
+            c.add(o.at("write"), "\"" + file + "\" is not a /cgroup/file path", null);
+            return null;
+        }
+        String group = slash == 0 ? "/" : file.substring(0, slash);
+        String f = file.substring(slash + 1);
+        valuePtrs.put(index, o.at("value"));
+        return new TimelineAction.Write(t, group, f, value);
+    }
+
+    private TimelineAction move(CheckedObject o, long t, Set<String> taskNames) {
+        String task = taskRef(o, "move", taskNames);
+        JsonNode to = o.get("to");
+        String p = to == null ? null : c.cgroupPath(to, o.at("to"), true);
+        if (to == null) c.add(o.at("to"), "to is required", null);
+        else if (p != null && !tree.acceptsTasks(p, o.at("to"))) p = null;
+        return task != null && p != null ? new TimelineAction.Move(t, task, p) : null;
+    }
+
+    private TimelineAction taskset(CheckedObject o, long t, Set<String> taskNames) {
+        String task = taskRef(o, "taskset", taskNames);
+        JsonNode cn = o.get("cpus");
+        BitSet set = null;
+        if (cn == null) c.add(o.at("cpus"), "cpus is required", null);
+        else set = c.cpuList(cn, o.at("cpus"), checkedCpus);
+        return task != null && set != null ? new TimelineAction.Taskset(t, task, set) : null;
+    }
+
+    private TimelineAction chrt(CheckedObject o, long t, Set<String> taskNames) {
+        String task = taskRef(o, "chrt", taskNames);
+        JsonNode pn = o.get("policy");
+        TaskSpec.Policy pol = null;
+        if (pn == null) c.add(o.at("policy"), "policy is required", null);
+        else pol = c.enumValue(pn, o.at("policy"), TaskSpec.Policy.class, null);
+        int prio = pol == null ? 0 : TasksSection.priority(c, pol, o.get("priority"), o.at("priority"));
+        o.get("priority");
+        return task != null && pol != null ? new TimelineAction.Chrt(t, task, pol, prio) : null;
+    }
+
+    private String taskRef(CheckedObject o, String key, Set<String> names) {
+        String t = c.string(o, key, null);
+        if (t != null && !names.contains(t)) {
+            c.add(o.at(key), "no task named \"" + t + "\"", "ENOENT");
+            return null;
+        }
+        return t;
+    }
+
+    /** Writes the file in the group's state at the action's time; false if refused (problem added). */
+    private boolean apply(TimelineAction.Write w, int index, Map<Integer, String> valuePtrs) {
+        String ptr = "/timeline/" + index + "/write";
+        if (!CgroupFiles.FILES.contains(w.file())) {
+            c.add(ptr, "no file " + w.file() + " in a cgroup; writable are cpu.max, cpu.max.burst, cpu.weight", "ENOENT");
+            return false;
+        }
+        if (w.cgroup().equals("/")) {
+            c.add(ptr, "the root cgroup has no " + w.file() + " (cgroup v2)", "ENOENT");
+            return false;
+        }
+        CgroupTree.Node node = tree.get(w.cgroup());
+        if (node == null) {
+            String p = c.cgroupPath(w.cgroup(), ptr, false);
+            if (p != null) c.add(ptr, "cgroup " + w.cgroup() + " does not exist", "ENOENT");
+            return false;
+        }
+        CgroupSpec before = node.state;
+        tree.write(node, w.file(), w.value(), valuePtrs.get(index));
+        return node.state != before;
+    }
+}
