@@ -5,7 +5,9 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
+import java.util.concurrent.Semaphore;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 import org.springframework.util.unit.DataSize;
@@ -22,6 +24,8 @@ import reactor.core.publisher.Mono;
  *       never sends it; otherwise the rest is read and dropped chunk by chunk while the answer goes out (up to
  *       {@value #MAX_DRAIN_BYTES} bytes, and the connection stays usable; beyond, it closes unread).
  *       A body without a length (chunked) is cut by the codec at the same limit, also 413.</li>
+ *   <li>more than {@value #LARGE_PERMITS} writes with bodies over {@value #LARGE_BODY_BYTES} bytes at once: 503
+ *       with {@code Retry-After: 1} (see {@link #large}).</li>
  *   <li>header fields of more than {@value #MAX_HEADER_BYTES} bytes in all: 431. Netty accepts up to
  *       {@code server.max-http-request-header-size} (64 KB) so that such requests get here with a problem
  *       body; beyond that Netty itself answers a bare 431.</li>
@@ -68,8 +72,36 @@ public class RequestSizeFilter implements WebFilter {
             Mono<Void> drain = exchange.getRequest().getBody().doOnNext(DataBufferUtils::release).then();
             return Mono.when(answer, drain);
         }
-        return chain.filter(exchange);
+        if (!large(exchange)) return chain.filter(exchange);
+        if (!largeBodies.tryAcquire()) {
+            exchange.getResponse().getHeaders().set(HttpHeaders.RETRY_AFTER, "1");
+            return refuse(exchange, HttpStatus.SERVICE_UNAVAILABLE, "Busy", new FieldProblem("", LARGE_PERMITS
+                    + " requests with bodies over " + LARGE_BODY_BYTES / 1024 + " KB are being read and checked; try again"
+                    + " in a second", "EAGAIN"));
+        }
+        return chain.filter(exchange).doFinally(signal -> largeBodies.release());
     }
+
+    /**
+     * A write whose body is over {@value #LARGE_BODY_BYTES} bytes, or of unknown length (chunked). Such a body
+     * costs far more memory while it is read, parsed as a tree, validated by the scenario parser and stored
+     * (about 40 times its size for a scenario of 60,000 task entries) than the bytes themselves, and seconds of
+     * CPU: at most {@value #LARGE_PERMITS} are handled at once, the others are refused at once (503,
+     * {@code Retry-After: 1}) rather than queued, so that memory stays bounded and every answer is quick.
+     */
+    private static boolean large(ServerWebExchange exchange) {
+        var m = exchange.getRequest().getMethod();
+        if (m != HttpMethod.POST && m != HttpMethod.PUT && m != HttpMethod.PATCH) return false;
+        long length = exchange.getRequest().getHeaders().getContentLength();
+        return length > LARGE_BODY_BYTES
+                || length < 0 && exchange.getRequest().getHeaders().containsHeader(HttpHeaders.TRANSFER_ENCODING);
+    }
+
+    /** Bodies over this many bytes are "large" (a scenario of a few thousand groups or tasks). */
+    static final long LARGE_BODY_BYTES = 256 * 1024;
+    /** Large bodies handled at once (about one per core of the 2-core machines this runs on). */
+    static final int LARGE_PERMITS = 2;
+    private final Semaphore largeBodies = new Semaphore(LARGE_PERMITS);
 
     /** Beyond this a refused body is not read at all: the connection closes (the client may see a reset). */
     static final long MAX_DRAIN_BYTES = CloseAfterErrorFilter.MAX_DRAIN_BYTES;

@@ -19,20 +19,22 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
  * BENCHMARK, not part of {@code ./mvnw verify} (the class name does not match Surefire's test patterns):
  * large request bodies against the packaged service in a process of its own (default JVM settings), as the
- * reliability run of issue 13 sent them: {@value #CLIENTS} concurrent {@code POST /api/scenarios} of 15 MB,
- * once with a {@code Content-Length} and once chunked (no length), then {@value #CLIENTS} concurrent bodies of
+ * reliability run of issue 13 sent them: {@code bench.clients} (48) concurrent {@code POST /api/scenarios} of
+ * 15 MB (a scenario with some 300,000 explicit cgroups),
+ * with a {@code Content-Length} (also with {@code Expect: 100-continue}) and chunked (no length), then {@value #CLIENTS} concurrent bodies of
  * 3.9 MB, under the 4 MB limit, that the service reads and parses (a scenario with 60,000 task entries). For
- * each round: the answers by status, the slowest answer, and the service's resident memory (VmRSS of
+ * each round: the answers by status, the slowest time to an answer (its status line) and to the client's end
+ * (its upload done or cut), and the service's resident memory (VmRSS of
  * {@code /proc/PID/status}, sampled every 20 ms) before and at its highest during the round.
  *
  * <pre>./mvnw -B -q -DskipTests package
- * ./mvnw -B -q test -Dtest=RequestSizeBench -Dsurefire.failIfNoSpecifiedTests=false [-Dbench.jar=target/cfslab.jar]</pre>
+ * ./mvnw -B -q test -Dtest=RequestSizeBench -Dsurefire.failIfNoSpecifiedTests=false [-Dbench.jar=target/cfslab.jar]
+ *     [-Dbench.clients=48] [-Dbench.valid=false]</pre>
  *
  * Prints the figures and writes them to {@code target/request-size-bench.txt}.
  */
@@ -40,9 +42,11 @@ class RequestSizeBench {
     static final int CLIENTS = Integer.getInteger("bench.clients", 48);
     static final int LARGE = 15_000_000;
 
-    record Round(String name, Map<String, Integer> answers, long slowestMs, long rssBeforeMb, long rssPeakMb) {
+    record Round(String name, Map<String, Integer> answers, long slowestAnswerMs, long slowestDoneMs, long rssBeforeMb,
+                 long rssPeakMb) {
         String row() {
-            return String.format("| %s | %s | %d ms | %d MB | %d MB |", name, answers, slowestMs, rssBeforeMb, rssPeakMb);
+            return String.format("| %s | %s | %d ms | %d ms | %d MB | %d MB |", name, answers, slowestAnswerMs,
+                    slowestDoneMs, rssBeforeMb, rssPeakMb);
         }
     }
 
@@ -60,18 +64,20 @@ class RequestSizeBench {
                 .redirectErrorStream(true).redirectOutput(data.resolve("server.log").toFile()).start();
         try {
             String base = "http://127.0.0.1:" + port;
-            HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                    .connectTimeout(Duration.ofSeconds(10)).build();
-            waitUp(http, base);
-            byte[] large = padded(LARGE);
+            waitUp(HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build(), base);
+            byte[] large = largeDocument(LARGE);
             byte[] accepted = manyTasks(3_900_000);
             List<Round> rounds = new ArrayList<>();
-            round(http, base, server, "warm-up: 48 small scenarios", () -> "{\"duration\": \"1s\"}".getBytes(), false);
-            rounds.add(round(http, base, server, CLIENTS + " x 15 MB, Content-Length", () -> large, false));
-            rounds.add(round(http, base, server, CLIENTS + " x 15 MB, chunked", () -> large, true));
-            rounds.add(round(http, base, server, CLIENTS + " x 3.9 MB read and parsed (60,000 tasks)", () -> accepted, false));
+            round(base, server, "warm-up", "{\"duration\": \"1s\"}".getBytes(), false, false);
+            rounds.add(round(base, server, CLIENTS + " x 15 MB, Content-Length", large, false, false));
+            rounds.add(round(base, server, CLIENTS + " x 15 MB, Content-Length, Expect: 100-continue", large, false, true));
+            rounds.add(round(base, server, CLIENTS + " x 15 MB, chunked", large, true, false));
+            if (Boolean.parseBoolean(System.getProperty("bench.valid", "true"))) { // -Dbench.valid=false: only the 15 MB rounds
+                rounds.add(round(base, server, CLIENTS + " x 3.9 MB valid scenario (60,000 tasks)", accepted, false, false));
+            }
             StringBuilder out = new StringBuilder("RequestSizeBench " + LocalDateTime.now() + ", jar " + jar + ", load "
-                    + Files.readString(Path.of("/proc/loadavg")).strip() + "\n| round | answers | slowest | RSS before | RSS peak |\n");
+                    + Files.readString(Path.of("/proc/loadavg")).strip()
+                    + "\n| round | answers | slowest answer | slowest client end | RSS before | RSS peak |\n");
             for (Round r : rounds) out.append(r.row()).append('\n');
             System.out.print(out);
             Files.writeString(Path.of("target/request-size-bench.txt"), out);
@@ -81,8 +87,14 @@ class RequestSizeBench {
         }
     }
 
-    static Round round(HttpClient http, String base, Process server, String name, Supplier<byte[]> body, boolean chunked)
+    /**
+     * {@value #CLIENTS} clients at once, each on its own socket: the request head, then the body in 64 KB
+     * writes (or chunks) while the answer is read. "answered" is the time from the first byte sent to the
+     * answer's status line; "done" until the client finished (its upload ended, or the server closed).
+     */
+    static Round round(String base, Process server, String name, byte[] body, boolean chunked, boolean expectContinue)
             throws Exception {
+        int port = URI.create(base).getPort();
         long before = rssMb(server.pid());
         AtomicLong peak = new AtomicLong(before);
         AtomicBoolean sampling = new AtomicBoolean(true);
@@ -99,26 +111,68 @@ class RequestSizeBench {
         sampler.start();
         List<CompletableFuture<long[]>> calls = new ArrayList<>();
         for (int i = 0; i < CLIENTS; i++) {
-            byte[] b = body.get();
-            HttpRequest.BodyPublisher publisher = chunked
-                    ? HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(b)) // no length: chunked
-                    : HttpRequest.BodyPublishers.ofByteArray(b);
-            HttpRequest req = HttpRequest.newBuilder(URI.create(base + "/api/scenarios")).timeout(Duration.ofSeconds(60))
-                    .header("Content-Type", "application/json").POST(publisher).build();
-            long t0 = System.nanoTime();
-            calls.add(http.sendAsync(req, HttpResponse.BodyHandlers.discarding())
-                    .handle((r, e) -> new long[] {r == null ? -1 : r.statusCode(), (System.nanoTime() - t0) / 1_000_000}));
+            calls.add(CompletableFuture.supplyAsync(() -> send(port, body, chunked, expectContinue),
+                    java.util.concurrent.Executors.newSingleThreadExecutor()));
         }
         Map<String, Integer> answers = new TreeMap<>();
-        long slowest = 0;
+        long slowestAnswer = 0;
+        long slowestDone = 0;
         for (CompletableFuture<long[]> c : calls) {
             long[] r = c.get();
-            answers.merge(r[0] < 0 ? "reset" : Long.toString(r[0]), 1, Integer::sum);
-            slowest = Math.max(slowest, r[1]);
+            answers.merge(r[0] < 0 ? "no answer" : Long.toString(r[0]), 1, Integer::sum);
+            slowestAnswer = Math.max(slowestAnswer, r[1]);
+            slowestDone = Math.max(slowestDone, r[2]);
         }
         sampling.set(false);
         sampler.join();
-        return new Round(name, answers, slowest, before, peak.get());
+        return new Round(name, answers, slowestAnswer, slowestDone, before, peak.get());
+    }
+
+    /** @return {status or -1, ms to the status line, ms to the end} */
+    static long[] send(int port, byte[] body, boolean chunked, boolean expectContinue) {
+        long t0 = System.nanoTime();
+        long[] out = {-1, -1, -1};
+        try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
+            s.setSoTimeout(60_000);
+            java.io.OutputStream os = s.getOutputStream();
+            String head = "POST /api/scenarios HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                    + (chunked ? "Transfer-Encoding: chunked\r\n" : "Content-Length: " + body.length + "\r\n")
+                    + (expectContinue ? "Expect: 100-continue\r\n" : "") + "\r\n";
+            os.write(head.getBytes(StandardCharsets.ISO_8859_1));
+            os.flush();
+            java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(s.getInputStream(),
+                    StandardCharsets.ISO_8859_1));
+            Runnable sendBody = () -> {
+                try {
+                    for (int off = 0; off < body.length; off += 65536) {
+                        int n = Math.min(65536, body.length - off);
+                        if (chunked) os.write((Integer.toHexString(n) + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
+                        os.write(body, off, n);
+                        if (chunked) os.write("\r\n".getBytes(StandardCharsets.ISO_8859_1));
+                    }
+                    if (chunked) os.write("0\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+                    os.flush();
+                } catch (IOException closedByServer) {
+                    // the server answered and stopped reading
+                }
+            };
+            // with Expect: 100-continue the body goes only after a 100 Continue (a refusal comes instead of it)
+            CompletableFuture<Void> upload = expectContinue ? CompletableFuture.completedFuture(null)
+                    : CompletableFuture.runAsync(sendBody);
+            String status = in.readLine();
+            while (status != null && status.startsWith("HTTP/1.1 100")) { // a 100 Continue: send, then read on
+                in.readLine();
+                sendBody.run();
+                status = in.readLine();
+            }
+            out[1] = (System.nanoTime() - t0) / 1_000_000;
+            if (status != null) out[0] = Integer.parseInt(status.split(" ")[1]);
+            upload.get();
+        } catch (Exception e) {
+            // reset: no status
+        }
+        out[2] = (System.nanoTime() - t0) / 1_000_000;
+        return out;
     }
 
     static long rssMb(long pid) throws IOException {
@@ -142,13 +196,15 @@ class RequestSizeBench {
         throw new IllegalStateException("the service did not start");
     }
 
-    /** A JSON scenario padded with spaces to {@code size} bytes. */
-    static byte[] padded(int size) {
-        byte[] doc = "{\"duration\": \"1s\", \"name\": \"large\"}".getBytes(StandardCharsets.UTF_8);
-        byte[] b = new byte[size];
-        java.util.Arrays.fill(b, (byte) ' ');
-        System.arraycopy(doc, 0, b, 0, doc.length);
-        return b;
+    /** A JSON scenario of about {@code size} bytes: an array of explicit cgroups (far more than the 20,000 allowed). */
+    static byte[] largeDocument(int size) {
+        StringBuilder sb = new StringBuilder("{\"name\": \"large\", \"duration\": \"1s\", \"cgroups\": [");
+        int i = 0;
+        while (sb.length() < size - 100) {
+            if (i > 0) sb.append(',');
+            sb.append("{\"path\": \"/g").append(i++).append("\", \"cpu.max\": \"50000 100000\"}");
+        }
+        return sb.append("]}").toString().getBytes(StandardCharsets.UTF_8);
     }
 
     /** A valid scenario of about {@code size} bytes: many task entries. */
