@@ -68,11 +68,9 @@ public class ApiDocs {
             Map.entry(415, "Wrong Content-Type"),
             Map.entry(422, "The scenario or write is refused by the kernel's rules or the limits (EINVAL, ERANGE, "
                     + "ENAMETOOLONG, ...); errors lists every problem with its JSON pointer"),
-            Map.entry(429, "Too many queued runs (cfslab.runs.queue.max, max-per-client); Retry-After says when to retry "
-                    + "(EAGAIN)"),
-            Map.entry(431, "Request header fields over 16 KB (E2BIG)"),
-            Map.entry(503, "Busy: two writes with bodies over 256 KB (or chunked) are being handled; Retry-After: 1 "
-                    + "(EAGAIN)"));
+            Map.entry(429, "Busy: two writes with bodies over 256 KB (or chunked) are being handled (Retry-After: 1), or, "
+                    + "for runs, too many queued (cfslab.runs.queue.max, max-per-client; Retry-After: 30) (EAGAIN)"),
+            Map.entry(431, "Request header fields over 16 KB (E2BIG)"));
 
     static final String PROBLEM_JSON = "application/problem+json";
 
@@ -108,7 +106,7 @@ public class ApiDocs {
                     if (op.getRequestBody() != null) addProblem(op, 415, null);
                     if (List.of(PathItem.HttpMethod.POST, PathItem.HttpMethod.PUT, PathItem.HttpMethod.PATCH)
                             .contains(e.getKey())) {
-                        addProblem(op, 503, null); // RequestSizeFilter's bound on large bodies read at once
+                        addProblem(op, 429, null); // RequestSizeFilter's bound on large bodies read at once
                     }
                     op.setSecurity(List.of(new SecurityRequirement(), new SecurityRequirement().addList("token")));
                     sortResponses(op);
@@ -140,7 +138,7 @@ public class ApiDocs {
         if (op.getResponses().containsKey(code)) return;
         ApiResponse r = new ApiResponse().description(description != null ? description
                 : DESCRIPTIONS.getOrDefault(status, "Refused")).content(problemContent());
-        if (status == 429 || status == 503) r.addHeaderObject("Retry-After", new Header().description("seconds to wait")
+        if (status == 429) r.addHeaderObject("Retry-After", new Header().description("seconds to wait")
                 .schema(new io.swagger.v3.oas.models.media.IntegerSchema()));
         if (status == 401) r.addHeaderObject("WWW-Authenticate", new Header().schema(new io.swagger.v3.oas.models.media.StringSchema()));
         if (status == 405) r.addHeaderObject("Allow", new Header().schema(new io.swagger.v3.oas.models.media.StringSchema()));

@@ -29,6 +29,10 @@ public class ApiErrorWebExceptionHandler implements WebExceptionHandler {
             return Mono.error(ex);
         }
         exchange.getResponse().getHeaders().clear();
+        return ProblemHandler.afterBody(exchange, Mono.defer(() -> answer(exchange, ex, path)));
+    }
+
+    private static Mono<Void> answer(ServerWebExchange exchange, Throwable ex, String path) {
         if (ex instanceof ApiException e) {
             exchange.getResponse().getHeaders().addAll(e.headers());
             return ProblemHandler.write(exchange, ProblemHandler.problem(e.status(), e.title(), e.problems(), e.total(),

@@ -17,8 +17,8 @@ import reactor.core.publisher.Mono;
  * with an odd Accept, an unknown route) occasionally sent its next request into a connection the server no
  * longer read: about one request sequence in 300 hung until the client gave up (reproduced with Reactor
  * Netty's client; the cause inside the server is not yet found, see the closing note of 2026-11-30).
- * Refusals are rare, so a new connection after one costs nothing that matters. Before it closes, an unread
- * request body is read and dropped ({@link #drain}).
+ * Refusals are rare, so a new connection after one costs nothing that matters. Before any refusal (under
+ * {@code /api} or not) is sent, an unread request body is read and dropped ({@link #drain}).
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE) // before RequestTargetFilter, whose refusals close too
@@ -35,24 +35,24 @@ public class CloseAfterErrorFilter implements WebFilter {
 
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
-        if (!exchange.getRequest().getPath().value().startsWith("/api")) return chain.filter(exchange).then(drain(exchange));
         var response = exchange.getResponse();
+        boolean api = exchange.getRequest().getPath().value().startsWith("/api");
         response.beforeCommit(() -> {
             var status = response.getStatusCode();
-            if (status != null && status.value() >= 400 && exchange.getAttribute(BODY_DRAINED) == null) {
-                response.getHeaders().set(HttpHeaders.CONNECTION, "close");
-            }
-            return Mono.empty();
+            if (status == null || status.value() < 400 || exchange.getAttribute(BODY_DRAINED) != null) return Mono.empty();
+            if (api) response.getHeaders().set(HttpHeaders.CONNECTION, "close");
+            return drain(exchange);
         });
-        return chain.filter(exchange).then(drain(exchange));
+        return chain.filter(exchange);
     }
 
     /**
-     * After a refusal that left the request body unread (security's 401 and 403, the firewall's 400, a 415 or
-     * 404 from routing: none of them reads it), reads and drops the rest of it, chunk by chunk, before the
-     * exchange ends and the connection closes: closed with unread data, the connection is reset, and a client
-     * still sending never reads the answer it was already sent. A body that was read already is not read again
-     * (the second subscription fails at once and is ignored).
+     * Before a refusal is sent that left the request body unread (security's 401 and 403, the firewall's 400,
+     * routing's 404, 405 and 415: none of them reads it), reads and drops the body, chunk by chunk (the refusal
+     * waits for it: the commit of the answer waits for this Mono). Closed with unread data, the connection would
+     * be reset, and a client still sending would never read its answer. A body that was read already is not
+     * read again (the second subscription fails at once and is ignored); one read in part (a chunked body cut at
+     * the codec's limit) cannot be finished, and its client may still see a reset.
      */
     private static Mono<Void> drain(ServerWebExchange exchange) {
         return Mono.defer(() -> {

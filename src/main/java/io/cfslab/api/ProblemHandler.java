@@ -44,22 +44,30 @@ public class ProblemHandler {
     // Every answer carries an explicit Content-Type application/problem+json, which is written whatever the
     // request's Accept says (a refusal is not turned into a 406 by content negotiation).
 
+    // Each answer waits until the request body, if it was left unread (a refusal before the handler read it:
+    // no route, 405, 415, a bad path variable), has been read and dropped: see afterBody.
+
     @ExceptionHandler(ApiException.class)
-    ResponseEntity<ProblemDetail> api(ApiException e, ServerWebExchange exchange) {
+    Mono<ResponseEntity<ProblemDetail>> api(ApiException e, ServerWebExchange exchange) {
         ResponseEntity<ProblemDetail> r = problem(e.status(), e.title(), e.problems(), e.total(), exchange);
-        if (e.headers().isEmpty()) return r;
-        return ResponseEntity.status(r.getStatusCode()).headers(r.getHeaders()).headers(e.headers()).body(r.getBody());
+        if (e.headers().isEmpty()) return drained(exchange, r);
+        return drained(exchange, ResponseEntity.status(r.getStatusCode()).headers(r.getHeaders()).headers(e.headers())
+                .body(r.getBody()));
     }
 
     @ExceptionHandler(ScenarioException.class)
-    ResponseEntity<ProblemDetail> scenario(ScenarioException e, ServerWebExchange exchange) {
-        return problem(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid scenario", fromScenario(e, ""),
-                e.total(), exchange);
+    Mono<ResponseEntity<ProblemDetail>> scenario(ScenarioException e, ServerWebExchange exchange) {
+        return drained(exchange, problem(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid scenario", fromScenario(e, ""),
+                e.total(), exchange));
     }
 
     @ExceptionHandler(ServerWebInputException.class)
-    ResponseEntity<ProblemDetail> input(ServerWebInputException e, ServerWebExchange exchange) {
-        return inputProblem(e, exchange);
+    Mono<ResponseEntity<ProblemDetail>> input(ServerWebInputException e, ServerWebExchange exchange) {
+        return drained(exchange, inputProblem(e, exchange));
+    }
+
+    private static Mono<ResponseEntity<ProblemDetail>> drained(ServerWebExchange exchange, ResponseEntity<ProblemDetail> r) {
+        return afterBody(exchange, Mono.empty()).then(Mono.just(r));
     }
 
     static ResponseEntity<ProblemDetail> inputProblem(ServerWebInputException e, ServerWebExchange exchange) {
@@ -87,8 +95,8 @@ public class ProblemHandler {
     }
 
     @ExceptionHandler(ResponseStatusException.class)
-    ResponseEntity<ProblemDetail> status(ResponseStatusException e, ServerWebExchange exchange) {
-        return statusProblem(e, exchange);
+    Mono<ResponseEntity<ProblemDetail>> status(ResponseStatusException e, ServerWebExchange exchange) {
+        return drained(exchange, statusProblem(e, exchange));
     }
 
     /** A problem for any {@link ResponseStatusException} (405, 406, 415, …), keeping its headers (e.g. Allow). */
@@ -106,9 +114,9 @@ public class ProblemHandler {
 
     /** Spring Security's firewall refused a header or parameter when the handler read it: 400. */
     @ExceptionHandler(ServerExchangeRejectedException.class)
-    ResponseEntity<ProblemDetail> rejected(ServerExchangeRejectedException e, ServerWebExchange exchange) {
-        return problem(HttpStatus.BAD_REQUEST, "Rejected request", List.of(new FieldProblem("", e.getMessage(), "EINVAL")),
-                exchange);
+    Mono<ResponseEntity<ProblemDetail>> rejected(ServerExchangeRejectedException e, ServerWebExchange exchange) {
+        return drained(exchange, problem(HttpStatus.BAD_REQUEST, "Rejected request",
+                List.of(new FieldProblem("", e.getMessage(), "EINVAL")), exchange));
     }
 
     /** Anything unexpected: 500, still as a problem body (the cause is logged, not shown). */
@@ -139,11 +147,11 @@ public class ProblemHandler {
 
     /**
      * Writes a one-problem answer as application/problem+json, for code outside this package that answers
-     * before any controller (security's 401/403, the firewall's 400). The request body, if any, is read and
-     * dropped after it by {@link CloseAfterErrorFilter}.
+     * before any controller (security's 401/403, the firewall's 400), once the request body, if any, has been
+     * read and dropped ({@link #afterBody}).
      */
     public static Mono<Void> write(ServerWebExchange exchange, HttpStatus status, String title, FieldProblem problem) {
-        return write(exchange, problem(status, title, List.of(problem), exchange));
+        return afterBody(exchange, Mono.defer(() -> write(exchange, problem(status, title, List.of(problem), exchange))));
     }
 
     /**

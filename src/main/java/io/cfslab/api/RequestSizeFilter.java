@@ -24,7 +24,7 @@ import reactor.core.publisher.Mono;
  *       never sends it; otherwise the rest is read and dropped chunk by chunk while the answer goes out (up to
  *       {@value #MAX_DRAIN_BYTES} bytes, and the connection stays usable; beyond, it closes unread).
  *       A body without a length (chunked) is cut by the codec at the same limit, also 413.</li>
- *   <li>more than {@value #LARGE_PERMITS} writes with bodies over {@value #LARGE_BODY_BYTES} bytes at once: 503
+ *   <li>more than {@value #LARGE_PERMITS} writes with bodies over {@value #LARGE_BODY_BYTES} bytes at once: 429
  *       with {@code Retry-After: 1} (see {@link #large}).</li>
  *   <li>header fields of more than {@value #MAX_HEADER_BYTES} bytes in all: 431. Netty accepts up to
  *       {@code server.max-http-request-header-size} (64 KB) so that such requests get here with a problem
@@ -75,7 +75,7 @@ public class RequestSizeFilter implements WebFilter {
         if (!large(exchange)) return chain.filter(exchange);
         if (!largeBodies.tryAcquire()) {
             exchange.getResponse().getHeaders().set(HttpHeaders.RETRY_AFTER, "1");
-            return refuse(exchange, HttpStatus.SERVICE_UNAVAILABLE, "Busy", new FieldProblem("", LARGE_PERMITS
+            return refuse(exchange, HttpStatus.TOO_MANY_REQUESTS, "Busy", new FieldProblem("", LARGE_PERMITS
                     + " requests with bodies over " + LARGE_BODY_BYTES / 1024 + " KB are being read and checked; try again"
                     + " in a second", "EAGAIN"));
         }
@@ -86,8 +86,8 @@ public class RequestSizeFilter implements WebFilter {
      * A write whose body is over {@value #LARGE_BODY_BYTES} bytes, or of unknown length (chunked). Such a body
      * costs far more memory while it is read, parsed as a tree, validated by the scenario parser and stored
      * (about 40 times its size for a scenario of 60,000 task entries) than the bytes themselves, and seconds of
-     * CPU: at most {@value #LARGE_PERMITS} are handled at once, the others are refused at once (503,
-     * {@code Retry-After: 1}) rather than queued, so that memory stays bounded and every answer is quick.
+     * CPU: at most {@value #LARGE_PERMITS} are handled at once, the others are refused at once (429,
+     * {@code Retry-After: 1}; not a 5xx: nothing is wrong with the service) rather than queued, so that memory stays bounded and every answer is quick.
      */
     private static boolean large(ServerWebExchange exchange) {
         var m = exchange.getRequest().getMethod();

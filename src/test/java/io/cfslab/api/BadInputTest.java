@@ -148,6 +148,25 @@ class BadInputTest {
         assertThat(raw("GET /api/runs HTTP/1.1\r\nHost: x\r\nX-Bad: a\u0001b\r\n\r\n", null, "")).startsWith("HTTP/1.1 400");
     }
 
+    /**
+     * A refusal sent before the request's body was read (no route, 405, the firewall's 400, a bad path variable)
+     * reads the body first: a client that sends the whole body before it reads gets the answer, not a reset.
+     */
+    @Test
+    void refusalsBeforeTheBodyIsReadStillReachAClientThatSendsItAll() throws Exception {
+        byte[] body = new byte[300_000];
+        java.util.Arrays.fill(body, (byte) ' ');
+        for (String[] r : new String[][] {{"PUT", "/api/scenarios/x/cgroups/%0A/cpu.max", "400"}, {"POST", "/api/nothing", "404"},
+                {"PUT", "/api/scenarios", "405"}, {"POST", "/api/scenarios/x/timeline/abc", "405"},
+                {"POST", "/api/runs", "415"}}) {
+            String head = r[0] + " " + r[1] + " HTTP/1.1\r\nHost: x\r\nContent-Type: " + (r[2].equals("415") ? "text/csv" : "text/plain")
+                    + "\r\nContent-Length: " + body.length + "\r\n\r\n";
+            for (int i = 0; i < 5; i++) {
+                assertThat(raw(head, body, "")).as(r[0] + " " + r[1]).startsWith("HTTP/1.1 " + r[2]).contains("application/problem+json");
+            }
+        }
+    }
+
     static final String RESET = "(connection reset)";
 
     /** Sends bytes as they are and reads the answer until the server closes (every refusal closes). */

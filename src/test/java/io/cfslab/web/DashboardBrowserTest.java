@@ -20,7 +20,6 @@ import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.Keys;
-import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -264,37 +263,13 @@ class DashboardBrowserTest {
         }
     }
 
-    String attr(String css, String name) {
-        List<WebElement> found = driver.findElements(By.cssSelector(css));
-        return found.isEmpty() ? null : found.get(0).getAttribute(name);
-    }
+    String attr(String css, String name) { return Chromium.attr(driver, css, name); }
 
-    String text(String css) {
-        List<WebElement> found = driver.findElements(By.cssSelector(css));
-        return found.isEmpty() ? "" : found.get(0).getText();
-    }
+    String text(String css) { return Chromium.text(driver, css); }
 
     static void waitFor(Duration timeout, String what, BooleanSupplier condition) throws InterruptedException {
-        long end = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < end) {
-            try {
-                if (condition.getAsBoolean()) return;
-            } catch (RuntimeException notYet) {
-                // element not there yet
-            }
-            Thread.sleep(50);
-        }
-        screenshot("timeout-" + what.replaceAll("\\W+", "-"));
-        throw new AssertionError("timed out waiting for: " + what);
+        Chromium.waitFor(driver, timeout, what, condition);
     }
 
-    static void screenshot(String name) {
-        try {
-            byte[] png = ((org.openqa.selenium.TakesScreenshot) driver).getScreenshotAs(OutputType.BYTES);
-            Files.write(SCREENSHOTS.resolve(name + ".png"), png);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
+    static void screenshot(String name) { Chromium.screenshot(driver, name); }
 }

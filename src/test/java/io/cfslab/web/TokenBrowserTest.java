@@ -3,18 +3,13 @@ package io.cfslab.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
-import org.openqa.selenium.OutputType;
-import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -33,7 +28,6 @@ import org.springframework.test.annotation.DirtiesContext;
 @DirtiesContext
 class TokenBrowserTest {
     static final String TOKEN = "browser-t0ken";
-    static final Path SCREENSHOTS = Path.of("target", "screenshots");
     static WebDriver driver;
 
     @LocalServerPort int port;
@@ -41,7 +35,6 @@ class TokenBrowserTest {
     @BeforeAll
     static void browser() throws IOException {
         driver = Chromium.start();
-        Files.createDirectories(SCREENSHOTS);
     }
 
     @AfterAll
@@ -85,31 +78,13 @@ class TokenBrowserTest {
         waitFor("the run cancelled", () -> "cancelled".equals(attr("#run-status", "data-status")));
     }
 
-    String attr(String css, String name) {
-        List<WebElement> found = driver.findElements(By.cssSelector(css));
-        return found.isEmpty() ? null : found.get(0).getAttribute(name);
+    String attr(String css, String name) { return Chromium.attr(driver, css, name); }
+
+    String text(String css) { return Chromium.text(driver, css); }
+
+    static void waitFor(String what, BooleanSupplier condition) throws InterruptedException {
+        Chromium.waitFor(driver, Duration.ofSeconds(60), what, condition);
     }
 
-    String text(String css) {
-        List<WebElement> found = driver.findElements(By.cssSelector(css));
-        return found.isEmpty() ? "" : found.get(0).getText();
-    }
-
-    static void waitFor(String what, BooleanSupplier condition) throws InterruptedException, IOException {
-        long end = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (System.nanoTime() < end) {
-            try {
-                if (condition.getAsBoolean()) return;
-            } catch (RuntimeException notYet) {
-                // element not there yet
-            }
-            Thread.sleep(50);
-        }
-        screenshot("timeout-token-" + what.replaceAll("\\W+", "-"));
-        throw new AssertionError("timed out waiting for: " + what);
-    }
-
-    static void screenshot(String name) throws IOException {
-        Files.write(SCREENSHOTS.resolve(name + ".png"), ((TakesScreenshot) driver).getScreenshotAs(OutputType.BYTES));
-    }
+    static void screenshot(String name) { Chromium.screenshot(driver, name); }
 }
