@@ -160,8 +160,18 @@ public class ProblemHandler {
      * unread would close a connection the client is still sending on: it would see a reset, not the answer.
      */
     public static Mono<Void> afterBody(ServerWebExchange exchange, Mono<Void> answer) {
-        return exchange.getRequest().getBody().doOnNext(org.springframework.core.io.buffer.DataBufferUtils::release)
+        long[] read = {0};
+        return exchange.getRequest().getBody()
+                // at most CloseAfterErrorFilter.MAX_DRAIN_BYTES (a chunked body may never end): then answer anyway
+                .takeWhile(b -> (read[0] += b.readableByteCount()) <= CloseAfterErrorFilter.MAX_DRAIN_BYTES
+                        || release(b))
+                .doOnNext(org.springframework.core.io.buffer.DataBufferUtils::release)
                 .onErrorResume(e -> Mono.empty()).then(answer);
+    }
+
+    private static boolean release(org.springframework.core.io.buffer.DataBuffer b) {
+        org.springframework.core.io.buffer.DataBufferUtils.release(b);
+        return false;
     }
 
     /** Turns parser problems into field problems, each pointer prefixed by {@code prefix} (e.g. {@code /scenario}). */

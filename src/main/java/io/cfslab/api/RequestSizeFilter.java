@@ -2,7 +2,6 @@ package io.cfslab.api;
 
 import java.util.List;
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import java.util.concurrent.Semaphore;
@@ -63,21 +62,17 @@ public class RequestSizeFilter implements WebFilter {
             if (waitsForContinue || length > MAX_DRAIN_BYTES) { // body never sent / too much to read: close
                 return refuse(exchange, HttpStatus.CONTENT_TOO_LARGE, "Content too large", tooLarge);
             }
-            // Answer at once and read the rest of the body meanwhile, dropping each chunk as it arrives (no
-            // memory held); the connection stays open: closing it right after the answer would reset a client
-            // that is still sending, and it would never read the answer.
-            exchange.getAttributes().put(CloseAfterErrorFilter.BODY_DRAINED, Boolean.TRUE);
-            Mono<Void> answer = ProblemHandler.write(exchange, ProblemHandler.problem(HttpStatus.CONTENT_TOO_LARGE,
-                    "Content too large", List.of(tooLarge), exchange));
-            Mono<Void> drain = exchange.getRequest().getBody().doOnNext(DataBufferUtils::release).then();
-            return Mono.when(answer, drain);
+            return answerWhileDraining(exchange, HttpStatus.CONTENT_TOO_LARGE, "Content too large", tooLarge);
         }
         if (!large(exchange)) return chain.filter(exchange);
         if (!largeBodies.tryAcquire()) {
             exchange.getResponse().getHeaders().set(HttpHeaders.RETRY_AFTER, "1");
-            return refuse(exchange, HttpStatus.TOO_MANY_REQUESTS, "Busy", new FieldProblem("", LARGE_PERMITS
-                    + " requests with bodies over " + LARGE_BODY_BYTES / 1024 + " KB are being read and checked; try again"
-                    + " in a second", "EAGAIN"));
+            FieldProblem busy = new FieldProblem("", LARGE_PERMITS + " requests with bodies over " + LARGE_BODY_BYTES / 1024
+                    + " KB are being read and checked; try again in a second", "EAGAIN");
+            // a body of known length (at most the limit) is read to its end while the answer goes out; a chunked
+            // one, which may not end, first (up to a cap), then the connection closes
+            return length >= 0 ? answerWhileDraining(exchange, HttpStatus.TOO_MANY_REQUESTS, "Busy", busy)
+                    : refuse(exchange, HttpStatus.TOO_MANY_REQUESTS, "Busy", busy);
         }
         return chain.filter(exchange).doFinally(signal -> largeBodies.release());
     }
@@ -106,10 +101,27 @@ public class RequestSizeFilter implements WebFilter {
     /** Beyond this a refused body is not read at all: the connection closes (the client may see a reset). */
     static final long MAX_DRAIN_BYTES = CloseAfterErrorFilter.MAX_DRAIN_BYTES;
 
-    /** Answers without reading the body, and closes the connection (the unread body cannot be skipped). */
+    /**
+     * Answers at once and reads the rest of the body meanwhile, dropping each chunk as it arrives (nothing is
+     * kept; at most {@link CloseAfterErrorFilter#MAX_DRAIN_BYTES}). The connection stays open: closed right
+     * after the answer, it would reset a client that is still sending, and that client would never read it.
+     */
+    private static Mono<Void> answerWhileDraining(ServerWebExchange exchange, HttpStatus status, String title,
+                                                  FieldProblem p) {
+        exchange.getAttributes().put(CloseAfterErrorFilter.BODY_DRAINED, Boolean.TRUE);
+        Mono<Void> answer = ProblemHandler.write(exchange, ProblemHandler.problem(status, title, List.of(p), exchange));
+        return Mono.when(answer, ProblemHandler.afterBody(exchange, Mono.empty()));
+    }
+
+    /**
+     * Answers once the body, if any, is read and dropped (a 413 that is sent this way was never sent: its body
+     * was not read, see above), and closes the connection.
+     */
     private static Mono<Void> refuse(ServerWebExchange exchange, HttpStatus status, String title, FieldProblem p) {
         exchange.getResponse().getHeaders().set(HttpHeaders.CONNECTION, "close");
-        var problem = ProblemHandler.problem(status, title, List.of(p), exchange);
-        return ProblemHandler.write(exchange, problem);
+        boolean unsent = status == HttpStatus.CONTENT_TOO_LARGE;
+        Mono<Void> answer = Mono.defer(() -> ProblemHandler.write(exchange, ProblemHandler.problem(status, title, List.of(p),
+                exchange)));
+        return unsent ? answer : ProblemHandler.afterBody(exchange, answer);
     }
 }
