@@ -162,7 +162,13 @@ class BadInputTest {
             String head = r[0] + " " + r[1] + " HTTP/1.1\r\nHost: x\r\nContent-Type: " + (r[2].equals("415") ? "text/csv" : "text/plain")
                     + "\r\nContent-Length: " + body.length + "\r\n\r\n";
             for (int i = 0; i < 5; i++) {
-                assertThat(raw(head, body, "")).as(r[0] + " " + r[1]).startsWith("HTTP/1.1 " + r[2]).contains("application/problem+json");
+                String answer;
+                try {
+                    answer = raw(head, body, "");
+                } catch (java.io.IOException e) {
+                    throw new AssertionError(r[0] + " " + r[1] + ", attempt " + i + ": " + e, e);
+                }
+                assertThat(answer).as(r[0] + " " + r[1]).startsWith("HTTP/1.1 " + r[2]).contains("application/problem+json");
             }
         }
     }
