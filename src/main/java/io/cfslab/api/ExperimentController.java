@@ -18,8 +18,12 @@ import io.cfslab.store.Jdbc;
 import io.cfslab.store.ReadyMadeExperiments;
 import io.cfslab.store.RunRecord;
 import io.cfslab.store.ScenarioEntry;
+import io.cfslab.runs.QueueFullException;
 import io.swagger.v3.oas.annotations.Operation;
-import java.net.URI;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,6 +32,7 @@ import java.util.Map;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -73,8 +78,14 @@ public class ExperimentController {
     }
 
     @Operation(summary = "Start an experiment (202 + Location); 422 with the JSON pointer of each problem")
+    @ApiResponse(responseCode = "202", description = "queued, one run per arm × repeat; Location names the experiment", content = @Content(mediaType = "application/json", schema = @Schema(ref = "Experiment")))
+    @Problems(value = {422, 429}, notes = {"422: a bad experiment, override or metric (errors lists each with its JSON pointer; a missing scenario_id is ENOENT)",
+            "429: its runs would exceed the queue's bounds (cfslab.runs.queue.max, max-per-client; Retry-After) (EAGAIN)"})
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
-    public Mono<ResponseEntity<Map<String, Object>>> create(@RequestBody(required = false) String body) {
+    public Mono<ResponseEntity<Map<String, Object>>> create(@io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(ref = "ExperimentRequest"))) @RequestBody(required = false) String body,
+                                                            ServerHttpRequest request) {
+        String client = request.getRemoteAddress() == null || request.getRemoteAddress().getAddress() == null ? null
+                : request.getRemoteAddress().getAddress().getHostAddress();
         return jdbc.call(() -> {
             ObjectNode doc = ScenarioDocs.readObject(body, "");
             Experiment e;
@@ -107,8 +118,13 @@ public class ExperimentController {
             ObjectNode definition = doc.deepCopy();
             definition.remove("scenario_id");
             definition.set("scenario", base);
-            ExperimentRecord rec = experiments.submit(plan, ScenarioDocs.write(definition));
-            return ResponseEntity.accepted().location(URI.create("/api/experiments/" + rec.id()))
+            ExperimentRecord rec;
+            try {
+                rec = experiments.submit(plan, ScenarioDocs.write(definition), client);
+            } catch (QueueFullException full) {
+                throw RunController.queueFull(full);
+            }
+            return ResponseEntity.accepted().location(Locations.api("experiments", rec.id()))
                     .body(view(rec, experiments.runs(rec.id()), true));
         });
     }
@@ -120,6 +136,7 @@ public class ExperimentController {
     }
 
     @Operation(summary = "Experiments, newest first (at most 200), each with its status and progress per arm")
+    @ApiResponse(responseCode = "200", description = "the experiments (arms without their runs)", content = @Content(mediaType = "application/json", array = @ArraySchema(schema = @Schema(ref = "Experiment"))))
     @GetMapping
     public Mono<List<Map<String, Object>>> list() {
         return jdbc.call(() -> {
@@ -130,7 +147,8 @@ public class ExperimentController {
     }
 
     @Operation(summary = "The ready-made experiments (src/main/resources/experiments): id, name, description, document")
-    @GetMapping("/ready-made")
+    @ApiResponse(responseCode = "200", description = "the ready-made experiments", content = @Content(mediaType = "application/json", array = @ArraySchema(schema = @Schema(ref = "ReadyMadeExperiment"))))
+    @GetMapping(path = "/ready-made", produces = MediaType.APPLICATION_JSON_VALUE)
     public Mono<List<Map<String, Object>>> readyMade() {
         List<Map<String, Object>> out = new ArrayList<>();
         for (ReadyMadeExperiments.Entry e : readyMade.all()) {
@@ -145,6 +163,8 @@ public class ExperimentController {
     }
 
     @Operation(summary = "One ready-made experiment's document (POST it to /api/experiments to run it)")
+    @ApiResponse(responseCode = "200", description = "the experiment document", content = @Content(mediaType = "application/json", schema = @Schema(ref = "ExperimentRequest")))
+    @Problems(404)
     @GetMapping(path = "/ready-made/{id}", produces = MediaType.APPLICATION_JSON_VALUE)
     public Mono<ResponseEntity<String>> readyMadeOne(@PathVariable String id) {
         ReadyMadeExperiments.Entry e = readyMade.find(id)
@@ -153,18 +173,28 @@ public class ExperimentController {
     }
 
     @Operation(summary = "An experiment: status, progress per arm, each run with its seed and status")
-    @GetMapping("/{id}")
+    @ApiResponse(responseCode = "200", description = "the experiment", content = @Content(mediaType = "application/json", schema = @Schema(ref = "Experiment")))
+    @Problems(404)
+    @GetMapping(path = "/{id}", produces = MediaType.APPLICATION_JSON_VALUE)
     public Mono<ResponseEntity<Map<String, Object>>> get(@PathVariable String id) {
         return jdbc.call(() -> ResponseEntity.ok(view(require(id), experiments.runs(id), true)));
     }
 
     @Operation(summary = "The experiment as submitted, its scenario inline: POST it again to repeat it exactly")
+    @ApiResponse(responseCode = "200", description = "the experiment document", content = @Content(mediaType = "application/json", schema = @Schema(ref = "ExperimentRequest")))
+    @Problems(404)
     @GetMapping(path = "/{id}/definition", produces = MediaType.APPLICATION_JSON_VALUE)
     public Mono<ResponseEntity<String>> definition(@PathVariable String id) {
         return jdbc.call(() -> ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(require(id).definitionJson()));
     }
 
     @Operation(summary = "The table: text/plain (the seeds' layout), text/markdown, text/csv or JSON; 409 until done")
+    @ApiResponse(responseCode = "200", description = "the table in the format asked for (Accept, or ?format= which wins)", content = {
+            @Content(mediaType = "text/plain", schema = @Schema(type = "string")),
+            @Content(mediaType = "text/markdown", schema = @Schema(type = "string")),
+            @Content(mediaType = "text/csv", schema = @Schema(type = "string")),
+            @Content(mediaType = "application/json", schema = @Schema(ref = "ExperimentResult"))})
+    @Problems(value = {404, 409}, notes = "409: not every run is done (or the experiment failed or was cancelled)")
     @GetMapping(path = "/{id}/table", produces = {MediaType.TEXT_PLAIN_VALUE, "text/markdown", "text/csv",
             MediaType.APPLICATION_JSON_VALUE})
     public Mono<ResponseEntity<String>> table(@PathVariable String id, @RequestParam(required = false) String format,
@@ -203,6 +233,8 @@ public class ExperimentController {
     }
 
     @Operation(summary = "The experiment's result JSON (contract layout); 409 until done")
+    @ApiResponse(responseCode = "200", description = "the result", content = @Content(mediaType = "application/json", schema = @Schema(ref = "ExperimentResult")))
+    @Problems(value = {404, 409}, notes = "409: not every run is done (or the experiment failed or was cancelled)")
     @GetMapping(path = "/{id}/result", produces = MediaType.APPLICATION_JSON_VALUE)
     public Mono<ResponseEntity<String>> result(@PathVariable String id) {
         return jdbc.call(() -> ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON)
@@ -211,6 +243,10 @@ public class ExperimentController {
 
     @Operation(summary = "One histogram merged per arm: JSON {arm: histogram}, or the arms side by side in bpftrace's "
             + "layout with Accept: text/plain")
+    @ApiResponse(responseCode = "200", description = "the histogram of every arm", content = {
+            @Content(mediaType = "application/json", schema = @Schema(ref = "ExperimentHistograms")),
+            @Content(mediaType = "text/plain", schema = @Schema(type = "string"))})
+    @Problems(value = {404, 409}, notes = "409: not every run is done (or the experiment failed or was cancelled)")
     @GetMapping(path = "/{id}/histograms/{name}", produces = {MediaType.APPLICATION_JSON_VALUE, MediaType.TEXT_PLAIN_VALUE})
     public Mono<ResponseEntity<Object>> histogram(@PathVariable String id, @PathVariable String name,
                                                   @RequestHeader(value = "Accept", required = false) String accept) {
@@ -233,6 +269,9 @@ public class ExperimentController {
     }
 
     @Operation(summary = "Cancel a queued or running experiment (202), or delete a finished one with its runs (204)")
+    @ApiResponse(responseCode = "202", description = "its unfinished runs cancelled (running ones stop within the progress interval)", content = @Content(mediaType = "application/json", schema = @Schema(ref = "Experiment")))
+    @ApiResponse(responseCode = "204", description = "finished: deleted with its runs and their results", content = @Content)
+    @Problems(value = {404, 409}, notes = "409: it finished while being cancelled, or a run restarted while it was deleted")
     @DeleteMapping("/{id}")
     public Mono<ResponseEntity<Map<String, Object>>> delete(@PathVariable String id) {
         return jdbc.call(() -> {

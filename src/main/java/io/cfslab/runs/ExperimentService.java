@@ -101,14 +101,28 @@ public class ExperimentService {
      * Accepts an experiment: the experiment row, one run row per arm × repeat (each with the exact scenario document
      * and seed it runs, and its effective settings) and their queue entries, in one transaction.
      *
+     * Its runs count against the queue's bounds ({@code cfslab.runs.queue.*}) as so many runs: all are admitted,
+     * or none.
+     *
      * @param plan           the resolved experiment (every arm's scenario validated)
      * @param definitionJson the experiment document with the scenario snapshot inline
+     * @param client         who asks (its remote address), recorded with each run; null for the service's own use
      * @return the new experiment
+     * @throws QueueFullException if its runs would exceed a bound of the queue
      */
-    public ExperimentRecord submit(ExperimentPlan plan, String definitionJson) {
+    public ExperimentRecord submit(ExperimentPlan plan, String definitionJson, String client) {
         String id = UUID.randomUUID().toString();
         Instant now = Instant.now();
         int total = plan.arms().size() * plan.repeats();
+        synchronized (runService.admission()) {
+            runService.admit(total, client);
+            insert(id, plan, definitionJson, client, now, total);
+        }
+        for (int i = 0; i < total; i++) metrics.submitted();
+        return experiments.find(id).orElseThrow();
+    }
+
+    private void insert(String id, ExperimentPlan plan, String definitionJson, String client, Instant now, int total) {
         tx.executeWithoutResult(s -> {
             experiments.insert(id, plan.name(), plan.scenarioId(), definitionJson, ExperimentPlanJson.write(plan),
                     plan.seed(), plan.arms().size(), plan.repeats(), now);
@@ -120,13 +134,12 @@ public class ExperimentService {
                     runs.insertForExperiment(runId, plan.scenarioId(), arm.scenario().name(),
                             arm.document(seed).toString(), seed, EffectiveSettings.of(arm.scenario(), seed).toString(),
                             id, arm.index(), arm.name(), r, now);
+                    if (client != null) runs.setSubmittedBy(runId, client);
                     // due in the past, a microsecond apart: picked in this order
                     queue.enqueue(runId, now.minusNanos((total - i++) * 1000L));
                 }
             }
         });
-        for (int i = 0; i < total; i++) metrics.submitted();
-        return experiments.find(id).orElseThrow();
     }
 
     public Optional<ExperimentRecord> find(String id) { return experiments.find(id); }
