@@ -458,6 +458,16 @@ public final class Kernel implements WorkloadContext {
         exitTask(t);
     }
 
+    /**
+     * put_prev_entity()'s check_cfs_rq_runtime() for a task that left the CPU by sleeping or exiting: at every
+     * level of its hierarchy a cfs_rq that ran out of runtime is throttled, though its last task has just been
+     * dequeued (before 6.6 its throttled time counts from here, kernel-model §5.1).
+     */
+    private void putPrevCheck(int t, int c) {
+        if (!isFair(t)) return;
+        for (int x = leafQ(t, c); !isRootQ(x); x = parentQ(x)) bwc.checkCfsRqRuntime(x);
+    }
+
     /** Scheduler tick: charge, slice expiry, RT throttling; preempt at the interrupt's return if allowed. */
     void tick(int c, long gen) {
         if (gen != tickGen[c]) return;
@@ -542,6 +552,7 @@ public final class Kernel implements WorkloadContext {
                 segGen[c]++;
                 throttleWorkPending[t] = false;
                 if (isFair(t)) fair.dequeueTask(t, c); else rt.rtDequeue(t, c);
+                putPrevCheck(t, c);
                 startSleep(t);
                 schedule(c);
             }
@@ -556,6 +567,7 @@ public final class Kernel implements WorkloadContext {
         segGen[c]++;
         throttleWorkPending[t] = false;
         if (isFair(t)) fair.dequeueTask(t, c); else rt.rtDequeue(t, c);
+        putPrevCheck(t, c);
         exitTask(t);
         schedule(c);
     }

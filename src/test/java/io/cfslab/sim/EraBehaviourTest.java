@@ -144,4 +144,23 @@ class EraBehaviourTest {
         double task = Scenarios.run(json(s.formatted("task"))).tasks().get("h").exitS();
         assertThat(task).as("parked: also waits for the refill").isBetween(0.6, 0.61);
     }
+
+    // ---- what a run across the eras showed (issue 9, "Fix what a run across the eras showed") ----
+
+    /**
+     * put_prev_entity() throttles a cfs_rq that ran out as its last task went to sleep: before 6.6 its throttled
+     * time counts from there though nothing is queued; from 6.6 only once something is enqueued again. Without
+     * the check in the sleep path both rules gave the same numbers.
+     */
+    @Test
+    void aCfsRqThatRunsOutAsItsTaskSleepsIsThrottledAndBefore66CountsAsThrottled() {
+        String s = """
+                {'duration': '2s', 'machine': {'cpus': 1}, 'kernel': {'version': '6.1', 'throttled_clock_start': '%s'},
+                 'cgroups': [{'path': '/a', 'cpu.max': '10000 100000'}],
+                 'tasks': [{'name': 'p', 'cgroup': '/a', 'workload': {'kind': 'periodic', 'run': '12ms', 'sleep': '30ms'}}]}""";
+        CpuStat empty = Scenarios.run(json(s.formatted("throttle"))).cgroups().get("/a").cpuStat();
+        CpuStat nonEmpty = Scenarios.run(json(s.formatted("nonempty"))).cgroups().get("/a").cpuStat();
+        assertThat(empty.nrThrottled()).isPositive().isEqualTo(nonEmpty.nrThrottled());
+        assertThat(empty.throttledUsec()).as("counts while the task sleeps").isGreaterThan(nonEmpty.throttledUsec());
+    }
 }
