@@ -272,13 +272,18 @@ public final class Kernel implements WorkloadContext {
         tCpu[t] = allowed.nextSetBit(0);
     }
 
-    /** Forks task t at time now: picks the least-loaded allowed CPU and makes it runnable. */
+    /**
+     * Forks task t at time now: picks the least-loaded allowed CPU and makes it runnable. A CPU's load counts
+     * every task queued there, also those in a throttled (detached) subtree of the cfs_rq model: they are out of
+     * rq->nr_running but their load is still in the CPU's blocked PELT load that find_idlest_cpu() compares, so
+     * forks do not pile onto CPUs whose tasks are all throttled.
+     */
     public void startTask(int t) {
         int best = NONE;
         long bestKey = Long.MAX_VALUE;
         BitSet a = tAllowed[t];
         for (int c = a.nextSetBit(0); c >= 0 && c < ncpu; c = a.nextSetBit(c + 1)) {
-            long key = (long) nrRunnable(c) * 4 + balancer.coreLoad(c);
+            long key = (long) fair.cpuTaskCount[c] * 4 + balancer.coreLoad(c);
             if (key < bestKey) { bestKey = key; best = c; }
         }
         tCpu[t] = best;

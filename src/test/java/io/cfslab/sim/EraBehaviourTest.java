@@ -163,4 +163,16 @@ class EraBehaviourTest {
         assertThat(empty.nrThrottled()).isPositive().isEqualTo(nonEmpty.nrThrottled());
         assertThat(empty.throttledUsec()).as("counts while the task sleeps").isGreaterThan(nonEmpty.throttledUsec());
     }
+
+    /** With the cfs_rq model and a tiny quota, forks spread over the CPUs as with the task model. */
+    @Test
+    void forksSpreadWhenTheirGroupIsThrottled() {
+        for (String model : new String[] {"cfs_rq", "task"}) {
+            SimulationResult r = Scenarios.run(json("""
+                    {'duration': '2s', 'machine': {'cpus': 8}, 'kernel': {'throttle': '%s'},
+                     'cgroups': [{'path': '/g', 'cpu.max': '1000 100000'}],
+                     'tasks': [{'name': 'h', 'cgroup': '/g', 'count': 500, 'workload': {'kind': 'hog'}}]}""".formatted(model)));
+            assertThat(r.cpus()).as(model).allSatisfy(c -> assertThat(c.busyUsec()).as("cpu %d", c.cpu()).isPositive());
+        }
+    }
 }
