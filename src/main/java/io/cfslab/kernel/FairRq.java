@@ -153,9 +153,11 @@ final class FairRq {
                 }
             }
             addRunnable(x, 1);
-            if (clockStart == ThrottledClockStart.NONEMPTY && thr.throttleCount[x] > 0) {
+            if (clockStart != ThrottledClockStart.FIRST_PARK && thr.throttleCount[x] > 0) {
                 if (thr.throttledClockSelfNs[x] == NO_CLOCK) thr.throttledClockSelfNs[x] = k.now;
-                if (thr.throttled[x] && thr.throttledClockNs[x] == NO_CLOCK) thr.throttledClockNs[x] = k.now;
+                if (clockStart == ThrottledClockStart.NONEMPTY && thr.throttled[x] && thr.throttledClockNs[x] == NO_CLOCK) {
+                    thr.throttledClockNs[x] = k.now;
+                }
             }
             if ((!taskBased && thr.throttled[x]) || k.isRootQ(x)) break;
             se = k.groupEntity(x);

@@ -111,8 +111,9 @@ final class Throttling {
         for (int gg = g; gg < g + size; gg++) { // pre-order
             int x = gg * ncpu + c;
             if (throttleCount[x]++ == 0) {
-                if (clockStart == ThrottledClockStart.THROTTLE
-                        || (clockStart == ThrottledClockStart.NONEMPTY && fair.hNrRunning[x] > 0)) {
+                // cpu.stat.local counts a cfs_rq only while it has something queued (677ea015f231): whatever
+                // throttled_clock_start says for cpu.stat, an empty cfs_rq starts its clock at its first enqueue
+                if (clockStart != ThrottledClockStart.FIRST_PARK && fair.hNrRunning[x] > 0) {
                     throttledClockSelfNs[x] = k.now;
                 }
             }

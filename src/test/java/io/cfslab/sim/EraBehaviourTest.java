@@ -175,4 +175,24 @@ class EraBehaviourTest {
             assertThat(r.cpus()).as(model).allSatisfy(c -> assertThat(c.busyUsec()).as("cpu %d", c.cpu()).isPositive());
         }
     }
+
+    /**
+     * cpu.stat.local of a one-task child cannot count more than the one CPU its task is on at a time: with
+     * throttled_clock_start throttle, every CPU's empty child cfs_rq started its clock at the parent's throttle
+     * (51 s in 1 s on 64 CPUs).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"6.6", "6.12", "6.18"})
+    void cpuStatLocalOfAOneTaskChildIsBoundedByWallTime(String version) {
+        for (String clock : new String[] {"throttle", "nonempty"}) {
+            SimulationResult r = Scenarios.run(json("""
+                    {'duration': '1s', 'machine': {'cpus': 64}, 'kernel': {'version': '%s', 'throttle': 'cfs_rq', 'throttled_clock_start': '%s'},
+                     'cgroups': [{'path': '/p', 'cpu.max': '640000 100000'}, {'path': '/p/c'}, {'path': '/p/o'}],
+                     'tasks': [{'name': 'one', 'cgroup': '/p/c', 'workload': {'kind': 'hog'}},
+                               {'name': 'many', 'cgroup': '/p/o', 'count': 128, 'workload': {'kind': 'periodic', 'run': '3ms', 'sleep': '1ms'}}]}"""
+                    .formatted(version, clock)));
+            long local = r.cgroups().get("/p/c").cpuStatLocal().throttledUsec();
+            assertThat(local).as("%s %s", version, clock).isBetween(100_000L, 1_000_000L);
+        }
+    }
 }
