@@ -851,8 +851,9 @@ public final class Kernel implements WorkloadContext {
     public java.util.List<io.cfslab.metrics.SimulationResult.CpuStats> cpuStats() {
         var list = new java.util.ArrayList<io.cfslab.metrics.SimulationResult.CpuStats>(ncpu);
         for (int c = 0; c < ncpu; c++) {
-            list.add(new io.cfslab.metrics.SimulationResult.CpuStats(c, clock.busyNs[c] / 1000, clock.irqNs[c] / 1000,
-                    (clock.stolenNs[c] - clock.irqNs[c]) / 1000));
+            // interrupt and overhead work still ahead at the end of the run is not part of it
+            list.add(new io.cfslab.metrics.SimulationResult.CpuStats(c, clock.busyNs[c] / 1000,
+                    clock.irqElapsedNs(c) / 1000, clock.schedElapsedNs(c) / 1000));
         }
         return java.util.List.copyOf(list);
     }

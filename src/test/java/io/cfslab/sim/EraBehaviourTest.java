@@ -195,4 +195,16 @@ class EraBehaviourTest {
             assertThat(local).as("%s %s", version, clock).isBetween(100_000L, 1_000_000L);
         }
     }
+
+    /** A CPU's busy, interrupt and scheduler time cannot add up to more than the run (was 300,002 µs in 300,000). */
+    @Test
+    void perCpuTimesFitInTheRun() {
+        for (int cpus : new int[] {1, 2, 4}) {
+            SimulationResult r = Scenarios.run(json("""
+                    {'duration': '300ms', 'seed': 3, 'machine': {'cpus': %d},
+                     'tasks': [{'name': 'f', 'count': %d, 'workload': {'kind': 'hog'}}]}""".formatted(cpus, 3 * cpus)));
+            assertThat(r.cpus()).allSatisfy(c ->
+                    assertThat(c.busyUsec() + c.irqUsec() + c.schedUsec()).as("cpu %d", c.cpu()).isLessThanOrEqualTo(300_000L));
+        }
+    }
 }
