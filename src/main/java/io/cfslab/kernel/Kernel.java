@@ -552,12 +552,7 @@ public final class Kernel implements WorkloadContext {
             }
             case Segment.RUN_KERNEL -> armSegmentEnd(c);
             case Segment.SLEEP, Segment.BLOCK -> {
-                updateCurr(c);
-                curr[c] = NONE;
-                segGen[c]++;
-                throttleWorkPending[t] = false;
-                if (isFair(t)) fair.dequeueTask(t, c); else rt.rtDequeue(t, c);
-                putPrevCheck(t, c);
+                leaveCpu(t, c);
                 startSleep(t);
                 schedule(c);
             }
@@ -567,14 +562,19 @@ public final class Kernel implements WorkloadContext {
 
     /** The running task t exits on CPU c (do_exit()): charged up to now, dequeued, then the CPU reschedules. */
     private void exitRunning(int t, int c) {
+        leaveCpu(t, c);
+        exitTask(t);
+        schedule(c);
+    }
+
+    /** The running task t stops running on CPU c and leaves its runqueue (to sleep or exit), charged up to now. */
+    private void leaveCpu(int t, int c) {
         updateCurr(c);
         curr[c] = NONE;
         segGen[c]++;
         throttleWorkPending[t] = false;
         if (isFair(t)) fair.dequeueTask(t, c); else rt.rtDequeue(t, c);
         putPrevCheck(t, c);
-        exitTask(t);
-        schedule(c);
     }
 
     private void startSleep(int t) {
