@@ -130,4 +130,18 @@ class KernelVersionsTest {
         assertThat(ScenarioWriter.toJson(old)).doesNotContain("cpu.max.burst");
         assertThat(ScenarioParser.parse(ScenarioWriter.toJson(old))).isEqualTo(old);
     }
+
+    /** The published scenario schema (/schemas/scenario.json) names every kernel key and every cgroup file. */
+    @Test
+    void theScenarioSchemaNamesEverySwitchAndFile() throws java.io.IOException {
+        var schema = ScenarioParser.readTree(java.nio.file.Files.readString(
+                java.nio.file.Path.of("src/main/resources/static/schemas/scenario.json")));
+        var kernelKeys = schema.get("properties").get("kernel").get("properties");
+        for (String key : kernel("{}").switches().keySet()) {
+            if (!key.equals("cgroup_version")) assertThat(kernelKeys.has(key)).as(key).isTrue();
+        }
+        var cgroupKeys = schema.get("$defs").get("cgroup").get("properties");
+        for (String f : CgroupFiles.FILES) assertThat(cgroupKeys.has(f)).as(f).isTrue();
+        for (String f : CgroupFiles.FILES_V1) assertThat(cgroupKeys.has(f)).as(f).isTrue();
+    }
 }
