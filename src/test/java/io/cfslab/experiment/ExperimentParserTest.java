@@ -51,6 +51,15 @@ class ExperimentParserTest {
         assertThat(plan.seed()).isEqualTo(42);
         assertThat(plan.seeds()).containsExactly(SeedSequence.seed(42, 0), SeedSequence.seed(42, 1), SeedSequence.seed(42, 2));
         assertThat(plan.limitedGroups()).containsExactly("/a", "/b");
+        // kernel.version sets every switch of that era, an explicit switch beside it still wins
+        Experiment eras = parsed(experiment("""
+                [{"name": "5.4", "set": {"/kernel/version": "5.4"}}, {"name": "6.18", "set": {"/kernel/version": "6.18"}},
+                 {"name": "5.4 task", "set": {"/kernel/version": "5.4", "/kernel/throttle": "task"}}]""", ""));
+        ExperimentPlan ep = ExperimentPlan.of(eras, eras.scenario(), null, ScenarioParser::parse);
+        assertThat(ep.arms().get(0).scenario().kernel().version()).isEqualTo("5.4");
+        assertThat(ep.arms().get(0).scenario().kernel().throttle().name()).isEqualTo("CFS_RQ");
+        assertThat(ep.arms().get(1).scenario().kernel().throttle().name()).isEqualTo("TASK");
+        assertThat(ep.arms().get(2).scenario().kernel().throttle().name()).isEqualTo("TASK");
         // the scenario's own seed when the experiment has none; the document of a repeat carries its seed
         Experiment noSeed = parsed(experiment("[{\"name\": \"only\"}]", ""));
         ExperimentPlan p2 = ExperimentPlan.of(noSeed, noSeed.scenario(), null, ScenarioParser::parse);

@@ -308,7 +308,7 @@ class DashboardBrowserTest {
         assertThat(text("[data-setting='throttle']")).isEqualTo("cfs_rq");
         assertThat(text("[data-setting='unthrottle']")).isEqualTo("async");
         assertThat(text("[data-setting='hz']")).isEqualTo("1000");
-        assertThat(text("[data-setting='version']")).isEqualTo("–");
+        assertThat(text("[data-setting='version']")).as("kernel.version: 6.18 when not given").isEqualTo("6.18");
         assertThat(text("[data-setting='machine']")).isEqualTo("generic, 16 CPUs");
         assertThat(text("#run-experiment")).isEqualTo("experiment: arm cfs_rq, run 1");
         assertThat(driver.findElement(By.id("cancel-run")).isDisplayed()).isFalse();
