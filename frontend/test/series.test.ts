@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cgroupLines, cpuGradient, slowestCalls, taskLines } from '../src/series';
+import { cgroupLines, cpuRuns, slowestCalls, taskLines } from '../src/series';
 import { cgroupFileUrl, kernelMessage } from '../src/api';
 import type { Sample } from '../src/stream';
 
@@ -51,10 +51,9 @@ describe('slowest calls', () => {
 });
 
 describe('per-CPU timeline', () => {
-  it('merges runs of equal states into one band each', () => {
-    expect(cpuGradient([1, 1, 2, 0])).toBe(
-      'linear-gradient(to right, #2ca02c 0.000% 50.000%, #d62728 50.000% 75.000%, #e8e8e8 75.000% 100.000%)',
-    );
+  it('merges runs of equal states into one rectangle each', () => {
+    expect(cpuRuns('1120')).toEqual([{ state: 1, start: 0, end: 2 }, { state: 2, start: 2, end: 3 }, { state: 0, start: 3, end: 4 }]);
+    expect(cpuRuns('')).toEqual([]);
   });
 });
 
