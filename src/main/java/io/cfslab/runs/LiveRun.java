@@ -149,8 +149,14 @@ public final class LiveRun {
         this.control = control;
     }
 
-    /** Worker: the current repeat finished normally. */
-    void repeatDone(long events) { eventsBefore += events; }
+    /** The control whose events are already in {@link #eventsBefore} (the last repeat, once done). */
+    private volatile GuardedRunControl counted;
+
+    /** Worker: the current repeat finished normally (its events are counted once, here, not also as the current's). */
+    void repeatDone(long events) {
+        counted = control;
+        eventsBefore += events;
+    }
 
     /** Worker: the run's end is in the database. */
     void end(Terminal t) { terminal = t; }
@@ -180,7 +186,7 @@ public final class LiveRun {
 
     long events() {
         GuardedRunControl c = control;
-        return eventsBefore + (c == null ? 0 : c.events());
+        return eventsBefore + (c == null || c == counted ? 0 : c.events());
     }
 
     long wallMs() { return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos); }

@@ -242,6 +242,21 @@ class DashboardBrowserTest {
     }
 
     @Test
+    void unknownPagesAndCompareWithoutRunsExplainThemselves() throws Exception {
+        for (String path : List.of("/no-such-page", "/runs/no-such-run")) {
+            driver.get(url(path));
+            assertThat(attr("body", "data-page")).as(path).isEqualTo("error");
+            assertThat(driver.findElements(By.cssSelector("header.top nav a"))).as(path + ": the navigation bar").hasSizeGreaterThanOrEqualTo(4);
+            assertThat(text("#error-title")).contains("404");
+            assertThat(driver.getPageSource()).doesNotContain("\"status\":404");
+        }
+        screenshot("not-found");
+        driver.get(url("/compare"));
+        assertThat(text("#compare-empty")).contains("Nothing to compare yet");
+        assertThat(driver.findElements(By.id("compare-hist"))).isEmpty();
+    }
+
+    @Test
     void twoFinishedRunsAreComparedFromTheHomePage() throws Exception {
         String a = startRun("{\"scenarioId\": \"e1-one-hog-10pct\"}");
         String b = startRun("{\"scenarioId\": \"e1-one-hog-10pct\", \"seed\": 99}");
