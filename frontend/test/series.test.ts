@@ -101,3 +101,19 @@ describe('compare', () => {
     expect(rows.find((r) => r.path === '/only-b')!.a).toEqual({});
   });
 });
+
+import { taskEntry, DEFAULT_SCENARIO } from '../src/pages/editor';
+
+describe('editor task form', () => {
+  it('sends each workload its own parameters, and policy, priority and CPUs when given', () => {
+    expect(taskEntry({ name: 'p', cgroup: '/a', count: '2', kind: 'periodic', run: '3ms', sleep: '7ms', work: '9s', policy: 'rr', priority: '10', cpus_allowed: '0-1' }))
+      .toEqual({ name: 'p', cgroup: '/a', count: 2, workload: { kind: 'periodic', run: '3ms', sleep: '7ms' }, policy: 'rr', priority: 10, cpus_allowed: '0-1' });
+    expect(taskEntry({ name: 'f', cgroup: '/a', count: '', kind: 'fixed-work', work: '2s', run: '1ms', policy: '', priority: '', cpus_allowed: '' }))
+      .toEqual({ name: 'f', cgroup: '/a', count: 1, workload: { kind: 'fixed-work', work: '2s' } });
+  });
+
+  it('starts a new scenario with the documented defaults (docs/scenarios.md: 2 CPUs, HZ 1000)', () => {
+    expect(DEFAULT_SCENARIO.machine.cpus).toBe(2);
+    expect(DEFAULT_SCENARIO.kernel.hz).toBe(1000);
+  });
+});
