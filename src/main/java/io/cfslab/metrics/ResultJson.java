@@ -18,7 +18,7 @@ import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Writes and reads {@link SimulationResult} as the contract's JSON ({@code shared/design/contract.md},
+ * Writes and reads {@link SimulationResult} as the contract's JSON ({@code docs/contract.md},
  * "Result").
  *
  * <p>Keys: record components in snake_case ({@code simulated_ns}, {@code distribute_calls}, {@code at_ns},

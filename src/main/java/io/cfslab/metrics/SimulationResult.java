@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The contract's result ({@code shared/design/contract.md}, "Result"). Serialised by {@link ResultJson}
+ * The contract's result ({@code docs/contract.md}, "Result"). Serialised by {@link ResultJson}
  * with snake_case keys and every map in a deterministic order, so two runs of one scenario and seed give
  * identical bytes outside {@link #engine()}.
  *
