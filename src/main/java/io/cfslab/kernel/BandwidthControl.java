@@ -196,15 +196,13 @@ final class BandwidthControl {
         if (runtimeRemainingNs[q] <= 0) thr.throttleCfsRq(q, 1);
     }
 
-    /** True if the CPU's running fair task is inside cfs_rq q's hierarchy (cfs_rq->curr != NULL). */
+    /**
+     * True if the CPU's running fair task is inside cfs_rq q's hierarchy (cfs_rq->curr != NULL): its group is
+     * in q's group's subtree, a pre-order index range (no walk up the tree).
+     */
     boolean runsCurr(int q) {
-        int c = k.cpuOf(q);
-        int t = curr[c];
-        if (t == NONE || !k.isFair(t)) return false;
-        for (int x = k.leafQ(t, c); ; x = k.parentQ(x)) {
-            if (x == q) return true;
-            if (k.isRootQ(x)) return false;
-        }
+        int t = curr[k.cpuOf(q)];
+        return t != NONE && k.isFair(t) && k.tree.inSubtree(k.groupOf(q), k.tGroup[t]);
     }
 
     // =====================================================================================================

@@ -31,8 +31,8 @@ final class LoadBalancer {
 
     /** Idle CPUs per LLC. */
     final int[] llcIdle;
-    /** CPUs counted idle in {@link #llcIdle}. */
-    private BitSet idleCpus;
+    /** CPUs counted idle in {@link #llcIdle} (a plain array: BitSet.clear() rescans its words on every call). */
+    private final boolean[] countedIdle;
 
     LoadBalancer(Kernel k) {
         this.k = k;
@@ -46,6 +46,8 @@ final class LoadBalancer {
         this.nrMigrations = k.nrMigrations;
         llcIdle = new int[topo.llcs()];
         for (int c = 0; c < ncpu; c++) llcIdle[topo.llcOf(c)]++;
+        countedIdle = new boolean[ncpu];
+        java.util.Arrays.fill(countedIdle, true);
     }
 
     void link(FairRq fair, Throttling thr) {
@@ -56,13 +58,11 @@ final class LoadBalancer {
     /** Keeps the idle-CPU count per LLC in step with CPU c's busy state. */
     void updateIdle(int c) {
         boolean idleNow = curr[c] == NONE && k.nrRunnable(c) == 0;
-        if (idleNow != wasIdle(c)) {
-            setWasIdle(c, idleNow);
+        if (idleNow != countedIdle[c]) {
+            countedIdle[c] = idleNow;
             llcIdle[topo.llcOf(c)] += idleNow ? 1 : -1;
         }
     }
-
-    private void setWasIdle(int c, boolean v) { idleCpus.set(c, v); }
 
     private boolean isQueuedTask(int t) { return k.isFair(t) ? fair.onRq[t] : true; }
 
@@ -165,10 +165,5 @@ final class LoadBalancer {
             return true;
         }
         return false;
-    }
-
-    private boolean wasIdle(int c) {
-        if (idleCpus == null) { idleCpus = new BitSet(ncpu); idleCpus.set(0, ncpu); }
-        return idleCpus.get(c);
     }
 }
