@@ -36,6 +36,11 @@ final class FairRq {
     final int[] hNrRunning;
     final long[] minVruntime;
     final int[] entHead;
+    /**
+     * cfs_rqs with runnable tasks (hNrRunning &gt; 0), kept only for {@code throttled_clock_start=nonempty},
+     * whose throttle starts the clocks of exactly these; null otherwise.
+     */
+    final GroupBitmap nonEmpty;
 
     // ---- scheduling entities: tasks, then one group entity per cfs_rq ----
     final int[] entNext, entPrev;
@@ -64,6 +69,7 @@ final class FairRq {
         minVruntime = new long[nq];
         entHead = new int[nq];
         Arrays.fill(entHead, NONE);
+        nonEmpty = clockStart == ThrottledClockStart.NONEMPTY ? new GroupBitmap(k.ngroups, k.ncpu) : null;
         int ne = ntasks + nq;
         entNext = new int[ne];
         entPrev = new int[ne];
@@ -125,8 +131,13 @@ final class FairRq {
     }
 
     void addRunnable(int x, int delta) {
-        hNrRunning[x] += delta;
-        groupRunnable[k.groupOf(x)] += delta;
+        int before = hNrRunning[x];
+        hNrRunning[x] = before + delta;
+        int g = k.groupOf(x);
+        groupRunnable[g] += delta;
+        if (nonEmpty != null && (before == 0) != (before + delta == 0)) {
+            if (before == 0) nonEmpty.set(g, x - g * k.ncpu); else nonEmpty.clear(g, x - g * k.ncpu);
+        }
     }
 
     /**
@@ -150,8 +161,8 @@ final class FairRq {
                 }
             }
             addRunnable(x, 1);
-            if (clockStart == ThrottledClockStart.NONEMPTY && thr.throttleCount[x] > 0) {
-                if (thr.throttledClockSelfNs[x] == NO_CLOCK) thr.throttledClockSelfNs[x] = k.now;
+            if (clockStart == ThrottledClockStart.NONEMPTY && thr.throttledHierarchy(x)) {
+                thr.startSelfClockIfStopped(x);
                 if (thr.throttled[x] && thr.throttledClockNs[x] == NO_CLOCK) thr.throttledClockNs[x] = k.now;
             }
             if ((!taskBased && thr.throttled[x]) || k.isRootQ(x)) break;
@@ -208,6 +219,7 @@ final class FairRq {
         while (true) {
             lastPickThrottled = false;
             int x = c;
+            int throttledAbove = thr.throttled[x] ? 1 : 0; // throttled cfs_rqs on the way down
             while (true) {
                 if (nrQueued[x] == 0) return NONE;
                 if (!k.isRootQ(x)) {
@@ -215,7 +227,8 @@ final class FairRq {
                         if (!taskBased) continue restart;
                         lastPickThrottled = true;
                     }
-                    if (thr.throttleCount[x] > 0) lastPickThrottled = true;
+                    if (thr.throttled[x]) throttledAbove++;
+                    if (throttledAbove > 0 || thr.inWalkQ(x, c)) lastPickThrottled = true; // throttle_count > 0
                 }
                 int best = entHead[x];
                 long bv = vruntime[best];

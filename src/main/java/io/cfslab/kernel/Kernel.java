@@ -482,7 +482,7 @@ public final class Kernel implements WorkloadContext {
                     // return to user mode: task work (park) and deferred preemption happen here
                     if (taskBased && throttleWorkPending[t]) {
                         throttleWorkPending[t] = false;
-                        if (thr.throttleCount[leafQ(t, c)] > 0 && isFair(t)) {
+                        if (thr.throttledHierarchy(leafQ(t, c)) && isFair(t)) {
                             updateCurr(c);
                             curr[c] = NONE;
                             segGen[c]++;
@@ -604,7 +604,7 @@ public final class Kernel implements WorkloadContext {
         tGroup[t] = g;
         fair.vruntime[t] = fair.vruntime[t] - fair.minVruntime[oldLeaf] + fair.minVruntime[leafQ(t, c)];
         if (queued && isFair(t)) {
-            if (wasParked && thr.throttleCount[leafQ(t, c)] > 0) {
+            if (wasParked && thr.throttledHierarchy(leafQ(t, c))) {
                 thr.limboPush(leafQ(t, c), t);
             } else {
                 if (wasParked) tState[t] = T_RUNNABLE;
@@ -717,7 +717,7 @@ public final class Kernel implements WorkloadContext {
      */
     public int cpuState(int c) {
         int t = curr[c];
-        if (t != NONE) return isFair(t) && thr.throttleCount[leafQ(t, c)] > 0 ? 2 : 1;
+        if (t != NONE) return isFair(t) && thr.throttledHierarchy(leafQ(t, c)) ? 2 : 1;
         for (int g = 1; g < ngroups; g++) if (thr.throttled[g * ncpu + c]) return 3;
         return 0;
     }

@@ -155,7 +155,7 @@ final class LoadBalancer {
     boolean pullOne(int src, int dst) {
         for (int t = fair.cpuTaskHead[src]; t != NONE; t = fair.cpuTaskNext[t]) {
             if (t == curr[src] || !k.isFair(t) || tState[t] != T_RUNNABLE || !tAllowed[t].get(dst)) continue;
-            if (thr.throttleCount[k.leafQ(t, src)] > 0 || thr.throttleCount[k.leafQ(t, dst)] > 0) continue;
+            if (thr.throttledHierarchy(k.leafQ(t, src)) || thr.throttledHierarchy(k.leafQ(t, dst))) continue;
             fair.dequeueTask(t, src);
             fair.migrateVruntime(t, src, dst);
             tCpu[t] = dst;

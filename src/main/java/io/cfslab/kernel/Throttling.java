@@ -22,6 +22,22 @@ import static io.cfslab.kernel.Kernel.T_RUNNABLE;
  * <p>Per-cfs_rq state is indexed {@code q = group * cpus + cpu}; a subtree on one CPU is a range of group
  * indices (pre-order numbering, see {@link GroupTree}); the throttled lists link cfs_rq indices through
  * {@code thrNext}/{@code thrPrev}, the limbo lists task indices through {@code limboNext}/{@code limboPrev}.
+ *
+ * <p><b>The walks are accounted, not made.</b> The kernel's {@code tg_throttle_down()} and
+ * {@code tg_unthrottle_up()} visit every cfs_rq of the subtree on the CPU (1,101 per CPU in the seeds' large
+ * tree) to keep {@code cfs_rq->throttle_count}; the simulator charges that walk's cost and reports its size
+ * ({@code subtreeSize} cfs_rqs), but holds the state so that it need not visit them. The invariants:
+ * <ul>
+ * <li>{@link #throttleCount} is derived, not stored: the number of throttled cfs_rqs at or above q on its
+ *     CPU (O(depth)), plus one while an unthrottle walk of an ancestor has not yet reached q (the kernel's
+ *     post-order walk decrements q's count only when it gets there, and the tasks it re-enqueues on the way
+ *     can see that).</li>
+ * <li>A cfs_rq with {@code throttle_count == 0} has no running {@code throttled_clock_self}; a cfs_rq
+ *     whose count is 0 and that has no clock running and no parked task is left exactly as the walk
+ *     would leave it. So the walks visit only the cfs_rqs set in {@link #clockRunning} and {@link #limbo}
+ *     (and, at throttle, the ones whose clock starts: every one with {@code throttled_clock_start=throttle},
+ *     the non-empty ones with {@code nonempty}, none with {@code first-park}), in the kernel's order.</li>
+ * </ul>
  */
 final class Throttling {
     private final Kernel k;
@@ -32,7 +48,7 @@ final class Throttling {
     private final boolean taskBased;
     private final boolean insertHead;
     private final ThrottledClockStart clockStart;
-    private final int[] curr, tCpu, tState;
+    private final int[] curr, tCpu, tState, tGroup;
     private final boolean[] throttleWorkPending;
     private CpuTime clock;
     private FairRq fair;
@@ -40,8 +56,6 @@ final class Throttling {
 
     // ---- cfs_rq, index q = g * ncpu + cpu ----
     final boolean[] throttled;
-    /** Throttled cfs_rqs at or above this one on its CPU (cfs_rq->throttle_count). */
-    final int[] throttleCount;
     final long[] throttledClockNs;
     final long[] throttledClockSelfNs;
     final long[] throttledClockSelfTimeNs;
@@ -52,6 +66,19 @@ final class Throttling {
 
     // ---- tasks: limbo lists ----
     final int[] limboNext, limboPrev;
+
+    // ---- per CPU and group: which cfs_rqs a subtree walk has anything to do for ----
+    /** cfs_rqs with tasks on their limbo list. */
+    private final GroupBitmap limbo;
+    /** cfs_rqs whose throttled_clock_self runs. */
+    private final GroupBitmap clockRunning;
+    /** Scratch for the pre-order walk of {@code throttled_clock_start=throttle}: a count per tree depth. */
+    private final int[] countAtDepth;
+
+    // ---- the tg_unthrottle_up() walk in progress (at most one: nothing it calls unthrottles) ----
+    private int walkCpu = NONE;
+    /** The walk's subtree root (a group) and the group it has reached: [walkTop, walkPos) is still to come. */
+    private int walkTop, walkPos;
 
     Throttling(Kernel k, KernelSpec spec) {
         this.k = k;
@@ -65,11 +92,11 @@ final class Throttling {
         this.curr = k.curr;
         this.tCpu = k.tCpu;
         this.tState = k.tState;
+        this.tGroup = k.tGroup;
         this.throttleWorkPending = k.throttleWorkPending;
 
         int nq = k.ngroups * ncpu;
         throttled = new boolean[nq];
-        throttleCount = new int[nq];
         throttledClockNs = new long[nq];
         throttledClockSelfNs = new long[nq];
         Arrays.fill(throttledClockNs, NO_CLOCK);
@@ -82,6 +109,11 @@ final class Throttling {
         Arrays.fill(limboHead, NONE);
         limboNext = new int[k.ntasks];
         limboPrev = new int[k.ntasks];
+        limbo = new GroupBitmap(k.ngroups, ncpu);
+        clockRunning = new GroupBitmap(k.ngroups, ncpu);
+        int maxDepth = 0;
+        for (int g = 0; g < k.ngroups; g++) maxDepth = Math.max(maxDepth, tree.depth(g));
+        countAtDepth = new int[maxDepth + 1];
     }
 
     void link(CpuTime clock, FairRq fair, BandwidthControl bwc) {
@@ -108,15 +140,7 @@ final class Throttling {
         CfsBandwidth b = bwc.bw[g];
         listAddThrottled(b, q);
         int size = tree.subtreeSize(g);
-        for (int gg = g; gg < g + size; gg++) { // pre-order
-            int x = gg * ncpu + c;
-            if (throttleCount[x]++ == 0) {
-                if (clockStart == ThrottledClockStart.THROTTLE
-                        || (clockStart == ThrottledClockStart.NONEMPTY && fair.hNrRunning[x] > 0)) {
-                    throttledClockSelfNs[x] = k.now;
-                }
-            }
-        }
+        tgThrottleDown(g, c, size);
         throttled[q] = true;
         if (clockStart == ThrottledClockStart.THROTTLE
                 || (clockStart == ThrottledClockStart.NONEMPTY && fair.hNrRunning[q] > 0)) {
@@ -126,6 +150,34 @@ final class Throttling {
         clock.steal(c, size * cost.throttleCfsRqNs());
         observer.throttle(k.now, c, g);
         return true;
+    }
+
+    /**
+     * tg_throttle_down() over group g's subtree on CPU c, before g's cfs_rq is marked throttled: every cfs_rq
+     * whose throttle_count goes from 0 to 1 starts its throttled_clock_self as {@code throttled_clock_start}
+     * says (at throttle: all of them; nonempty: those with queued tasks; first-park: none, the first park
+     * starts it). The counts themselves are derived ({@link #throttleCount}), so only those cfs_rqs are
+     * visited; the walk's cost is charged by the caller for all {@code size}.
+     */
+    private void tgThrottleDown(int g, int c, int size) {
+        int end = g + size;
+        if (clockStart == ThrottledClockStart.NONEMPTY) {
+            GroupBitmap nonEmpty = fair.nonEmpty;
+            for (int gg = nonEmpty.next(c, g, end); gg >= 0; gg = nonEmpty.next(c, gg + 1, end)) {
+                if (throttleCount(gg, c) == 0) startSelfClock(gg * ncpu + c);
+            }
+        } else if (clockStart == ThrottledClockStart.THROTTLE) {
+            // pre-order: the last group seen one level up is the parent, so the throttled cfs_rqs on the path
+            // from the root accumulate by depth
+            int d0 = tree.depth(g);
+            int above = g == 0 ? 0 : throttledOnPath(tree.parent(g), c);
+            for (int gg = g; gg < end; gg++) {
+                int d = tree.depth(gg);
+                int onPath = (d == d0 ? above : countAtDepth[d - 1]) + (throttled[gg * ncpu + c] ? 1 : 0);
+                countAtDepth[d] = onPath;
+                if (onPath == 0 && !inWalk(gg, c)) startSelfClock(gg * ncpu + c);
+            }
+        }
     }
 
     /** cfs_rq model: dequeue the group entity and every ancestor entity that becomes empty. */
@@ -193,21 +245,111 @@ final class Throttling {
         }
         listRemoveThrottled(b, q);
         if (bwc.csdPending[q]) bwc.removeCsd(q, c);
-        int tasks = 0;
         int size = tree.subtreeSize(g);
-        for (int gg = g + size - 1; gg >= g; gg--) { // post-order: descendants before ancestors
-            int x = gg * ncpu + c;
-            if (--throttleCount[x] == 0) {
-                if (throttledClockSelfNs[x] != NO_CLOCK) {
-                    throttledClockSelfTimeNs[x] += k.now - throttledClockSelfNs[x];
-                    throttledClockSelfNs[x] = NO_CLOCK;
-                }
-                if (taskBased) tasks += unparkLimbo(x, c);
-            }
-        }
+        int tasks = tgUnthrottleUp(g, c, size);
         if (!taskBased) tasks = reattachGroupEntity(q);
         if (curr[c] == NONE && k.nrRunnable(c) > 0) k.requestResched(c);
         return ((long) size << 32) | tasks;
+    }
+
+    /**
+     * tg_unthrottle_up() over group g's subtree on CPU c, post-order (descendants before ancestors; the
+     * pre-order numbering backwards), after g's cfs_rq is marked unthrottled: every cfs_rq whose
+     * throttle_count reaches 0 stops its throttled_clock_self and, in the task models, re-enqueues the tasks
+     * parked on its limbo list. Only cfs_rqs with a clock running or parked tasks are visited, in the same
+     * order; the re-enqueues may throttle cfs_rqs again on the way (check_enqueue_throttle), which the
+     * derived counts see as the kernel's counters would.
+     *
+     * @return tasks enqueued
+     */
+    private int tgUnthrottleUp(int g, int c, int size) {
+        if (walkCpu != NONE) throw new IllegalStateException("tg_unthrottle_up() inside another one");
+        walkCpu = c;
+        walkTop = g;
+        walkPos = g + size;
+        int tasks = 0;
+        GroupBitmap parked = taskBased ? limbo : null;
+        for (int gg; (gg = clockRunning.prevInEither(parked, c, walkPos - 1, g)) >= 0; ) {
+            walkPos = gg; // from here on gg's count no longer includes the walk's root
+            if (throttleCount(gg, c) == 0) {
+                int x = gg * ncpu + c;
+                stopSelfClock(x);
+                if (taskBased) tasks += unparkLimbo(x, c);
+            }
+        }
+        walkCpu = NONE;
+        return tasks;
+    }
+
+    // =====================================================================================================
+    // cfs_rq->throttle_count, derived
+    // =====================================================================================================
+
+    /**
+     * cfs_rq->throttle_count of cfs_rq q: the throttled cfs_rqs at or above it on its CPU, plus one while an
+     * unthrottle walk of an ancestor (or of q) has not reached q yet (the kernel decrements each count when
+     * its post-order walk gets there). O(depth).
+     */
+    int throttleCount(int q) {
+        int g = k.groupOf(q);
+        return throttleCount(g, q - g * ncpu);
+    }
+
+    private int throttleCount(int g, int c) {
+        return throttledOnPath(g, c) + (inWalk(g, c) ? 1 : 0);
+    }
+
+    /** Throttled cfs_rqs at or above group g's cfs_rq on CPU c. */
+    private int throttledOnPath(int g, int c) {
+        int n = 0;
+        for (int y = g; y >= 0; y = tree.parent(y)) if (throttled[y * ncpu + c]) n++;
+        return n;
+    }
+
+    /** throttled_hierarchy(): cfs_rq q or an ancestor on its CPU is throttled (throttle_count &gt; 0). */
+    boolean throttledHierarchy(int q) {
+        int g = k.groupOf(q), c = q - g * ncpu;
+        if (walkCpu == c && g >= walkTop && g < walkPos) return true;
+        for (int y = g; y >= 0; y = tree.parent(y)) if (throttled[y * ncpu + c]) return true;
+        return false;
+    }
+
+    /**
+     * True while an unthrottle walk on CPU c has not yet reached group g of its subtree: the walk's root still
+     * counts in g's throttle_count.
+     */
+    private boolean inWalk(int g, int c) {
+        return walkCpu == c && g >= walkTop && g < walkPos;
+    }
+
+    /** {@link #inWalk(int, int)} for cfs_rq q on CPU c. */
+    boolean inWalkQ(int q, int c) {
+        return walkCpu == c && inWalk(k.groupOf(q), c);
+    }
+
+    // =====================================================================================================
+    // throttled_clock_self
+    // =====================================================================================================
+
+    /** Starts cfs_rq x's throttled_clock_self now (it is known not to run, or is restarted as the kernel does). */
+    private void startSelfClock(int x) {
+        throttledClockSelfNs[x] = k.now;
+        int g = k.groupOf(x);
+        clockRunning.set(g, x - g * ncpu);
+    }
+
+    /** Starts cfs_rq x's throttled_clock_self now unless it runs. */
+    void startSelfClockIfStopped(int x) {
+        if (throttledClockSelfNs[x] == NO_CLOCK) startSelfClock(x);
+    }
+
+    /** Stops cfs_rq x's throttled_clock_self, adding the finished interval to throttled_clock_self_time. */
+    private void stopSelfClock(int x) {
+        if (throttledClockSelfNs[x] == NO_CLOCK) return;
+        throttledClockSelfTimeNs[x] += k.now - throttledClockSelfNs[x];
+        throttledClockSelfNs[x] = NO_CLOCK;
+        int g = k.groupOf(x);
+        clockRunning.clear(g, x - g * ncpu);
     }
 
     /**
@@ -223,9 +365,8 @@ final class Throttling {
         int size = tree.subtreeSize(g);
         int tasks = 0;
         if (taskBased) {
-            for (int gg = g; gg < g + size; gg++) {
-                int x = gg * ncpu + c;
-                if (throttleCount[x] == 1) tasks += limboCount[x];
+            for (int gg = limbo.next(c, g, g + size); gg >= 0; gg = limbo.next(c, gg + 1, g + size)) {
+                if (throttleCount(gg, c) == 1) tasks += limboCount[gg * ncpu + c];
             }
         } else if (fair.nrQueued[q] > 0) {
             tasks = fair.hNrRunning[q];
@@ -239,7 +380,7 @@ final class Throttling {
         for (int t = limboHead[x]; t != NONE; ) {
             int next = limboNext[t];
             limboHead[x] = next;
-            limboCount[x]--;
+            if (--limboCount[x] == 0) limbo.clear(k.groupOf(x), c);
             if (next != NONE) limboPrev[next] = NONE;
             tState[t] = T_RUNNABLE;
             fair.enqueueTask(t, c, true);
@@ -286,10 +427,15 @@ final class Throttling {
         int q = k.leafQ(t, c);
         limboPush(q, t);
         if (clockStart == ThrottledClockStart.FIRST_PARK) {
-            for (int x = q; !k.isRootQ(x); x = k.parentQ(x)) {
-                if (throttleCount[x] == 0) continue;
-                if (throttledClockSelfNs[x] == NO_CLOCK) throttledClockSelfNs[x] = k.now;
-                if (throttled[x] && throttledClockNs[x] == NO_CLOCK) throttledClockNs[x] = k.now;
+            int g = tGroup[t];
+            int onPath = throttledOnPath(g, c);
+            for (; g != 0; g = tree.parent(g)) {
+                int x = g * ncpu + c;
+                if (onPath > 0 || inWalk(g, c)) { // throttle_count > 0
+                    startSelfClockIfStopped(x);
+                    if (throttled[x] && throttledClockNs[x] == NO_CLOCK) throttledClockNs[x] = k.now;
+                }
+                if (throttled[x]) onPath--;
             }
         }
         clock.steal(c, cost.taskParkNs());
@@ -298,7 +444,7 @@ final class Throttling {
 
     /** Puts task t at the head of cfs_rq q's limbo list. */
     void limboPush(int q, int t) {
-        limboCount[q]++;
+        if (limboCount[q]++ == 0) limbo.set(k.groupOf(q), k.cpuOf(q));
         limboPrev[t] = NONE;
         limboNext[t] = limboHead[q];
         if (limboHead[q] != NONE) limboPrev[limboHead[q]] = t;
@@ -308,7 +454,7 @@ final class Throttling {
     /** Takes task t off its cfs_rq's limbo list (it leaves without an unthrottle). */
     void unlinkLimbo(int t) {
         int q = k.leafQ(t, tCpu[t]);
-        limboCount[q]--;
+        if (--limboCount[q] == 0) limbo.clear(k.groupOf(q), k.cpuOf(q));
         int p = limboPrev[t], n = limboNext[t];
         if (p == NONE) limboHead[q] = n; else limboNext[p] = n;
         if (n != NONE) limboPrev[n] = p;
