@@ -10,7 +10,7 @@ import static io.cfslab.kernel.Kernel.NO_CLOCK;
 
 /**
  * The fair class's runqueues (kernel/sched/fair.c): a {@code cfs_rq} per task group per CPU
- * ({@code q = group * cpus + cpu}) with its queued entities (tasks {@code t < tasks}, group entities
+ * ({@code q = Kernel.cfsRq(group, cpu)}) with its queued entities (tasks {@code t < tasks}, group entities
  * {@code tasks + q}), vruntimes and runnable counts; {@code enqueue_task_fair()}, {@code dequeue_task_fair()},
  * {@code place_entity()}, the hierarchical pick and the group entity weights of {@code calc_group_shares()}.
  * Also each CPU's list of queued tasks (fair and RT), which the load balancer walks.
@@ -31,7 +31,7 @@ final class FairRq {
     final long[] shares;
     final int[] groupRunnable;
 
-    // ---- cfs_rq, index q = g * ncpu + cpu ----
+    // ---- cfs_rq, index q = Kernel.cfsRq(group, cpu) ----
     final int[] nrQueued;
     final int[] hNrRunning;
     final long[] minVruntime;
@@ -63,7 +63,7 @@ final class FairRq {
         shares = new long[k.ngroups];
         Arrays.fill(shares, NICE_0_LOAD);
         groupRunnable = new int[k.ngroups];
-        int nq = k.ngroups * k.ncpu;
+        int nq = k.nq;
         nrQueued = new int[nq];
         hNrRunning = new int[nq];
         minVruntime = new long[nq];
@@ -136,8 +136,9 @@ final class FairRq {
         int g = k.groupOf(x);
         groupRunnable[g] += delta;
         if (nonEmpty != null && (before == 0) != (before + delta == 0)) {
-            if (before == 0) nonEmpty.set(g, x - g * k.ncpu); else nonEmpty.clear(g, x - g * k.ncpu);
+            if (before == 0) nonEmpty.set(g, k.cpuOf(x)); else nonEmpty.clear(g, k.cpuOf(x));
         }
+        if (g == 0) k.balancer.nrRunningChanged(k.cpuOf(x));
     }
 
     /**
@@ -218,7 +219,7 @@ final class FairRq {
         restart:
         while (true) {
             lastPickThrottled = false;
-            int x = c;
+            int x = k.rootQ(c);
             int throttledAbove = thr.throttled[x] ? 1 : 0; // throttled cfs_rqs on the way down
             while (true) {
                 if (nrQueued[x] == 0) return NONE;

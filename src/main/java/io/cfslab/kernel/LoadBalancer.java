@@ -23,7 +23,7 @@ final class LoadBalancer {
     private final int ncpu;
     private final Topology topo;
     private final EventQueue events;
-    private final int[] curr, tCpu, tState;
+    private final int[] curr, tCpu, tState, tGroup;
     private final BitSet[] tAllowed;
     private final long[] nrMigrations;
     private FairRq fair;
@@ -33,6 +33,11 @@ final class LoadBalancer {
     final int[] llcIdle;
     /** CPUs counted idle in {@link #llcIdle} (a plain array: BitSet.clear() rescans its words on every call). */
     private final boolean[] countedIdle;
+    /**
+     * CPUs with a runnable task (rq->nr_running &gt; 0), one bit each: only these can have a {@link #load} above
+     * 1, so new-idle balance looks at them alone (the kernel checks rd->overload for the same reason).
+     */
+    private final long[] hasRunnable;
 
     LoadBalancer(Kernel k) {
         this.k = k;
@@ -42,12 +47,14 @@ final class LoadBalancer {
         this.curr = k.curr;
         this.tCpu = k.tCpu;
         this.tState = k.tState;
+        this.tGroup = k.tGroup;
         this.tAllowed = k.tAllowed;
         this.nrMigrations = k.nrMigrations;
         llcIdle = new int[topo.llcs()];
         for (int c = 0; c < ncpu; c++) llcIdle[topo.llcOf(c)]++;
         countedIdle = new boolean[ncpu];
         java.util.Arrays.fill(countedIdle, true);
+        hasRunnable = new long[(ncpu + 63) >>> 6];
     }
 
     void link(FairRq fair, Throttling thr) {
@@ -62,6 +69,12 @@ final class LoadBalancer {
             countedIdle[c] = idleNow;
             llcIdle[topo.llcOf(c)] += idleNow ? 1 : -1;
         }
+    }
+
+    /** CPU c's runnable count changed (fair root h_nr_running or RT queue): keeps {@link #hasRunnable}. */
+    void nrRunningChanged(int c) {
+        if (k.nrRunnable(c) > 0) hasRunnable[c >>> 6] |= 1L << c;
+        else hasRunnable[c >>> 6] &= ~(1L << c);
     }
 
     private boolean isQueuedTask(int t) { return k.isFair(t) ? fair.onRq[t] : true; }
@@ -140,13 +153,20 @@ final class LoadBalancer {
         return k.nrRunnable(c) - (running == 1 && isQueuedTask(curr[c]) ? 1 : 0) + running;
     }
 
-    /** New-idle balance: an idle CPU pulls one task from the busiest CPU. */
+    /**
+     * New-idle balance: an idle CPU pulls one task from the busiest CPU (the first of equals). A CPU without
+     * runnable tasks has a load of at most 1 and is never the busiest, so only CPUs with runnable tasks are
+     * looked at, in CPU order.
+     */
     boolean newIdleBalance(int c) {
         int busiest = NONE, most = 1;
-        for (int s = 0; s < ncpu; s++) {
-            if (s == c) continue;
-            int l = load(s);
-            if (l > most) { most = l; busiest = s; }
+        for (int w = 0; w < hasRunnable.length; w++) {
+            for (long bits = hasRunnable[w]; bits != 0; bits &= bits - 1) {
+                int s = (w << 6) + Long.numberOfTrailingZeros(bits);
+                if (s == c) continue;
+                int l = load(s);
+                if (l > most) { most = l; busiest = s; }
+            }
         }
         return busiest != NONE && pullOne(busiest, c);
     }
@@ -155,7 +175,7 @@ final class LoadBalancer {
     boolean pullOne(int src, int dst) {
         for (int t = fair.cpuTaskHead[src]; t != NONE; t = fair.cpuTaskNext[t]) {
             if (t == curr[src] || !k.isFair(t) || tState[t] != T_RUNNABLE || !tAllowed[t].get(dst)) continue;
-            if (thr.throttledHierarchy(k.leafQ(t, src)) || thr.throttledHierarchy(k.leafQ(t, dst))) continue;
+            if (thr.throttledHierarchy(tGroup[t], src) || thr.throttledHierarchy(tGroup[t], dst)) continue;
             fair.dequeueTask(t, src);
             fair.migrateVruntime(t, src, dst);
             tCpu[t] = dst;

@@ -19,7 +19,7 @@ import static io.cfslab.kernel.Kernel.T_RUNNABLE;
  * group entity chain, the task models park tasks on per-cfs_rq limbo lists on their way back to user mode
  * (the task work of the 6.18 and 2026 series) and re-enqueue them on unthrottle.
  *
- * <p>Per-cfs_rq state is indexed {@code q = group * cpus + cpu}; a subtree on one CPU is a range of group
+ * <p>Per-cfs_rq state is indexed {@code q = Kernel.cfsRq(group, cpu)}; a subtree on one CPU is a range of group
  * indices (pre-order numbering, see {@link GroupTree}); the throttled lists link cfs_rq indices through
  * {@code thrNext}/{@code thrPrev}, the limbo lists task indices through {@code limboNext}/{@code limboPrev}.
  *
@@ -54,7 +54,7 @@ final class Throttling {
     private FairRq fair;
     private BandwidthControl bwc;
 
-    // ---- cfs_rq, index q = g * ncpu + cpu ----
+    // ---- cfs_rq, index q = Kernel.cfsRq(group, cpu) ----
     final boolean[] throttled;
     final long[] throttledClockNs;
     final long[] throttledClockSelfNs;
@@ -66,6 +66,12 @@ final class Throttling {
 
     // ---- tasks: limbo lists ----
     final int[] limboNext, limboPrev;
+
+    // ---- per CPU and group: throttled cfs_rqs again, packed by CPU, for the walks up a path ----
+    /** {@link #throttled} as one bitmap row per CPU: a path's marks are a few words apart, not a few MB. */
+    private final GroupBitmap throttledBits;
+    /** Throttled cfs_rqs per CPU: none (the common case while runtime lasts) needs no walk up at all. */
+    private final int[] nrThrottledOnCpu;
 
     // ---- per CPU and group: which cfs_rqs a subtree walk has anything to do for ----
     /** cfs_rqs with tasks on their limbo list. */
@@ -95,7 +101,7 @@ final class Throttling {
         this.tGroup = k.tGroup;
         this.throttleWorkPending = k.throttleWorkPending;
 
-        int nq = k.ngroups * ncpu;
+        int nq = k.nq;
         throttled = new boolean[nq];
         throttledClockNs = new long[nq];
         throttledClockSelfNs = new long[nq];
@@ -109,6 +115,8 @@ final class Throttling {
         Arrays.fill(limboHead, NONE);
         limboNext = new int[k.ntasks];
         limboPrev = new int[k.ntasks];
+        throttledBits = new GroupBitmap(k.ngroups, ncpu);
+        nrThrottledOnCpu = new int[ncpu];
         limbo = new GroupBitmap(k.ngroups, ncpu);
         clockRunning = new GroupBitmap(k.ngroups, ncpu);
         int maxDepth = 0;
@@ -141,7 +149,7 @@ final class Throttling {
         listAddThrottled(b, q);
         int size = tree.subtreeSize(g);
         tgThrottleDown(g, c, size);
-        throttled[q] = true;
+        setThrottled(q, g, c, true);
         if (clockStart == ThrottledClockStart.THROTTLE
                 || (clockStart == ThrottledClockStart.NONEMPTY && fair.hNrRunning[q] > 0)) {
             throttledClockNs[q] = k.now;
@@ -164,7 +172,7 @@ final class Throttling {
         if (clockStart == ThrottledClockStart.NONEMPTY) {
             GroupBitmap nonEmpty = fair.nonEmpty;
             for (int gg = nonEmpty.next(c, g, end); gg >= 0; gg = nonEmpty.next(c, gg + 1, end)) {
-                if (throttleCount(gg, c) == 0) startSelfClock(gg * ncpu + c);
+                if (throttleCount(gg, c) == 0) startSelfClock(k.cfsRq(gg, c));
             }
         } else if (clockStart == ThrottledClockStart.THROTTLE) {
             // pre-order: the last group seen one level up is the parent, so the throttled cfs_rqs on the path
@@ -173,9 +181,9 @@ final class Throttling {
             int above = g == 0 ? 0 : throttledOnPath(tree.parent(g), c);
             for (int gg = g; gg < end; gg++) {
                 int d = tree.depth(gg);
-                int onPath = (d == d0 ? above : countAtDepth[d - 1]) + (throttled[gg * ncpu + c] ? 1 : 0);
+                int onPath = (d == d0 ? above : countAtDepth[d - 1]) + (throttled[k.cfsRq(gg, c)] ? 1 : 0);
                 countAtDepth[d] = onPath;
-                if (onPath == 0 && !inWalk(gg, c)) startSelfClock(gg * ncpu + c);
+                if (onPath == 0 && !inWalk(gg, c)) startSelfClock(k.cfsRq(gg, c));
             }
         }
     }
@@ -238,7 +246,7 @@ final class Throttling {
         if (taskBased && bwc.runtimeRemainingNs[q] <= 0) return 0; // 6.18: never unthrottle without runtime
         int g = k.groupOf(q), c = k.cpuOf(q);
         CfsBandwidth b = bwc.bw[g];
-        throttled[q] = false;
+        setThrottled(q, g, c, false);
         if (throttledClockNs[q] != NO_CLOCK) {
             b.throttledTimeNs += k.now - throttledClockNs[q];
             throttledClockNs[q] = NO_CLOCK;
@@ -272,7 +280,7 @@ final class Throttling {
         for (int gg; (gg = clockRunning.prevInEither(parked, c, walkPos - 1, g)) >= 0; ) {
             walkPos = gg; // from here on gg's count no longer includes the walk's root
             if (throttleCount(gg, c) == 0) {
-                int x = gg * ncpu + c;
+                int x = k.cfsRq(gg, c);
                 stopSelfClock(x);
                 if (taskBased) tasks += unparkLimbo(x, c);
             }
@@ -292,7 +300,7 @@ final class Throttling {
      */
     int throttleCount(int q) {
         int g = k.groupOf(q);
-        return throttleCount(g, q - g * ncpu);
+        return throttleCount(g, k.cpuOf(q));
     }
 
     private int throttleCount(int g, int c) {
@@ -301,16 +309,35 @@ final class Throttling {
 
     /** Throttled cfs_rqs at or above group g's cfs_rq on CPU c. */
     private int throttledOnPath(int g, int c) {
+        if (nrThrottledOnCpu[c] == 0) return 0;
         int n = 0;
-        for (int y = g; y >= 0; y = tree.parent(y)) if (throttled[y * ncpu + c]) n++;
+        for (int y = g; y >= 0; y = tree.parent(y)) if (throttledBits.get(y, c)) n++;
         return n;
+    }
+
+    /** Marks cfs_rq q (group g on CPU c) throttled or not. */
+    private void setThrottled(int q, int g, int c, boolean value) {
+        throttled[q] = value;
+        if (value) {
+            throttledBits.set(g, c);
+            nrThrottledOnCpu[c]++;
+        } else {
+            throttledBits.clear(g, c);
+            nrThrottledOnCpu[c]--;
+        }
     }
 
     /** throttled_hierarchy(): cfs_rq q or an ancestor on its CPU is throttled (throttle_count &gt; 0). */
     boolean throttledHierarchy(int q) {
-        int g = k.groupOf(q), c = q - g * ncpu;
+        int g = k.groupOf(q);
+        return throttledHierarchy(g, k.cpuOf(q));
+    }
+
+    /** {@link #throttledHierarchy(int)} of group g's cfs_rq on CPU c. */
+    boolean throttledHierarchy(int g, int c) {
         if (walkCpu == c && g >= walkTop && g < walkPos) return true;
-        for (int y = g; y >= 0; y = tree.parent(y)) if (throttled[y * ncpu + c]) return true;
+        if (nrThrottledOnCpu[c] == 0) return false;
+        for (int y = g; y >= 0; y = tree.parent(y)) if (throttledBits.get(y, c)) return true;
         return false;
     }
 
@@ -335,7 +362,7 @@ final class Throttling {
     private void startSelfClock(int x) {
         throttledClockSelfNs[x] = k.now;
         int g = k.groupOf(x);
-        clockRunning.set(g, x - g * ncpu);
+        clockRunning.set(g, k.cpuOf(x));
     }
 
     /** Starts cfs_rq x's throttled_clock_self now unless it runs. */
@@ -349,7 +376,7 @@ final class Throttling {
         throttledClockSelfTimeNs[x] += k.now - throttledClockSelfNs[x];
         throttledClockSelfNs[x] = NO_CLOCK;
         int g = k.groupOf(x);
-        clockRunning.clear(g, x - g * ncpu);
+        clockRunning.clear(g, k.cpuOf(x));
     }
 
     /**
@@ -366,7 +393,7 @@ final class Throttling {
         int tasks = 0;
         if (taskBased) {
             for (int gg = limbo.next(c, g, g + size); gg >= 0; gg = limbo.next(c, gg + 1, g + size)) {
-                if (throttleCount(gg, c) == 1) tasks += limboCount[gg * ncpu + c];
+                if (throttleCount(gg, c) == 1) tasks += limboCount[k.cfsRq(gg, c)];
             }
         } else if (fair.nrQueued[q] > 0) {
             tasks = fair.hNrRunning[q];
@@ -430,7 +457,7 @@ final class Throttling {
             int g = tGroup[t];
             int onPath = throttledOnPath(g, c);
             for (; g != 0; g = tree.parent(g)) {
-                int x = g * ncpu + c;
+                int x = k.cfsRq(g, c);
                 if (onPath > 0 || inWalk(g, c)) { // throttle_count > 0
                     startSelfClockIfStopped(x);
                     if (throttled[x] && throttledClockNs[x] == NO_CLOCK) throttledClockNs[x] = k.now;
