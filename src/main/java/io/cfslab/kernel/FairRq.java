@@ -35,7 +35,6 @@ final class FairRq {
     final int[] nrQueued;
     final int[] hNrRunning;
     final long[] minVruntime;
-    final int[] entHead;
     /**
      * cfs_rqs with runnable tasks (hNrRunning &gt; 0), kept only for {@code throttled_clock_start=nonempty},
      * whose throttle starts the clocks of exactly these; null otherwise.
@@ -43,9 +42,10 @@ final class FairRq {
     final GroupBitmap nonEmpty;
 
     // ---- scheduling entities: tasks, then one group entity per cfs_rq ----
-    final int[] entNext, entPrev;
     final long[] vruntime;
     final boolean[] onRq;
+    /** Each cfs_rq's queued entities, first by (vruntime, index). */
+    private final EntityQueue queued;
 
     // ---- per-CPU list of queued tasks (fair and RT) ----
     final int[] cpuTaskHead;
@@ -67,14 +67,11 @@ final class FairRq {
         nrQueued = new int[nq];
         hNrRunning = new int[nq];
         minVruntime = new long[nq];
-        entHead = new int[nq];
-        Arrays.fill(entHead, NONE);
         nonEmpty = clockStart == ThrottledClockStart.NONEMPTY ? new GroupBitmap(k.ngroups, k.ncpu) : null;
         int ne = ntasks + nq;
-        entNext = new int[ne];
-        entPrev = new int[ne];
         vruntime = new long[ne];
         onRq = new boolean[ne];
+        queued = new EntityQueue(vruntime, ne, nq);
         cpuTaskHead = new int[k.ncpu];
         Arrays.fill(cpuTaskHead, NONE);
         cpuTaskNext = new int[ntasks];
@@ -91,10 +88,15 @@ final class FairRq {
      * account_cfs_rq_runtime() where a quota applies.
      */
     void updateCurrFair(int t, int c, long d) {
+        int leaf = k.leafQ(t, c);
         vruntime[t] += d;
-        for (int q = k.leafQ(t, c); !k.isRootQ(q); q = k.parentQ(q)) {
+        if (onRq[t]) queued.keyIncreased(leaf, t);
+        for (int q = leaf; !k.isRootQ(q); q = k.parentQ(q)) {
             bwc.accountCfsRqRuntime(q, d, t);
-            vruntime[k.groupEntity(q)] += d * NICE_0_LOAD / groupEntityWeight(q);
+            int se = k.groupEntity(q);
+            long dv = d * NICE_0_LOAD / groupEntityWeight(q);
+            vruntime[se] += dv;
+            if (dv != 0 && onRq[se]) queued.keyIncreased(k.parentQ(q), se);
         }
     }
 
@@ -106,20 +108,16 @@ final class FairRq {
         return Math.max(2, w);
     }
 
+    /** __enqueue_entity(): entity se joins cfs_rq q. */
     void entAdd(int q, int se) {
-        int h = entHead[q];
-        entPrev[se] = NONE;
-        entNext[se] = h;
-        if (h != NONE) entPrev[h] = se;
-        entHead[q] = se;
+        queued.add(q, se);
         onRq[se] = true;
         nrQueued[q]++;
     }
 
+    /** __dequeue_entity(): entity se leaves cfs_rq q. */
     void entRemove(int q, int se) {
-        int p = entPrev[se], n = entNext[se];
-        if (p == NONE) entHead[q] = n; else entNext[p] = n;
-        if (n != NONE) entPrev[n] = p;
+        queued.remove(q, se);
         onRq[se] = false;
         nrQueued[q]--;
     }
@@ -231,12 +229,8 @@ final class FairRq {
                     if (thr.throttled[x]) throttledAbove++;
                     if (throttledAbove > 0 || thr.inWalkQ(x, c)) lastPickThrottled = true; // throttle_count > 0
                 }
-                int best = entHead[x];
+                int best = queued.first(x); // least vruntime, the lower index of equals
                 long bv = vruntime[best];
-                for (int e = entNext[best]; e != NONE; e = entNext[e]) {
-                    long v = vruntime[e];
-                    if (v < bv || (v == bv && e < best)) { best = e; bv = v; }
-                }
                 if (bv > minVruntime[x]) minVruntime[x] = bv;
                 if (best < ntasks) return best;
                 x = best - ntasks;
