@@ -1,7 +1,5 @@
 package io.cfslab.kernel;
 
-import java.util.Arrays;
-
 import static io.cfslab.kernel.Kernel.NONE;
 
 /**
@@ -12,7 +10,10 @@ import static io.cfslab.kernel.Kernel.NONE;
  *
  * <p>Entities are the kernel's indices (tasks, then group entities); the heap links are arrays over them
  * ({@code child}, {@code next} sibling, {@code prev}: the previous sibling, or the parent of a first child),
- * so nothing allocates. Insert is O(1), the first entity O(1), removal O(log n) amortised.
+ * so nothing allocates. Insert is O(1), the first entity O(1), removal O(log n) amortised. It also keeps
+ * {@code se->on_rq} and {@code cfs_rq->nr_queued}. The fields one operation touches are packed together (an
+ * entity's links and queued mark in 16 bytes, a cfs_rq's root, stale entity and count in 16): the large
+ * trees touch tens of thousands of cfs_rqs per period, and each separate array costs a cache miss.
  *
  * <p>Invariant the caller keeps: a queued entity's vruntime changes only through {@link #keyIncreased}
  * (update_curr() of the running entities); every other change (place_entity(), migration, a group move)
@@ -21,12 +22,16 @@ import static io.cfslab.kernel.Kernel.NONE;
  * per cfs_rq is pending so, the one on the running task's path.
  */
 final class EntityQueue {
+    // per entity, 4 ints (one cache line holds 4 entities): heap links and where it is queued
+    private static final int CHILD = 0, NEXT = 1, PREV = 2, ON = 3, E_STRIDE = 4;
+    // per cfs_rq, 4 ints: heap root, the entity with a stale key, queued entities
+    private static final int ROOT = 0, STALE = 1, COUNT = 2, Q_STRIDE = 4;
+
     private final long[] key;
-    private final int[] child, next, prev;
-    /** Heap root per cfs_rq, NONE when empty. */
-    private final int[] root;
-    /** Per cfs_rq: an entity whose key grew since it was placed, or NONE. */
-    private final int[] stale;
+    /** Entities' heap links and, in {@code ON}, 1 + the cfs_rq they are queued on (0: not queued). */
+    private final int[] ent;
+    /** cfs_rqs' heap root (NONE when empty), stale entity (NONE) and count of queued entities. */
+    private final int[] rq;
 
     /**
      * @param key       the entities' vruntimes (shared, read on every comparison)
@@ -35,49 +40,65 @@ final class EntityQueue {
      */
     EntityQueue(long[] key, int entities, int cfsRqs) {
         this.key = key;
-        child = new int[entities];
-        next = new int[entities];
-        prev = new int[entities];
-        root = new int[cfsRqs];
-        stale = new int[cfsRqs];
-        Arrays.fill(root, NONE);
-        Arrays.fill(stale, NONE);
+        ent = new int[entities * E_STRIDE];
+        rq = new int[cfsRqs * Q_STRIDE];
+        for (int q = 0; q < cfsRqs; q++) rq[q * Q_STRIDE + ROOT] = rq[q * Q_STRIDE + STALE] = NONE;
     }
+
+    /** cfs_rq->nr_queued: entities queued on cfs_rq q. */
+    int count(int q) { return rq[q * Q_STRIDE + COUNT]; }
+
+    /** se->on_rq: entity e is queued (on some cfs_rq). */
+    boolean isQueued(int e) { return ent[e * E_STRIDE + ON] != 0; }
 
     /** Queues entity e (not queued anywhere) on cfs_rq q. */
     void add(int q, int e) {
-        child[e] = next[e] = prev[e] = NONE;
-        int r = root[q];
-        root[q] = r == NONE ? e : link(r, e);
+        int b = e * E_STRIDE;
+        ent[b + ON] = q + 1;
+        rq[q * Q_STRIDE + COUNT]++;
+        place(q, e);
     }
 
     /** Takes entity e, queued on cfs_rq q, off it. */
     void remove(int q, int e) {
-        if (stale[q] == e) stale[q] = NONE;
+        int qb = q * Q_STRIDE;
+        if (rq[qb + STALE] == e) rq[qb + STALE] = NONE;
         unlink(q, e);
+        ent[e * E_STRIDE + ON] = 0;
+        rq[qb + COUNT]--;
     }
 
     /** The queued entity of cfs_rq q with the least (vruntime, index), or NONE. */
     int first(int q) {
-        int s = stale[q];
+        int qb = q * Q_STRIDE;
+        int s = rq[qb + STALE];
         if (s != NONE) {
-            stale[q] = NONE;
+            rq[qb + STALE] = NONE;
             unlink(q, s);
-            add(q, s);
+            place(q, s);
         }
-        return root[q];
+        return rq[qb + ROOT];
     }
 
     /** Entity e, queued on cfs_rq q, has a larger vruntime now. */
     void keyIncreased(int q, int e) {
-        int s = stale[q];
+        int qb = q * Q_STRIDE;
+        int s = rq[qb + STALE];
         if (s == e) return;
         if (s != NONE) { // not expected (one running path per CPU), but keep the heap right
-            stale[q] = NONE;
             unlink(q, s);
-            add(q, s);
+            place(q, s);
         }
-        stale[q] = e;
+        rq[qb + STALE] = e;
+    }
+
+    /** Puts entity e (unlinked) into cfs_rq q's heap. */
+    private void place(int q, int e) {
+        int b = e * E_STRIDE;
+        ent[b + CHILD] = ent[b + NEXT] = ent[b + PREV] = NONE;
+        int qb = q * Q_STRIDE;
+        int r = rq[qb + ROOT];
+        rq[qb + ROOT] = r == NONE ? e : link(r, e);
     }
 
     private boolean before(int a, int b) {
@@ -88,57 +109,63 @@ final class EntityQueue {
     /** Joins two heap roots; returns the new root (its next/prev are left to the caller). */
     private int link(int a, int b) {
         if (before(b, a)) { int t = a; a = b; b = t; }
-        int c = child[a];
-        next[b] = c;
-        if (c != NONE) prev[c] = b;
-        prev[b] = a;
-        child[a] = b;
+        int ab = a * E_STRIDE, bb = b * E_STRIDE;
+        int c = ent[ab + CHILD];
+        ent[bb + NEXT] = c;
+        if (c != NONE) ent[c * E_STRIDE + PREV] = b;
+        ent[bb + PREV] = a;
+        ent[ab + CHILD] = b;
         return a;
     }
 
     private void unlink(int q, int e) {
-        if (root[q] == e) {
-            root[q] = mergePairs(child[e]);
+        int b = e * E_STRIDE;
+        int qb = q * Q_STRIDE;
+        if (rq[qb + ROOT] == e) {
+            rq[qb + ROOT] = mergePairs(ent[b + CHILD]);
         } else {
-            int p = prev[e], n = next[e];
-            if (child[p] == e) child[p] = n; else next[p] = n;
-            if (n != NONE) prev[n] = p;
-            int sub = mergePairs(child[e]);
-            if (sub != NONE) root[q] = link(root[q], sub);
+            int p = ent[b + PREV], n = ent[b + NEXT];
+            int pb = p * E_STRIDE;
+            if (ent[pb + CHILD] == e) ent[pb + CHILD] = n; else ent[pb + NEXT] = n;
+            if (n != NONE) ent[n * E_STRIDE + PREV] = p;
+            int sub = mergePairs(ent[b + CHILD]);
+            if (sub != NONE) rq[qb + ROOT] = link(rq[qb + ROOT], sub);
         }
-        child[e] = next[e] = prev[e] = NONE;
+        ent[b + CHILD] = ent[b + NEXT] = ent[b + PREV] = NONE;
     }
 
     /** The two-pass pairing of a sibling list: pairs left to right, then melds them right to left. */
     private int mergePairs(int first) {
         if (first == NONE) return NONE;
-        int pairs = NONE; // the paired trees, last pair first, linked through next
+        int pairs = NONE; // the paired trees, last pair first, linked through NEXT
         for (int a = first; a != NONE; ) {
-            int b = next[a];
+            int ab = a * E_STRIDE;
+            int b = ent[ab + NEXT];
             if (b == NONE) {
-                prev[a] = NONE;
-                next[a] = pairs;
+                ent[ab + PREV] = NONE;
+                ent[ab + NEXT] = pairs;
                 pairs = a;
                 break;
             }
-            int rest = next[b];
-            prev[a] = prev[b] = NONE;
+            int bb = b * E_STRIDE;
+            int rest = ent[bb + NEXT];
+            ent[ab + PREV] = ent[bb + PREV] = NONE;
             int r = link(a, b);
-            next[r] = pairs;
+            ent[r * E_STRIDE + NEXT] = pairs;
             pairs = r;
             a = rest;
         }
         int result = pairs;
-        pairs = next[result];
+        pairs = ent[result * E_STRIDE + NEXT];
         while (pairs != NONE) {
-            int n = next[pairs];
-            next[pairs] = NONE;
-            next[result] = NONE;
+            int n = ent[pairs * E_STRIDE + NEXT];
+            ent[pairs * E_STRIDE + NEXT] = NONE;
+            ent[result * E_STRIDE + NEXT] = NONE;
             result = link(result, pairs);
             pairs = n;
         }
-        next[result] = NONE;
-        prev[result] = NONE;
+        ent[result * E_STRIDE + NEXT] = NONE;
+        ent[result * E_STRIDE + PREV] = NONE;
         return result;
     }
 }

@@ -32,7 +32,6 @@ final class FairRq {
     final int[] groupRunnable;
 
     // ---- cfs_rq, index q = Kernel.cfsRq(group, cpu) ----
-    final int[] nrQueued;
     final int[] hNrRunning;
     final long[] minVruntime;
     /**
@@ -43,7 +42,6 @@ final class FairRq {
 
     // ---- scheduling entities: tasks, then one group entity per cfs_rq ----
     final long[] vruntime;
-    final boolean[] onRq;
     /** Each cfs_rq's queued entities, first by (vruntime, index). */
     private final EntityQueue queued;
 
@@ -64,13 +62,11 @@ final class FairRq {
         Arrays.fill(shares, NICE_0_LOAD);
         groupRunnable = new int[k.ngroups];
         int nq = k.nq;
-        nrQueued = new int[nq];
         hNrRunning = new int[nq];
         minVruntime = new long[nq];
         nonEmpty = clockStart == ThrottledClockStart.NONEMPTY ? new GroupBitmap(k.ngroups, k.ncpu) : null;
         int ne = ntasks + nq;
         vruntime = new long[ne];
-        onRq = new boolean[ne];
         queued = new EntityQueue(vruntime, ne, nq);
         cpuTaskHead = new int[k.ncpu];
         Arrays.fill(cpuTaskHead, NONE);
@@ -90,13 +86,13 @@ final class FairRq {
     void updateCurrFair(int t, int c, long d) {
         int leaf = k.leafQ(t, c);
         vruntime[t] += d;
-        if (onRq[t]) queued.keyIncreased(leaf, t);
+        if (onRq(t)) queued.keyIncreased(leaf, t);
         for (int q = leaf; !k.isRootQ(q); q = k.parentQ(q)) {
             bwc.accountCfsRqRuntime(q, d, t);
             int se = k.groupEntity(q);
             long dv = d * NICE_0_LOAD / groupEntityWeight(q);
             vruntime[se] += dv;
-            if (dv != 0 && onRq[se]) queued.keyIncreased(k.parentQ(q), se);
+            if (dv != 0 && onRq(se)) queued.keyIncreased(k.parentQ(q), se);
         }
     }
 
@@ -109,18 +105,16 @@ final class FairRq {
     }
 
     /** __enqueue_entity(): entity se joins cfs_rq q. */
-    void entAdd(int q, int se) {
-        queued.add(q, se);
-        onRq[se] = true;
-        nrQueued[q]++;
-    }
+    void entAdd(int q, int se) { queued.add(q, se); }
 
     /** __dequeue_entity(): entity se leaves cfs_rq q. */
-    void entRemove(int q, int se) {
-        queued.remove(q, se);
-        onRq[se] = false;
-        nrQueued[q]--;
-    }
+    void entRemove(int q, int se) { queued.remove(q, se); }
+
+    /** cfs_rq->nr_queued: entities queued on cfs_rq q. */
+    int nrQueued(int q) { return queued.count(q); }
+
+    /** se->on_rq: entity se is queued. */
+    boolean onRq(int se) { return queued.isQueued(se); }
 
     /** place_entity(): a waking entity gets no more than half a slice of credit below min_vruntime. */
     void placeEntity(int q, int se) {
@@ -151,10 +145,10 @@ final class FairRq {
         int se = t;
         for (int x = q; ; x = k.parentQ(x)) {
             if (structural) {
-                if (!onRq[se]) {
+                if (!onRq(se)) {
                     if (se != t) placeEntity(x, se);
                     entAdd(x, se);
-                    if (nrQueued[x] == 1 && !k.isRootQ(x)) bwc.checkEnqueueThrottle(x);
+                    if (nrQueued(x) == 1 && !k.isRootQ(x)) bwc.checkEnqueueThrottle(x);
                 } else {
                     structural = false;
                 }
@@ -177,9 +171,9 @@ final class FairRq {
         boolean structural = true;
         int se = t;
         for (int x = q; ; x = k.parentQ(x)) {
-            if (structural && onRq[se]) {
+            if (structural && onRq(se)) {
                 entRemove(x, se);
-                if (nrQueued[x] == 0) {
+                if (nrQueued(x) == 0) {
                     if (!k.isRootQ(x)) bwc.returnCfsRqRuntime(x);
                 } else {
                     structural = false;
@@ -220,7 +214,7 @@ final class FairRq {
             int x = k.rootQ(c);
             int throttledAbove = thr.throttled[x] ? 1 : 0; // throttled cfs_rqs on the way down
             while (true) {
-                if (nrQueued[x] == 0) return NONE;
+                if (nrQueued(x) == 0) return NONE;
                 if (!k.isRootQ(x)) {
                     if (bwc.checkCfsRqRuntime(x)) {
                         if (!taskBased) continue restart;

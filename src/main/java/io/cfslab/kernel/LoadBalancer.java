@@ -77,7 +77,7 @@ final class LoadBalancer {
         else hasRunnable[c >>> 6] &= ~(1L << c);
     }
 
-    private boolean isQueuedTask(int t) { return k.isFair(t) ? fair.onRq[t] : true; }
+    private boolean isQueuedTask(int t) { return k.isFair(t) ? fair.onRq(t) : true; }
 
     /** Arms the first periodic balance. */
     void start() {

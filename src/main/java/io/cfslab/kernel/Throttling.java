@@ -191,18 +191,18 @@ final class Throttling {
     /** cfs_rq model: dequeue the group entity and every ancestor entity that becomes empty. */
     private void detachGroupEntity(int q) {
         int se = k.groupEntity(q);
-        if (!fair.onRq[se]) return;
+        if (!fair.onRq(se)) return;
         int delta = fair.hNrRunning[q];
         boolean structural = true;
         for (int x = k.parentQ(q); ; x = k.parentQ(x)) {
             if (structural) {
                 fair.entRemove(x, se);
-                if (fair.nrQueued[x] > 0) structural = false;
+                if (fair.nrQueued(x) > 0) structural = false;
             }
             fair.addRunnable(x, -delta);
             if (throttled[x] || k.isRootQ(x)) break;
             se = k.groupEntity(x);
-            if (!fair.onRq[se]) structural = false;
+            if (!fair.onRq(se)) structural = false;
         }
     }
 
@@ -395,7 +395,7 @@ final class Throttling {
             for (int gg = limbo.next(c, g, g + size); gg >= 0; gg = limbo.next(c, gg + 1, g + size)) {
                 if (throttleCount(gg, c) == 1) tasks += limboCount[k.cfsRq(gg, c)];
             }
-        } else if (fair.nrQueued[q] > 0) {
+        } else if (fair.nrQueued(q) > 0) {
             tasks = fair.hNrRunning[q];
         }
         return ((long) size << 32) | tasks;
@@ -420,12 +420,12 @@ final class Throttling {
     /** cfs_rq model: re-enqueue the group entity chain up to the first throttled ancestor. */
     private int reattachGroupEntity(int q) {
         int delta = fair.hNrRunning[q];
-        if (fair.nrQueued[q] == 0) return 0;
+        if (fair.nrQueued(q) == 0) return 0;
         boolean structural = true;
         int se = k.groupEntity(q);
         for (int x = k.parentQ(q); ; x = k.parentQ(x)) {
             if (structural) {
-                if (!fair.onRq[se]) {
+                if (!fair.onRq(se)) {
                     fair.placeEntity(x, se);
                     fair.entAdd(x, se);
                 } else {
