@@ -1,6 +1,16 @@
 package io.cfslab.kernel;
 
 import static io.cfslab.kernel.Kernel.NONE;
+import static io.cfslab.kernel.SchedRecords.CHILD;
+import static io.cfslab.kernel.SchedRecords.HEAP_ROOT;
+import static io.cfslab.kernel.SchedRecords.HEAP_STALE;
+import static io.cfslab.kernel.SchedRecords.NEXT;
+import static io.cfslab.kernel.SchedRecords.NR_QUEUED;
+import static io.cfslab.kernel.SchedRecords.ON_RQ;
+import static io.cfslab.kernel.SchedRecords.PREV;
+import static io.cfslab.kernel.SchedRecords.VRUNTIME;
+import static io.cfslab.kernel.SchedRecords.ent;
+import static io.cfslab.kernel.SchedRecords.entL;
 
 /**
  * The queued scheduling entities of every cfs_rq, each cfs_rq's in a pairing heap ordered by (vruntime,
@@ -11,9 +21,7 @@ import static io.cfslab.kernel.Kernel.NONE;
  * <p>Entities are the kernel's indices (tasks, then group entities); the heap links are arrays over them
  * ({@code child}, {@code next} sibling, {@code prev}: the previous sibling, or the parent of a first child),
  * so nothing allocates. Insert is O(1), the first entity O(1), removal O(log n) amortised. It also keeps
- * {@code se->on_rq} and {@code cfs_rq->nr_queued}. The fields one operation touches are packed together (an
- * entity's links and queued mark in 16 bytes, a cfs_rq's root, stale entity and count in 16): the large
- * trees touch tens of thousands of cfs_rqs per period, and each separate array costs a cache miss.
+ * {@code se->on_rq} and {@code cfs_rq->nr_queued}, all in the entities' {@link SchedRecords}.
  *
  * <p>Invariant the caller keeps: a queued entity's vruntime changes only through {@link #keyIncreased}
  * (update_curr() of the running entities); every other change (place_entity(), migration, a group move)
@@ -22,116 +30,102 @@ import static io.cfslab.kernel.Kernel.NONE;
  * per cfs_rq is pending so, the one on the running task's path.
  */
 final class EntityQueue {
-    // per entity, 4 ints (one cache line holds 4 entities): heap links and where it is queued
-    private static final int CHILD = 0, NEXT = 1, PREV = 2, ON = 3, E_STRIDE = 4;
-    // per cfs_rq, 4 ints: heap root, the entity with a stale key, queued entities
-    private static final int ROOT = 0, STALE = 1, COUNT = 2, Q_STRIDE = 4;
+    private final SchedRecords r;
+    private final int[] in;
+    private final long[] lo;
 
-    private final long[] key;
-    /** Entities' heap links and, in {@code ON}, 1 + the cfs_rq they are queued on (0: not queued). */
-    private final int[] ent;
-    /** cfs_rqs' heap root (NONE when empty), stale entity (NONE) and count of queued entities. */
-    private final int[] rq;
-
-    /**
-     * @param key       the entities' vruntimes (shared, read on every comparison)
-     * @param entities  number of entities
-     * @param cfsRqs    number of cfs_rqs
-     */
-    EntityQueue(long[] key, int entities, int cfsRqs) {
-        this.key = key;
-        ent = new int[entities * E_STRIDE];
-        rq = new int[cfsRqs * Q_STRIDE];
-        for (int q = 0; q < cfsRqs; q++) rq[q * Q_STRIDE + ROOT] = rq[q * Q_STRIDE + STALE] = NONE;
+    EntityQueue(SchedRecords records) {
+        this.r = records;
+        this.in = records.ints;
+        this.lo = records.longs;
     }
 
     /** cfs_rq->nr_queued: entities queued on cfs_rq q. */
-    int count(int q) { return rq[q * Q_STRIDE + COUNT]; }
+    int count(int q) { return in[r.rq(q) + NR_QUEUED]; }
 
     /** se->on_rq: entity e is queued (on some cfs_rq). */
-    boolean isQueued(int e) { return ent[e * E_STRIDE + ON] != 0; }
+    boolean isQueued(int e) { return in[ent(e) + ON_RQ] != 0; }
 
     /** Queues entity e (not queued anywhere) on cfs_rq q. */
     void add(int q, int e) {
-        int b = e * E_STRIDE;
-        ent[b + ON] = q + 1;
-        rq[q * Q_STRIDE + COUNT]++;
+        in[ent(e) + ON_RQ] = q + 1;
+        in[r.rq(q) + NR_QUEUED]++;
         place(q, e);
     }
 
     /** Takes entity e, queued on cfs_rq q, off it. */
     void remove(int q, int e) {
-        int qb = q * Q_STRIDE;
-        if (rq[qb + STALE] == e) rq[qb + STALE] = NONE;
-        unlink(q, e);
-        ent[e * E_STRIDE + ON] = 0;
-        rq[qb + COUNT]--;
+        int qb = r.rq(q);
+        if (in[qb + HEAP_STALE] == e) in[qb + HEAP_STALE] = NONE;
+        unlink(qb, e);
+        in[ent(e) + ON_RQ] = 0;
+        in[qb + NR_QUEUED]--;
     }
 
     /** The queued entity of cfs_rq q with the least (vruntime, index), or NONE. */
     int first(int q) {
-        int qb = q * Q_STRIDE;
-        int s = rq[qb + STALE];
+        int qb = r.rq(q);
+        int s = in[qb + HEAP_STALE];
         if (s != NONE) {
-            rq[qb + STALE] = NONE;
-            unlink(q, s);
+            in[qb + HEAP_STALE] = NONE;
+            unlink(qb, s);
             place(q, s);
         }
-        return rq[qb + ROOT];
+        return in[qb + HEAP_ROOT];
     }
 
     /** Entity e, queued on cfs_rq q, has a larger vruntime now. */
     void keyIncreased(int q, int e) {
-        int qb = q * Q_STRIDE;
-        int s = rq[qb + STALE];
+        int qb = r.rq(q);
+        int s = in[qb + HEAP_STALE];
         if (s == e) return;
         if (s != NONE) { // not expected (one running path per CPU), but keep the heap right
-            unlink(q, s);
+            unlink(qb, s);
             place(q, s);
         }
-        rq[qb + STALE] = e;
+        in[qb + HEAP_STALE] = e;
     }
 
     /** Puts entity e (unlinked) into cfs_rq q's heap. */
     private void place(int q, int e) {
-        int b = e * E_STRIDE;
-        ent[b + CHILD] = ent[b + NEXT] = ent[b + PREV] = NONE;
-        int qb = q * Q_STRIDE;
-        int r = rq[qb + ROOT];
-        rq[qb + ROOT] = r == NONE ? e : link(r, e);
+        int b = ent(e);
+        in[b + CHILD] = in[b + NEXT] = in[b + PREV] = NONE;
+        int qb = r.rq(q);
+        int root = in[qb + HEAP_ROOT];
+        in[qb + HEAP_ROOT] = root == NONE ? e : link(root, e);
     }
 
     private boolean before(int a, int b) {
-        long ka = key[a], kb = key[b];
+        long ka = lo[entL(a) + VRUNTIME], kb = lo[entL(b) + VRUNTIME];
         return ka < kb || (ka == kb && a < b);
     }
 
     /** Joins two heap roots; returns the new root (its next/prev are left to the caller). */
     private int link(int a, int b) {
         if (before(b, a)) { int t = a; a = b; b = t; }
-        int ab = a * E_STRIDE, bb = b * E_STRIDE;
-        int c = ent[ab + CHILD];
-        ent[bb + NEXT] = c;
-        if (c != NONE) ent[c * E_STRIDE + PREV] = b;
-        ent[bb + PREV] = a;
-        ent[ab + CHILD] = b;
+        int ab = ent(a), bb = ent(b);
+        int c = in[ab + CHILD];
+        in[bb + NEXT] = c;
+        if (c != NONE) in[ent(c) + PREV] = b;
+        in[bb + PREV] = a;
+        in[ab + CHILD] = b;
         return a;
     }
 
-    private void unlink(int q, int e) {
-        int b = e * E_STRIDE;
-        int qb = q * Q_STRIDE;
-        if (rq[qb + ROOT] == e) {
-            rq[qb + ROOT] = mergePairs(ent[b + CHILD]);
+    /** Cuts entity e out of the heap whose cfs_rq ints start at qb. */
+    private void unlink(int qb, int e) {
+        int b = ent(e);
+        if (in[qb + HEAP_ROOT] == e) {
+            in[qb + HEAP_ROOT] = mergePairs(in[b + CHILD]);
         } else {
-            int p = ent[b + PREV], n = ent[b + NEXT];
-            int pb = p * E_STRIDE;
-            if (ent[pb + CHILD] == e) ent[pb + CHILD] = n; else ent[pb + NEXT] = n;
-            if (n != NONE) ent[n * E_STRIDE + PREV] = p;
-            int sub = mergePairs(ent[b + CHILD]);
-            if (sub != NONE) rq[qb + ROOT] = link(rq[qb + ROOT], sub);
+            int p = in[b + PREV], n = in[b + NEXT];
+            int pb = ent(p);
+            if (in[pb + CHILD] == e) in[pb + CHILD] = n; else in[pb + NEXT] = n;
+            if (n != NONE) in[ent(n) + PREV] = p;
+            int sub = mergePairs(in[b + CHILD]);
+            if (sub != NONE) in[qb + HEAP_ROOT] = link(in[qb + HEAP_ROOT], sub);
         }
-        ent[b + CHILD] = ent[b + NEXT] = ent[b + PREV] = NONE;
+        in[b + CHILD] = in[b + NEXT] = in[b + PREV] = NONE;
     }
 
     /** The two-pass pairing of a sibling list: pairs left to right, then melds them right to left. */
@@ -139,33 +133,33 @@ final class EntityQueue {
         if (first == NONE) return NONE;
         int pairs = NONE; // the paired trees, last pair first, linked through NEXT
         for (int a = first; a != NONE; ) {
-            int ab = a * E_STRIDE;
-            int b = ent[ab + NEXT];
+            int ab = ent(a);
+            int b = in[ab + NEXT];
             if (b == NONE) {
-                ent[ab + PREV] = NONE;
-                ent[ab + NEXT] = pairs;
+                in[ab + PREV] = NONE;
+                in[ab + NEXT] = pairs;
                 pairs = a;
                 break;
             }
-            int bb = b * E_STRIDE;
-            int rest = ent[bb + NEXT];
-            ent[ab + PREV] = ent[bb + PREV] = NONE;
-            int r = link(a, b);
-            ent[r * E_STRIDE + NEXT] = pairs;
-            pairs = r;
+            int bb = ent(b);
+            int rest = in[bb + NEXT];
+            in[ab + PREV] = in[bb + PREV] = NONE;
+            int w = link(a, b);
+            in[ent(w) + NEXT] = pairs;
+            pairs = w;
             a = rest;
         }
         int result = pairs;
-        pairs = ent[result * E_STRIDE + NEXT];
+        pairs = in[ent(result) + NEXT];
         while (pairs != NONE) {
-            int n = ent[pairs * E_STRIDE + NEXT];
-            ent[pairs * E_STRIDE + NEXT] = NONE;
-            ent[result * E_STRIDE + NEXT] = NONE;
+            int n = in[ent(pairs) + NEXT];
+            in[ent(pairs) + NEXT] = NONE;
+            in[ent(result) + NEXT] = NONE;
             result = link(result, pairs);
             pairs = n;
         }
-        ent[result * E_STRIDE + NEXT] = NONE;
-        ent[result * E_STRIDE + PREV] = NONE;
+        in[ent(result) + NEXT] = NONE;
+        in[ent(result) + PREV] = NONE;
         return result;
     }
 }

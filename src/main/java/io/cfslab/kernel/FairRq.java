@@ -31,17 +31,17 @@ final class FairRq {
     final long[] shares;
     final int[] groupRunnable;
 
-    // ---- cfs_rq, index q = Kernel.cfsRq(group, cpu) ----
-    final int[] hNrRunning;
-    final long[] minVruntime;
+    // ---- cfs_rq, index q = Kernel.cfsRq(group, cpu), and scheduling entities: tasks, then one group
+    //      entity per cfs_rq; vruntime, min_vruntime and h_nr_running live in their records ----
+    private final SchedRecords records;
+    private final int[] recInts;
+    private final long[] recLongs;
     /**
      * cfs_rqs with runnable tasks (hNrRunning &gt; 0), kept only for {@code throttled_clock_start=nonempty},
      * whose throttle starts the clocks of exactly these; null otherwise.
      */
     final GroupBitmap nonEmpty;
 
-    // ---- scheduling entities: tasks, then one group entity per cfs_rq ----
-    final long[] vruntime;
     /** Each cfs_rq's queued entities, first by (vruntime, index). */
     private final EntityQueue queued;
 
@@ -61,13 +61,11 @@ final class FairRq {
         shares = new long[k.ngroups];
         Arrays.fill(shares, NICE_0_LOAD);
         groupRunnable = new int[k.ngroups];
-        int nq = k.nq;
-        hNrRunning = new int[nq];
-        minVruntime = new long[nq];
+        records = k.records;
+        recInts = records.ints;
+        recLongs = records.longs;
         nonEmpty = clockStart == ThrottledClockStart.NONEMPTY ? new GroupBitmap(k.ngroups, k.ncpu) : null;
-        int ne = ntasks + nq;
-        vruntime = new long[ne];
-        queued = new EntityQueue(vruntime, ne, nq);
+        queued = new EntityQueue(records);
         cpuTaskHead = new int[k.ncpu];
         Arrays.fill(cpuTaskHead, NONE);
         cpuTaskNext = new int[ntasks];
@@ -79,19 +77,31 @@ final class FairRq {
         this.thr = thr;
     }
 
+    /** se->vruntime of entity e, ns. */
+    long vruntime(int e) { return recLongs[SchedRecords.entL(e) + SchedRecords.VRUNTIME]; }
+
+    /** Sets the vruntime of an entity that is not queued (a queued one only grows: {@link #updateCurrFair}). */
+    void setVruntime(int e, long v) { recLongs[SchedRecords.entL(e) + SchedRecords.VRUNTIME] = v; }
+
+    /** cfs_rq->min_vruntime of cfs_rq q, ns. */
+    long minVruntime(int q) { return recLongs[records.rqL(q) + SchedRecords.MIN_VRUNTIME]; }
+
+    /** cfs_rq->h_nr_running of cfs_rq q: runnable tasks in its hierarchy on its CPU. */
+    int hNrRunning(int q) { return recInts[records.rq(q) + SchedRecords.H_NR_RUNNING]; }
+
     /**
      * The fair part of update_curr() at every level of running task t's hierarchy: vruntime, and
      * account_cfs_rq_runtime() where a quota applies.
      */
     void updateCurrFair(int t, int c, long d) {
         int leaf = k.leafQ(t, c);
-        vruntime[t] += d;
+        recLongs[SchedRecords.entL(t) + SchedRecords.VRUNTIME] += d;
         if (onRq(t)) queued.keyIncreased(leaf, t);
         for (int q = leaf; !k.isRootQ(q); q = k.parentQ(q)) {
             bwc.accountCfsRqRuntime(q, d, t);
             int se = k.groupEntity(q);
             long dv = d * NICE_0_LOAD / groupEntityWeight(q);
-            vruntime[se] += dv;
+            recLongs[SchedRecords.entL(se) + SchedRecords.VRUNTIME] += dv;
             if (dv != 0 && onRq(se)) queued.keyIncreased(k.parentQ(q), se);
         }
     }
@@ -100,7 +110,7 @@ final class FairRq {
     long groupEntityWeight(int q) {
         int g = k.groupOf(q);
         int total = groupRunnable[g];
-        long w = total > 0 ? shares[g] * Math.max(1, hNrRunning[q]) / total : shares[g];
+        long w = total > 0 ? shares[g] * Math.max(1, hNrRunning(q)) / total : shares[g];
         return Math.max(2, w);
     }
 
@@ -118,13 +128,14 @@ final class FairRq {
 
     /** place_entity(): a waking entity gets no more than half a slice of credit below min_vruntime. */
     void placeEntity(int q, int se) {
-        long floor = minVruntime[q] - schedSliceNs / 2;
-        if (vruntime[se] < floor) vruntime[se] = floor;
+        long floor = minVruntime(q) - schedSliceNs / 2;
+        if (vruntime(se) < floor) setVruntime(se, floor);
     }
 
     void addRunnable(int x, int delta) {
-        int before = hNrRunning[x];
-        hNrRunning[x] = before + delta;
+        int i = records.rq(x) + SchedRecords.H_NR_RUNNING;
+        int before = recInts[i];
+        recInts[i] = before + delta;
         int g = k.groupOf(x);
         groupRunnable[g] += delta;
         if (nonEmpty != null && (before == 0) != (before + delta == 0)) {
@@ -224,8 +235,9 @@ final class FairRq {
                     if (throttledAbove > 0 || thr.inWalkQ(x, c)) lastPickThrottled = true; // throttle_count > 0
                 }
                 int best = queued.first(x); // least vruntime, the lower index of equals
-                long bv = vruntime[best];
-                if (bv > minVruntime[x]) minVruntime[x] = bv;
+                long bv = vruntime(best);
+                int minAt = records.rqL(x) + SchedRecords.MIN_VRUNTIME;
+                if (bv > recLongs[minAt]) recLongs[minAt] = bv;
                 if (best < ntasks) return best;
                 x = best - ntasks;
             }
@@ -233,6 +245,6 @@ final class FairRq {
     }
 
     void migrateVruntime(int t, int from, int to) {
-        vruntime[t] = vruntime[t] - minVruntime[k.leafQ(t, from)] + minVruntime[k.leafQ(t, to)];
+        setVruntime(t, vruntime(t) - minVruntime(k.leafQ(t, from)) + minVruntime(k.leafQ(t, to)));
     }
 }

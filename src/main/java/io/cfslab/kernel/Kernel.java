@@ -105,6 +105,9 @@ public final class Kernel implements WorkloadContext {
     final long[] pickedAtNs;
     final boolean[] reschedPending;
 
+    /** The hot fields of entities and cfs_rqs, packed by record (shared by FairRq, EntityQueue, Throttling). */
+    final SchedRecords records;
+
     // ---- the collaborators, one job each ----
     final CpuTime clock;
     final FairRq fair;
@@ -171,6 +174,7 @@ public final class Kernel implements WorkloadContext {
         pickedAtNs = new long[ncpu];
         reschedPending = new boolean[ncpu];
 
+        records = new SchedRecords(ntasks, nq);
         clock = new CpuTime(this, machine);
         fair = new FairRq(this);
         rt = new RtClass(this, k);
@@ -202,7 +206,7 @@ public final class Kernel implements WorkloadContext {
     boolean isFair(int t) { return !tPolicy[t].realtime(); }
 
     /** Runnable tasks a CPU could run now: rq->nr_running (fair h_nr_running of the root plus RT). */
-    int nrRunnable(int c) { return fair.hNrRunning[rootQ(c)] + rt.rtQueued[c]; }
+    int nrRunnable(int c) { return fair.hNrRunning(rootQ(c)) + rt.rtQueued[c]; }
 
     /** CPU c's root cfs_rq. */
     int rootQ(int c) { return c; }
@@ -272,7 +276,7 @@ public final class Kernel implements WorkloadContext {
         nextSegment(t);
         if (segKind[t] == Segment.EXIT) { exitTask(t); return; }
         if (segKind[t] == Segment.SLEEP || segKind[t] == Segment.BLOCK) { startSleep(t); return; }
-        fair.vruntime[t] = fair.minVruntime[leafQ(t, best)];
+        fair.setVruntime(t, fair.minVruntime(leafQ(t, best)));
         makeRunnable(t, best, false);
         requestResched(best);
     }
@@ -440,7 +444,7 @@ public final class Kernel implements WorkloadContext {
         if (t == NONE) { tickArmed[c] = false; return; } // NOHZ idle
         updateCurr(c);
         if (isFair(t)) {
-            if (now - pickedAtNs[c] >= schedSliceNs && fair.hNrRunning[rootQ(c)] > 1) needResched[c] = true;
+            if (now - pickedAtNs[c] >= schedSliceNs && fair.hNrRunning(rootQ(c)) > 1) needResched[c] = true;
             if (throttleWorkPending[t] && segKind[t] == Segment.RUN_USER) needResched[c] = true;
         } else {
             rt.taskTick(t, c);
@@ -613,7 +617,7 @@ public final class Kernel implements WorkloadContext {
         }
         int oldLeaf = leafQ(t, c);
         tGroup[t] = g;
-        fair.vruntime[t] = fair.vruntime[t] - fair.minVruntime[oldLeaf] + fair.minVruntime[leafQ(t, c)];
+        fair.setVruntime(t, fair.vruntime(t) - fair.minVruntime(oldLeaf) + fair.minVruntime(leafQ(t, c)));
         if (queued && isFair(t)) {
             if (wasParked && thr.throttledHierarchy(leafQ(t, c))) {
                 thr.limboPush(leafQ(t, c), t);
@@ -692,7 +696,7 @@ public final class Kernel implements WorkloadContext {
     /** cpu.stat.local throttled time of a group: sum over CPUs of throttled_clock_self_time, ns. */
     public long throttledSelfTimeNs(int g) {
         long s = 0;
-        for (int c = 0; c < ncpu; c++) s += thr.throttledClockSelfTimeNs[cfsRq(g, c)];
+        for (int c = 0; c < ncpu; c++) s += thr.throttledClockSelfTimeNs(cfsRq(g, c));
         return s;
     }
 

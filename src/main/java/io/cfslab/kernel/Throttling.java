@@ -10,6 +10,13 @@ import static io.cfslab.kernel.Kernel.NONE;
 import static io.cfslab.kernel.Kernel.NO_CLOCK;
 import static io.cfslab.kernel.Kernel.T_PARKED;
 import static io.cfslab.kernel.Kernel.T_RUNNABLE;
+import static io.cfslab.kernel.SchedRecords.CLOCK_SELF;
+import static io.cfslab.kernel.SchedRecords.CLOCK_SELF_TIME;
+import static io.cfslab.kernel.SchedRecords.LIMBO_COUNT;
+import static io.cfslab.kernel.SchedRecords.LIMBO_HEAD;
+import static io.cfslab.kernel.SchedRecords.LIMBO_NEXT;
+import static io.cfslab.kernel.SchedRecords.LIMBO_PREV;
+import static io.cfslab.kernel.SchedRecords.ent;
 
 /**
  * Throttling and unthrottling of cfs_rqs (kernel/sched/fair.c, kernel-model.md §3.7, §4): {@code
@@ -21,7 +28,8 @@ import static io.cfslab.kernel.Kernel.T_RUNNABLE;
  *
  * <p>Per-cfs_rq state is indexed {@code q = Kernel.cfsRq(group, cpu)}; a subtree on one CPU is a range of group
  * indices (pre-order numbering, see {@link GroupTree}); the throttled lists link cfs_rq indices through
- * {@code thrNext}/{@code thrPrev}, the limbo lists task indices through {@code limboNext}/{@code limboPrev}.
+ * {@code thrNext}/{@code thrPrev}, the limbo lists task indices through the tasks' {@link SchedRecords}, which also
+ * hold each cfs_rq's limbo list head and count and its {@code throttled_clock_self}.
  *
  * <p><b>The walks are accounted, not made.</b> The kernel's {@code tg_throttle_down()} and
  * {@code tg_unthrottle_up()} visit every cfs_rq of the subtree on the CPU (1,101 per CPU in the seeds' large
@@ -57,15 +65,12 @@ final class Throttling {
     // ---- cfs_rq, index q = Kernel.cfsRq(group, cpu) ----
     final boolean[] throttled;
     final long[] throttledClockNs;
-    final long[] throttledClockSelfNs;
-    final long[] throttledClockSelfTimeNs;
     final int[] thrNext, thrPrev;
-    final int[] limboHead;
-    /** Tasks on each cfs_rq's limbo list. */
-    final int[] limboCount;
 
-    // ---- tasks: limbo lists ----
-    final int[] limboNext, limboPrev;
+    // ---- cfs_rqs and tasks: limbo lists and throttled_clock_self, in the records ----
+    private final SchedRecords records;
+    private final int[] recInts;
+    private final long[] recLongs;
 
     // ---- per CPU and group: throttled cfs_rqs again, packed by CPU, for the walks up a path ----
     /** {@link #throttled} as one bitmap row per CPU: a path's marks are a few words apart, not a few MB. */
@@ -104,17 +109,12 @@ final class Throttling {
         int nq = k.nq;
         throttled = new boolean[nq];
         throttledClockNs = new long[nq];
-        throttledClockSelfNs = new long[nq];
         Arrays.fill(throttledClockNs, NO_CLOCK);
-        Arrays.fill(throttledClockSelfNs, NO_CLOCK);
-        throttledClockSelfTimeNs = new long[nq];
         thrNext = new int[nq];
         thrPrev = new int[nq];
-        limboHead = new int[nq];
-        limboCount = new int[nq];
-        Arrays.fill(limboHead, NONE);
-        limboNext = new int[k.ntasks];
-        limboPrev = new int[k.ntasks];
+        records = k.records;
+        recInts = records.ints;
+        recLongs = records.longs;
         throttledBits = new GroupBitmap(k.ngroups, ncpu);
         nrThrottledOnCpu = new int[ncpu];
         limbo = new GroupBitmap(k.ngroups, ncpu);
@@ -151,7 +151,7 @@ final class Throttling {
         tgThrottleDown(g, c, size);
         setThrottled(q, g, c, true);
         if (clockStart == ThrottledClockStart.THROTTLE
-                || (clockStart == ThrottledClockStart.NONEMPTY && fair.hNrRunning[q] > 0)) {
+                || (clockStart == ThrottledClockStart.NONEMPTY && fair.hNrRunning(q) > 0)) {
             throttledClockNs[q] = k.now;
         }
         if (!taskBased) detachGroupEntity(q);
@@ -192,7 +192,7 @@ final class Throttling {
     private void detachGroupEntity(int q) {
         int se = k.groupEntity(q);
         if (!fair.onRq(se)) return;
-        int delta = fair.hNrRunning[q];
+        int delta = fair.hNrRunning(q);
         boolean structural = true;
         for (int x = k.parentQ(q); ; x = k.parentQ(x)) {
             if (structural) {
@@ -358,23 +358,31 @@ final class Throttling {
     // throttled_clock_self
     // =====================================================================================================
 
+    /** throttled_clock_self of cfs_rq x: when it started, or NO_CLOCK. */
+    long throttledClockSelfNs(int x) { return recLongs[records.rqL(x) + CLOCK_SELF]; }
+
+    /** throttled_clock_self_time of cfs_rq x: its finished throttled intervals, ns (cpu.stat.local). */
+    long throttledClockSelfTimeNs(int x) { return recLongs[records.rqL(x) + CLOCK_SELF_TIME]; }
+
     /** Starts cfs_rq x's throttled_clock_self now (it is known not to run, or is restarted as the kernel does). */
     private void startSelfClock(int x) {
-        throttledClockSelfNs[x] = k.now;
+        recLongs[records.rqL(x) + CLOCK_SELF] = k.now;
         int g = k.groupOf(x);
         clockRunning.set(g, k.cpuOf(x));
     }
 
     /** Starts cfs_rq x's throttled_clock_self now unless it runs. */
     void startSelfClockIfStopped(int x) {
-        if (throttledClockSelfNs[x] == NO_CLOCK) startSelfClock(x);
+        if (throttledClockSelfNs(x) == NO_CLOCK) startSelfClock(x);
     }
 
     /** Stops cfs_rq x's throttled_clock_self, adding the finished interval to throttled_clock_self_time. */
     private void stopSelfClock(int x) {
-        if (throttledClockSelfNs[x] == NO_CLOCK) return;
-        throttledClockSelfTimeNs[x] += k.now - throttledClockSelfNs[x];
-        throttledClockSelfNs[x] = NO_CLOCK;
+        int at = records.rqL(x);
+        long started = recLongs[at + CLOCK_SELF];
+        if (started == NO_CLOCK) return;
+        recLongs[at + CLOCK_SELF_TIME] += k.now - started;
+        recLongs[at + CLOCK_SELF] = NO_CLOCK;
         int g = k.groupOf(x);
         clockRunning.clear(g, k.cpuOf(x));
     }
@@ -393,10 +401,10 @@ final class Throttling {
         int tasks = 0;
         if (taskBased) {
             for (int gg = limbo.next(c, g, g + size); gg >= 0; gg = limbo.next(c, gg + 1, g + size)) {
-                if (throttleCount(gg, c) == 1) tasks += limboCount[k.cfsRq(gg, c)];
+                if (throttleCount(gg, c) == 1) tasks += recInts[records.rq(k.cfsRq(gg, c)) + LIMBO_COUNT];
             }
         } else if (fair.nrQueued(q) > 0) {
-            tasks = fair.hNrRunning[q];
+            tasks = fair.hNrRunning(q);
         }
         return ((long) size << 32) | tasks;
     }
@@ -404,11 +412,12 @@ final class Throttling {
     /** Task models: enqueue every task parked on cfs_rq x's limbo list (wake-up style). */
     private int unparkLimbo(int x, int c) {
         int n = 0;
-        for (int t = limboHead[x]; t != NONE; ) {
-            int next = limboNext[t];
-            limboHead[x] = next;
-            if (--limboCount[x] == 0) limbo.clear(k.groupOf(x), c);
-            if (next != NONE) limboPrev[next] = NONE;
+        int xb = records.rq(x);
+        for (int t = recInts[xb + LIMBO_HEAD]; t != NONE; ) {
+            int next = recInts[ent(t) + LIMBO_NEXT];
+            recInts[xb + LIMBO_HEAD] = next;
+            if (--recInts[xb + LIMBO_COUNT] == 0) limbo.clear(k.groupOf(x), c);
+            if (next != NONE) recInts[ent(next) + LIMBO_PREV] = NONE;
             tState[t] = T_RUNNABLE;
             fair.enqueueTask(t, c, true);
             n++;
@@ -419,7 +428,7 @@ final class Throttling {
 
     /** cfs_rq model: re-enqueue the group entity chain up to the first throttled ancestor. */
     private int reattachGroupEntity(int q) {
-        int delta = fair.hNrRunning[q];
+        int delta = fair.hNrRunning(q);
         if (fair.nrQueued(q) == 0) return 0;
         boolean structural = true;
         int se = k.groupEntity(q);
@@ -471,19 +480,22 @@ final class Throttling {
 
     /** Puts task t at the head of cfs_rq q's limbo list. */
     void limboPush(int q, int t) {
-        if (limboCount[q]++ == 0) limbo.set(k.groupOf(q), k.cpuOf(q));
-        limboPrev[t] = NONE;
-        limboNext[t] = limboHead[q];
-        if (limboHead[q] != NONE) limboPrev[limboHead[q]] = t;
-        limboHead[q] = t;
+        int qb = records.rq(q), tb = ent(t);
+        if (recInts[qb + LIMBO_COUNT]++ == 0) limbo.set(k.groupOf(q), k.cpuOf(q));
+        int head = recInts[qb + LIMBO_HEAD];
+        recInts[tb + LIMBO_PREV] = NONE;
+        recInts[tb + LIMBO_NEXT] = head;
+        if (head != NONE) recInts[ent(head) + LIMBO_PREV] = t;
+        recInts[qb + LIMBO_HEAD] = t;
     }
 
     /** Takes task t off its cfs_rq's limbo list (it leaves without an unthrottle). */
     void unlinkLimbo(int t) {
         int q = k.leafQ(t, tCpu[t]);
-        if (--limboCount[q] == 0) limbo.clear(k.groupOf(q), k.cpuOf(q));
-        int p = limboPrev[t], n = limboNext[t];
-        if (p == NONE) limboHead[q] = n; else limboNext[p] = n;
-        if (n != NONE) limboPrev[n] = p;
+        int qb = records.rq(q), tb = ent(t);
+        if (--recInts[qb + LIMBO_COUNT] == 0) limbo.clear(k.groupOf(q), k.cpuOf(q));
+        int p = recInts[tb + LIMBO_PREV], n = recInts[tb + LIMBO_NEXT];
+        if (p == NONE) recInts[qb + LIMBO_HEAD] = n; else recInts[ent(p) + LIMBO_NEXT] = n;
+        if (n != NONE) recInts[ent(n) + LIMBO_PREV] = p;
     }
 }
