@@ -38,6 +38,8 @@ final class LoadBalancer {
      * 1, so new-idle balance looks at them alone (the kernel checks rd->overload for the same reason).
      */
     private final long[] hasRunnable;
+    /** Scratch for {@link #pullOne}: the throttled subtrees of the source and destination CPUs. */
+    private final int[] srcThrottled = new int[16], dstThrottled = new int[16];
 
     LoadBalancer(Kernel k) {
         this.k = k;
@@ -171,11 +173,25 @@ final class LoadBalancer {
         return busiest != NONE && pullOne(busiest, c);
     }
 
-    /** Moves one queued, not running, migratable fair task from src to dst. */
+    /**
+     * Moves one queued, not running, migratable fair task from src to dst: the first on src's list that is
+     * allowed on dst and in a throttled hierarchy on neither (throttled_lb_pair()).
+     */
     boolean pullOne(int src, int dst) {
+        // the throttled subtrees of both CPUs, fetched once: the list may hold hundreds of throttled tasks
+        int ns = thr.throttledRanges(src, srcThrottled), nd = thr.throttledRanges(dst, dstThrottled);
+        if (ns >= 0) {
+            // none outside src's throttled subtrees but the running task: nothing to look at
+            int outside = thr.queuedOutsideThrottled(src, srcThrottled, ns);
+            int cur = curr[src];
+            if (cur != NONE && k.isFair(cur) && fair.onRq(cur) && !Throttling.inRanges(tGroup[cur], srcThrottled, ns)) outside--;
+            if (outside <= 0) return false;
+        }
         for (int t = fair.cpuTaskHead[src]; t != NONE; t = fair.cpuTaskNext[t]) {
             if (t == curr[src] || !k.isFair(t) || tState[t] != T_RUNNABLE || !tAllowed[t].get(dst)) continue;
-            if (thr.throttledHierarchy(tGroup[t], src) || thr.throttledHierarchy(tGroup[t], dst)) continue;
+            int g = tGroup[t];
+            if (ns < 0 ? thr.throttledHierarchy(g, src) : Throttling.inRanges(g, srcThrottled, ns)) continue;
+            if (nd < 0 ? thr.throttledHierarchy(g, dst) : Throttling.inRanges(g, dstThrottled, nd)) continue;
             fair.dequeueTask(t, src);
             fair.migrateVruntime(t, src, dst);
             tCpu[t] = dst;

@@ -342,6 +342,52 @@ final class Throttling {
     }
 
     /**
+     * The throttled cfs_rqs of CPU c as pre-order group ranges {@code [from, to)}, written pairwise into
+     * {@code ranges}: a group's cfs_rq on c is in a throttled hierarchy iff the group is in one of them. For
+     * callers that ask about many tasks of one CPU (the load balancer): a few comparisons per task instead
+     * of a walk up its path.
+     *
+     * @return the number of ranges, or -1 if there are more than fit (or an unthrottle walk runs on c): then
+     *         ask {@link #throttledHierarchy(int, int)}
+     */
+    int throttledRanges(int c, int[] ranges) {
+        int n = nrThrottledOnCpu[c];
+        if (n * 2 > ranges.length || walkCpu == c) return -1;
+        int i = 0;
+        for (int g = throttledBits.next(c, 0, k.ngroups); g >= 0 && i < n; g = throttledBits.next(c, g + 1, k.ngroups)) {
+            ranges[2 * i] = g;
+            ranges[2 * i + 1] = g + tree.subtreeSize(g);
+            i++;
+        }
+        return i;
+    }
+
+    /**
+     * Fair tasks queued on CPU c (running or not) outside throttled hierarchies, given c's throttled ranges
+     * from {@link #throttledRanges}: h_nr_running of the root, which in the cfs_rq model already stops at
+     * throttled cfs_rqs (their subtrees are detached), and in the task models counts every queued task, so
+     * the top-most throttled cfs_rqs' own counts come off.
+     */
+    int queuedOutsideThrottled(int c, int[] ranges, int n) {
+        int outside = fair.hNrRunning(k.rootQ(c));
+        if (taskBased) {
+            int end = -1;
+            for (int i = 0; i < 2 * n; i += 2) {
+                if (ranges[i] < end) continue; // inside a throttled range already counted
+                outside -= fair.hNrRunning(k.cfsRq(ranges[i], c));
+                end = ranges[i + 1];
+            }
+        }
+        return outside;
+    }
+
+    /** True if group g lies in one of the first n ranges of {@link #throttledRanges}. */
+    static boolean inRanges(int g, int[] ranges, int n) {
+        for (int i = 0; i < 2 * n; i += 2) if (g >= ranges[i] && g < ranges[i + 1]) return true;
+        return false;
+    }
+
+    /**
      * True while an unthrottle walk on CPU c has not yet reached group g of its subtree: the walk's root still
      * counts in g's throttle_count.
      */
