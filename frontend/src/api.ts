@@ -21,8 +21,22 @@ export function kernelMessage(p: ProblemBody, status?: number): string {
   return p.errno ? `${detail} (${p.errno})` : detail;
 }
 
+/**
+ * Headers of a state-changing request: with a token configured (the page then carries
+ * <meta name="_csrf">), the session's CSRF token in the header the server names; otherwise none.
+ */
+export function csrfHeaders(doc: Pick<Document, 'querySelector'> = document): Record<string, string> {
+  const token = doc.querySelector('meta[name="_csrf"]')?.getAttribute('content');
+  const header = doc.querySelector('meta[name="_csrf_header"]')?.getAttribute('content');
+  return token && header ? { [header]: token } : {};
+}
+
 async function check(res: Response): Promise<Response> {
   if (res.ok) return res;
+  if (res.status === 401 && typeof window !== 'undefined' && document.querySelector('meta[name="_csrf"]')) {
+    // the session of a token-protected service ended (e.g. it restarted): sign in again, then come back
+    window.location.assign('/login');
+  }
   let body: ProblemBody = {};
   try {
     body = await res.json();
@@ -42,7 +56,11 @@ export async function getText(url: string): Promise<string> {
 
 export async function sendJson<T>(method: string, url: string, body: unknown): Promise<T> {
   const res = await check(
-    await fetch(url, { method, headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify(body) }),
+    await fetch(url, {
+      method,
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...csrfHeaders() },
+      body: JSON.stringify(body),
+    }),
   );
   const text = await res.text();
   return (text ? JSON.parse(text) : null) as T;
@@ -50,11 +68,11 @@ export async function sendJson<T>(method: string, url: string, body: unknown): P
 
 /** echo value > file: PUT text/plain. */
 export async function putText(url: string, value: string): Promise<void> {
-  await check(await fetch(url, { method: 'PUT', headers: { 'Content-Type': 'text/plain' }, body: value }));
+  await check(await fetch(url, { method: 'PUT', headers: { 'Content-Type': 'text/plain', ...csrfHeaders() }, body: value }));
 }
 
 export async function del(url: string): Promise<void> {
-  await check(await fetch(url, { method: 'DELETE' }));
+  await check(await fetch(url, { method: 'DELETE', headers: csrfHeaders() }));
 }
 
 /** URL of a cgroup file of a scenario: /api/scenarios/{id}/cgroups/a/b/cpu.max (each path part encoded). */

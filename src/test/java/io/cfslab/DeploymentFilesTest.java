@@ -34,8 +34,12 @@ class DeploymentFilesTest {
             assertThat(env).containsEntry("SPRING_PROFILES_ACTIVE", "postgres")
                     .containsEntry("CFSLAB_DB_URL", "jdbc:postgresql://postgres:5432/cfslab");
             assertThat((Map<String, Object>) s.get("depends_on")).containsKey("postgres");
+            // published on every interface on purpose, so the shared token is required (compose refuses to start
+            // without it)
+            assertThat(String.valueOf(env.get("CFSLAB_SECURITY_TOKEN"))).startsWith("${CFSLAB_SECURITY_TOKEN:?");
         }
-        assertThat(Files.readString(Path.of("Dockerfile"))).contains("COPY target/cfslab.jar");
+        String dockerfile = Files.readString(Path.of("Dockerfile"));
+        assertThat(dockerfile).contains("COPY target/cfslab.jar").contains("ENV SERVER_ADDRESS=0.0.0.0");
     }
 
     @Test
@@ -43,10 +47,19 @@ class DeploymentFilesTest {
         for (List<String> cmd : List.of(List.of("docker", "compose", "config", "-q"), List.of("docker-compose", "config", "-q"))) {
             if (!onPath(cmd.get(0))) continue;
             if (cmd.size() == 4 && !succeeds(List.of("docker", "compose", "version"))) continue; // no compose plugin
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+            pb.environment().put("CFSLAB_SECURITY_TOKEN", "a-test-token");
+            Process p = pb.start();
             String out = new String(p.getInputStream().readAllBytes());
             assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
             assertThat(p.exitValue()).as(String.join(" ", cmd) + ": " + out).isZero();
+            // and without the token it refuses, naming the variable
+            pb.environment().remove("CFSLAB_SECURITY_TOKEN");
+            Process without = pb.start();
+            String refusal = new String(without.getInputStream().readAllBytes());
+            assertThat(without.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(without.exitValue()).as(String.join(" ", cmd) + " without a token").isNotZero();
+            assertThat(refusal).contains("CFSLAB_SECURITY_TOKEN");
         }
     }
 

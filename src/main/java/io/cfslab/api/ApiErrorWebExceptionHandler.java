@@ -5,6 +5,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpStatus;
+import org.springframework.security.web.server.firewall.ServerExchangeRejectedException;
 import org.springframework.stereotype.Component;
 import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.server.ServerWebExchange;
@@ -28,10 +29,18 @@ public class ApiErrorWebExceptionHandler implements WebExceptionHandler {
             return Mono.error(ex);
         }
         exchange.getResponse().getHeaders().clear();
+        return ProblemHandler.afterBody(exchange, Mono.defer(() -> answer(exchange, ex, path)));
+    }
+
+    private static Mono<Void> answer(ServerWebExchange exchange, Throwable ex, String path) {
         if (ex instanceof ApiException e) {
             exchange.getResponse().getHeaders().addAll(e.headers());
             return ProblemHandler.write(exchange, ProblemHandler.problem(e.status(), e.title(), e.problems(), e.total(),
                     exchange));
+        }
+        if (ex instanceof ServerExchangeRejectedException e) {
+            return ProblemHandler.write(exchange, HttpStatus.BAD_REQUEST, "Rejected request",
+                    new FieldProblem("", e.getMessage(), "EINVAL"));
         }
         if (ex instanceof ResponseStatusException e) {
             return ProblemHandler.write(exchange, ProblemHandler.statusProblem(e, exchange));

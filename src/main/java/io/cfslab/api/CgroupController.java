@@ -7,6 +7,10 @@ import io.cfslab.scenario.Scenario;
 import io.cfslab.scenario.TaskSpec;
 import io.cfslab.store.Jdbc;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -62,6 +66,8 @@ public class CgroupController {
     }
 
     @Operation(summary = "The whole tree, root first, each group with its files")
+    @ApiResponse(responseCode = "200", description = "every group, root first", content = @Content(mediaType = "application/json", array = @ArraySchema(schema = @Schema(ref = "CgroupGroup"))))
+    @Problems(404)
     @GetMapping("/cgroups")
     public Mono<List<Map<String, Object>>> tree(@PathVariable String id) {
         return jdbc.call(() -> treeOf(id));
@@ -87,6 +93,8 @@ public class CgroupController {
     }
 
     @Operation(summary = "A group (JSON) or one of its files (text/plain, as the kernel prints it)")
+    @ApiResponse(responseCode = "200", description = "the group", content = @Content(mediaType = "application/json", schema = @Schema(ref = "CgroupGroup")))
+    @Problems(404)
     @GetMapping("/cgroups/{*path}")
     public Mono<ResponseEntity<Object>> read(@PathVariable String id, @PathVariable String path,
                                              ServerHttpRequest request) {
@@ -110,6 +118,9 @@ public class CgroupController {
     }
 
     @Operation(summary = "mkdir -p a group, or write a file (text/plain body)")
+    @ApiResponse(responseCode = "201", description = "created; Location names it", content = @Content(mediaType = "application/json", schema = @Schema(ref = "MkdirResult")))
+    @ApiResponse(responseCode = "200", description = "existed already", content = @Content(mediaType = "application/json", schema = @Schema(ref = "MkdirResult")))
+    @Problems(value = {404, 409, 422}, notes = {"409: a name of a cgroup file (cgroup.*, cpu.*: EEXIST), or a read-only scenario (EPERM)", "422: a name over 255 bytes (ENAMETOOLONG), or a tree over the limits"})
     @PutMapping("/cgroups/{*path}")
     public Mono<ResponseEntity<Object>> write(@PathVariable String id, @PathVariable String path,
                                               @RequestBody(required = false) String body, ServerHttpRequest request) {
@@ -132,6 +143,7 @@ public class CgroupController {
     static final String GROUP_ALLOW = "GET,HEAD,PUT,DELETE,OPTIONS";
 
     @Operation(summary = "The methods a group or file allows (a file cannot be deleted)")
+    @ApiResponse(responseCode = "200", description = "Allow lists them")
     @RequestMapping(path = "/cgroups/{*path}", method = RequestMethod.OPTIONS)
     public ResponseEntity<Void> options(@PathVariable String path) {
         return ResponseEntity.ok().header(HttpHeaders.ALLOW, Target.of(path).file() == null ? GROUP_ALLOW : FILE_ALLOW)
@@ -139,6 +151,8 @@ public class CgroupController {
     }
 
     @Operation(summary = "rmdir a group: 409 EBUSY while it has children or tasks")
+    @ApiResponse(responseCode = "204", description = "removed")
+    @Problems(value = {404, 409, 422}, notes = "409: it has children or tasks, is the root, or is made by a generate entry (EBUSY)")
     @DeleteMapping("/cgroups/{*path}")
     public Mono<ResponseEntity<Void>> rmdir(@PathVariable String id, @PathVariable String path) {
         Target t = Target.of(path);
@@ -180,9 +194,11 @@ public class CgroupController {
     }
 
     @Operation(summary = "Append a generate entry (the seeds' nested loops); 422 if the tree would be too large")
+    @ApiResponse(responseCode = "201", description = "appended; the tree after it", content = @Content(mediaType = "application/json", array = @ArraySchema(schema = @Schema(ref = "CgroupGroup"))))
+    @Problems({404, 409, 422})
     @PostMapping(path = "/cgroups:generate", consumes = MediaType.APPLICATION_JSON_VALUE)
     public Mono<ResponseEntity<List<Map<String, Object>>>> generate(@PathVariable String id,
-                                                                   @RequestBody(required = false) String body) {
+                                                                   @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(ref = "GenerateEntry"))) @RequestBody(required = false) String body) {
         ObjectNode entry;
         try {
             entry = ScenarioDocs.readObject(body, "");
@@ -194,7 +210,7 @@ public class CgroupController {
             gens.add(entry.deepCopy());
             return Boolean.TRUE;
         }).then(jdbc.call(() -> ResponseEntity.status(HttpStatus.CREATED)
-                .location(URI.create("/api/scenarios/" + id + "/cgroups")).body(treeOf(id))));
+                .location(Locations.api("scenarios", id, "cgroups")).body(treeOf(id))));
     }
 
     private Mono<ResponseEntity<Object>> mkdir(String id, String group) {
@@ -209,7 +225,7 @@ public class CgroupController {
             }
             ArrayNode cgroups = doc.get("cgroups") instanceof ArrayNode a ? a : doc.putArray("cgroups");
             cgroups.addObject().put("path", group);
-            return ResponseEntity.created(URI.create("/api/scenarios/" + id + "/cgroups" + group))
+            return ResponseEntity.created(URI.create(Locations.api("scenarios", id, "cgroups") + Locations.groupPath(group)))
                     .<Object>body(Map.of("path", group, "created", true));
         });
     }

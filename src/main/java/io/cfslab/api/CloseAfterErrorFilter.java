@@ -16,11 +16,22 @@ import reactor.core.publisher.Mono;
  * with an odd Accept, an unknown route) occasionally sent its next request into a connection the server no
  * longer read: about one request sequence in 300 hung until the client gave up (reproduced with Reactor
  * Netty's client; the cause inside the server is not yet found, see the closing note of 2026-11-30).
- * Refusals are rare, so a new connection after one costs nothing that matters.
+ * Refusals are rare, so a new connection after one costs nothing that matters. Every refusal reads and drops
+ * an unread request body before it answers ({@link ProblemHandler#afterBody}), so that closing the connection
+ * does not reset a client that is still sending.
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE) // before RequestTargetFilter, whose refusals close too
 public class CloseAfterErrorFilter implements WebFilter {
+    /**
+     * Exchange attribute of a refusal that reads the whole request body while it answers
+     * ({@link RequestSizeFilter}): its connection is left open, since closing it as soon as the answer is
+     * written would reset a client that is still sending.
+     */
+    static final String BODY_DRAINED = CloseAfterErrorFilter.class.getName() + ".drained";
+
+    /** Most of an unread request body that a refusal reads (and drops) before it answers ({@link ProblemHandler#afterBody}). */
+    static final long MAX_DRAIN_BYTES = 16L << 20;
 
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
@@ -28,9 +39,12 @@ public class CloseAfterErrorFilter implements WebFilter {
         var response = exchange.getResponse();
         response.beforeCommit(() -> {
             var status = response.getStatusCode();
-            if (status != null && status.value() >= 400) response.getHeaders().set(HttpHeaders.CONNECTION, "close");
+            if (status != null && status.value() >= 400 && exchange.getAttribute(BODY_DRAINED) == null) {
+                response.getHeaders().set(HttpHeaders.CONNECTION, "close");
+            }
             return Mono.empty();
         });
         return chain.filter(exchange);
     }
+
 }

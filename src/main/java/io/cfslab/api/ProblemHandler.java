@@ -17,6 +17,7 @@ import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
+import org.springframework.security.web.server.firewall.ServerExchangeRejectedException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -43,22 +44,30 @@ public class ProblemHandler {
     // Every answer carries an explicit Content-Type application/problem+json, which is written whatever the
     // request's Accept says (a refusal is not turned into a 406 by content negotiation).
 
+    // Each answer waits until the request body, if it was left unread (a refusal before the handler read it:
+    // no route, 405, 415, a bad path variable), has been read and dropped: see afterBody.
+
     @ExceptionHandler(ApiException.class)
-    ResponseEntity<ProblemDetail> api(ApiException e, ServerWebExchange exchange) {
+    Mono<ResponseEntity<ProblemDetail>> api(ApiException e, ServerWebExchange exchange) {
         ResponseEntity<ProblemDetail> r = problem(e.status(), e.title(), e.problems(), e.total(), exchange);
-        if (e.headers().isEmpty()) return r;
-        return ResponseEntity.status(r.getStatusCode()).headers(r.getHeaders()).headers(e.headers()).body(r.getBody());
+        if (e.headers().isEmpty()) return drained(exchange, r);
+        return drained(exchange, ResponseEntity.status(r.getStatusCode()).headers(r.getHeaders()).headers(e.headers())
+                .body(r.getBody()));
     }
 
     @ExceptionHandler(ScenarioException.class)
-    ResponseEntity<ProblemDetail> scenario(ScenarioException e, ServerWebExchange exchange) {
-        return problem(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid scenario", fromScenario(e, ""),
-                e.total(), exchange);
+    Mono<ResponseEntity<ProblemDetail>> scenario(ScenarioException e, ServerWebExchange exchange) {
+        return drained(exchange, problem(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid scenario", fromScenario(e, ""),
+                e.total(), exchange));
     }
 
     @ExceptionHandler(ServerWebInputException.class)
-    ResponseEntity<ProblemDetail> input(ServerWebInputException e, ServerWebExchange exchange) {
-        return inputProblem(e, exchange);
+    Mono<ResponseEntity<ProblemDetail>> input(ServerWebInputException e, ServerWebExchange exchange) {
+        return drained(exchange, inputProblem(e, exchange));
+    }
+
+    private static Mono<ResponseEntity<ProblemDetail>> drained(ServerWebExchange exchange, ResponseEntity<ProblemDetail> r) {
+        return afterBody(exchange, Mono.empty()).then(Mono.just(r));
     }
 
     static ResponseEntity<ProblemDetail> inputProblem(ServerWebInputException e, ServerWebExchange exchange) {
@@ -86,8 +95,8 @@ public class ProblemHandler {
     }
 
     @ExceptionHandler(ResponseStatusException.class)
-    ResponseEntity<ProblemDetail> status(ResponseStatusException e, ServerWebExchange exchange) {
-        return statusProblem(e, exchange);
+    Mono<ResponseEntity<ProblemDetail>> status(ResponseStatusException e, ServerWebExchange exchange) {
+        return drained(exchange, statusProblem(e, exchange));
     }
 
     /** A problem for any {@link ResponseStatusException} (405, 406, 415, …), keeping its headers (e.g. Allow). */
@@ -101,6 +110,13 @@ public class ProblemHandler {
         ResponseEntity<ProblemDetail> r = problem(status == null ? HttpStatus.INTERNAL_SERVER_ERROR : status, title,
                 List.of(new FieldProblem("", reason, errno)), exchange);
         return ResponseEntity.status(code).headers(e.getHeaders()).headers(r.getHeaders()).body(r.getBody());
+    }
+
+    /** Spring Security's firewall refused a header or parameter when the handler read it: 400. */
+    @ExceptionHandler(ServerExchangeRejectedException.class)
+    Mono<ResponseEntity<ProblemDetail>> rejected(ServerExchangeRejectedException e, ServerWebExchange exchange) {
+        return drained(exchange, problem(HttpStatus.BAD_REQUEST, "Rejected request",
+                List.of(new FieldProblem("", e.getMessage(), "EINVAL")), exchange));
     }
 
     /** Anything unexpected: 500, still as a problem body (the cause is logged, not shown). */
@@ -127,6 +143,35 @@ public class ProblemHandler {
         if (pd.getProperties() != null) body.putAll(pd.getProperties());
         byte[] bytes = ScenarioDocs.JSON.writeValueAsString(body).getBytes(StandardCharsets.UTF_8);
         return response.writeWith(Mono.fromSupplier(() -> response.bufferFactory().wrap(bytes)));
+    }
+
+    /**
+     * Writes a one-problem answer as application/problem+json, for code outside this package that answers
+     * before any controller (security's 401/403, the firewall's 400), once the request body, if any, has been
+     * read and dropped ({@link #afterBody}).
+     */
+    public static Mono<Void> write(ServerWebExchange exchange, HttpStatus status, String title, FieldProblem problem) {
+        return afterBody(exchange, Mono.defer(() -> write(exchange, problem(status, title, List.of(problem), exchange))));
+    }
+
+    /**
+     * Runs {@code answer} once the request body has been read and dropped, chunk by chunk (nothing is kept; a
+     * body reaches here only within the size limit, {@link RequestSizeFilter}). A refusal that left the body
+     * unread would close a connection the client is still sending on: it would see a reset, not the answer.
+     */
+    public static Mono<Void> afterBody(ServerWebExchange exchange, Mono<Void> answer) {
+        long[] read = {0};
+        return exchange.getRequest().getBody()
+                // at most CloseAfterErrorFilter.MAX_DRAIN_BYTES (a chunked body may never end): then answer anyway
+                .takeWhile(b -> (read[0] += b.readableByteCount()) <= CloseAfterErrorFilter.MAX_DRAIN_BYTES
+                        || release(b))
+                .doOnNext(org.springframework.core.io.buffer.DataBufferUtils::release)
+                .onErrorResume(e -> Mono.empty()).then(answer);
+    }
+
+    private static boolean release(org.springframework.core.io.buffer.DataBuffer b) {
+        org.springframework.core.io.buffer.DataBufferUtils.release(b);
+        return false;
     }
 
     /** Turns parser problems into field problems, each pointer prefixed by {@code prefix} (e.g. {@code /scenario}). */

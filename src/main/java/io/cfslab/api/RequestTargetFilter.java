@@ -3,7 +3,6 @@ package io.cfslab.api;
 import java.util.List;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
-import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.InvalidMediaTypeException;
@@ -25,11 +24,12 @@ import reactor.core.publisher.Mono;
  *   <li>a path under {@code /api} with a {@code ;}: 400 {@code EINVAL}, pointer {@code /path}. Spring drops
  *       matrix parameters ({@code /a;x/cpu.max} would write {@code /a/cpu.max}); cgroup names cannot hold
  *       a {@code ;} anyway.</li>
- *   <li>an {@code Accept} header that is not a list of media types is ignored, as if absent.</li>
+ *   <li>an {@code Accept} header that is not a list of media types is ignored, as if absent; and
+ *       {@code application/problem+json} in it is left out (refusals are problems anyway; a success is not one).</li>
  * </ul>
  */
 @Component
-@Order(Ordered.HIGHEST_PRECEDENCE + 1)
+@Order(Ordered.HIGHEST_PRECEDENCE + 2) // after RequestSizeFilter: no oversized body is drained here
 public class RequestTargetFilter implements WebFilter {
     /** Longest request target (path and query), bytes. */
     public static final int MAX_TARGET_BYTES = 4096;
@@ -53,13 +53,25 @@ public class RequestTargetFilter implements WebFilter {
         }
         List<String> accept = exchange.getRequest().getHeaders().get(HttpHeaders.ACCEPT);
         if (accept != null && !accept.isEmpty()) {
+            List<MediaType> types;
             try {
-                MediaType.parseMediaTypes(accept);
+                types = MediaType.parseMediaTypes(accept);
             } catch (InvalidMediaTypeException unparseable) {
                 // RFC 9110 12.5.1: an Accept that cannot be parsed may be ignored, as if absent (so a missing
                 // run still answers 404, not 406)
                 return chain.filter(exchange.mutate()
                         .request(r -> r.headers(h -> h.remove(HttpHeaders.ACCEPT))).build());
+            }
+            // application/problem+json says how a client takes refusals (always problems, whatever it accepts);
+            // it must not make a successful answer a "problem": it is left out of negotiation
+            if (types.stream().anyMatch(t -> t.isCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON) && !t.isWildcardType()
+                    && !t.isWildcardSubtype())) {
+                List<MediaType> rest = types.stream().filter(t -> !t.equalsTypeAndSubtype(MediaType.APPLICATION_PROBLEM_JSON))
+                        .toList();
+                return chain.filter(exchange.mutate().request(r -> r.headers(h -> {
+                    if (rest.isEmpty()) h.remove(HttpHeaders.ACCEPT);
+                    else h.setAccept(rest);
+                })).build());
             }
         }
         return chain.filter(exchange);
@@ -70,7 +82,7 @@ public class RequestTargetFilter implements WebFilter {
      * unread could not be used for the client's next request.
      */
     private static Mono<Void> write(ServerWebExchange exchange, ResponseEntity<ProblemDetail> problem) {
-        return exchange.getRequest().getBody().doOnNext(DataBufferUtils::release)
-                .then(Mono.defer(() -> ProblemHandler.write(exchange, problem))); // filters' errors skip ProblemHandler
+        // filters' errors skip ProblemHandler
+        return ProblemHandler.afterBody(exchange, Mono.defer(() -> ProblemHandler.write(exchange, problem)));
     }
 }

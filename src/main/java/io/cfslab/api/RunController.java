@@ -4,6 +4,7 @@ import io.cfslab.metrics.BpftraceText;
 import io.cfslab.metrics.CpuStatText;
 import io.cfslab.metrics.HistogramSnapshot;
 import io.cfslab.metrics.ResultJson;
+import io.cfslab.runs.QueueFullException;
 import io.cfslab.runs.RunService;
 import io.cfslab.scenario.Scenario;
 import io.cfslab.store.Jdbc;
@@ -12,11 +13,16 @@ import io.cfslab.store.RunStatus;
 import io.cfslab.store.RunRepository;
 import io.cfslab.store.ScenarioEntry;
 import io.swagger.v3.oas.annotations.Operation;
-import java.net.URI;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.server.reactive.ServerHttpResponse;
@@ -66,8 +72,13 @@ public class RunController {
     }
 
     @Operation(summary = "Start a run (202 + Location); 400/422 with the field's JSON pointer")
+    @ApiResponse(responseCode = "202", description = "queued; Location names the run", content = @Content(mediaType = "application/json", schema = @Schema(ref = "Run")))
+    @Problems(value = {404, 409, 422, 429}, notes = "422: a bad request or scenario (a missing scenarioId is ENOENT here)")
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
-    public Mono<ResponseEntity<Map<String, Object>>> submit(@RequestBody(required = false) String body) {
+    public Mono<ResponseEntity<Map<String, Object>>> submit(@io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(ref = "RunRequest"))) @RequestBody(required = false) String body,
+                                                            ServerHttpRequest request) {
+        String client = request.getRemoteAddress() == null || request.getRemoteAddress().getAddress() == null ? null
+                : request.getRemoteAddress().getAddress().getHostAddress();
         return jdbc.call(() -> {
             ObjectNode req = ScenarioDocs.readObject(body, "");
             for (String key : req.propertyNames()) {
@@ -94,11 +105,11 @@ public class RunController {
             int repeats = 1;
             JsonNode rep = req.get("repeats");
             if (rep != null && !rep.isNull()) {
-                if (!rep.isIntegralNumber() || rep.asLong() < 1 || rep.asLong() > MAX_REPEATS) {
+                if (!rep.isIntegralNumber() || !rep.canConvertToInt() || rep.intValue() < 1 || rep.intValue() > MAX_REPEATS) {
                     throw ApiException.of(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid run request", "/repeats",
                             "repeats must be an integer in 1.." + MAX_REPEATS, "ERANGE");
                 }
-                repeats = rep.asInt();
+                repeats = rep.intValue();
             }
             String scenarioId = null;
             String json;
@@ -126,14 +137,21 @@ public class RunController {
                 parsed = scenarios.validate(doc, "/scenario");
                 json = ScenarioDocs.write(doc);
             }
-            RunRecord r = runService.submit(scenarioId, parsed.name(), json, seed, repeats);
-            return ResponseEntity.accepted().location(URI.create("/api/runs/" + r.id())).body(view(r));
+            RunRecord r;
+            try {
+                r = runService.submit(scenarioId, parsed.name(), json, seed, repeats, client);
+            } catch (QueueFullException full) {
+                throw ApiException.of(HttpStatus.TOO_MANY_REQUESTS, "Queue full", "", full.getMessage(), "EAGAIN")
+                        .header(HttpHeaders.RETRY_AFTER, Long.toString(Math.max(1, full.retryAfter().toSeconds())));
+            }
+            return ResponseEntity.accepted().location(Locations.api("runs", r.id())).body(view(r));
         });
     }
 
     @Operation(summary = "Runs, newest first (at most 1000), optionally ?status=queued|running|done|failed|cancelled")
+    @ApiResponse(responseCode = "200", description = "the runs", content = @Content(mediaType = "application/json", array = @ArraySchema(schema = @Schema(ref = "Run"))))
     @GetMapping
-    public Mono<List<Map<String, Object>>> list(@RequestParam(required = false) String status) {
+    public Mono<List<Map<String, Object>>> list(@io.swagger.v3.oas.annotations.Parameter(description = "only runs with this status", schema = @Schema(allowableValues = {"queued", "running", "done", "failed", "cancelled"})) @RequestParam(required = false) String status) {
         RunStatus st;
         try {
             st = status == null ? null : RunStatus.of(status);
@@ -145,6 +163,8 @@ public class RunController {
     }
 
     @Operation(summary = "A run: status, progress, simulated and wall time, ETA")
+    @ApiResponse(responseCode = "200", description = "the run", content = @Content(mediaType = "application/json", schema = @Schema(ref = "Run")))
+    @Problems(404)
     @GetMapping("/{id}")
     public Mono<ResponseEntity<Map<String, Object>>> get(@PathVariable String id) {
         // an entity, not a bare body: the run is looked up before the Accept header is negotiated, so a
@@ -153,6 +173,8 @@ public class RunController {
     }
 
     @Operation(summary = "Cancel a queued or running run (202); 409 if it already finished")
+    @ApiResponse(responseCode = "202", description = "cancelled (queued) or asked to stop (running)", content = @Content(mediaType = "application/json", schema = @Schema(ref = "Run")))
+    @Problems(value = {404, 409}, notes = "409: it already finished")
     @DeleteMapping("/{id}")
     public Mono<ResponseEntity<Map<String, Object>>> cancel(@PathVariable String id) {
         return jdbc.call(() -> {
@@ -167,6 +189,8 @@ public class RunController {
 
     @Operation(summary = "Live events (Server-Sent Events): progress, histogram, cpustat, distribute, cpus, cgroups, "
             + "then done or failed (docs/api.md)")
+    @ApiResponse(responseCode = "200", description = "the stream: progress, histogram, cpustat, distribute, cpus, cgroups, then done or failed", content = @Content(mediaType = "text/event-stream", schema = @Schema(type = "string")))
+    @Problems(404)
     @GetMapping(path = "/{id}/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
     public Mono<Void> events(@PathVariable String id, ServerHttpResponse response) {
         // the SSE frames are pre-encoded and shared between clients (RunEvents): written as they are
@@ -189,12 +213,16 @@ public class RunController {
     }
 
     @Operation(summary = "The contract's result (?repeat=i for repeats after the first); 409 until done")
+    @ApiResponse(responseCode = "200", description = "the result JSON of one repeat", content = @Content(mediaType = "application/json", schema = @Schema(ref = "Result")))
+    @Problems(value = {404, 409}, notes = "409: not done yet")
     @GetMapping(path = "/{id}/result", produces = MediaType.APPLICATION_JSON_VALUE)
     public Mono<ResponseEntity<String>> result(@PathVariable String id, @RequestParam(defaultValue = "0") int repeat) {
         return jdbc.call(() -> ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(resultText(id, repeat)));
     }
 
     @Operation(summary = "One histogram: JSON, or bpftrace's layout with Accept: text/plain")
+    @ApiResponse(responseCode = "200", description = "JSON, or bpftrace's hist() layout with Accept: text/plain", content = {@Content(mediaType = "application/json", schema = @Schema(ref = "Histogram")), @Content(mediaType = "text/plain", schema = @Schema(type = "string"))})
+    @Problems(value = {404, 409}, notes = "409: not done yet")
     @GetMapping(path = "/{id}/histograms/{name}", produces = {MediaType.APPLICATION_JSON_VALUE, MediaType.TEXT_PLAIN_VALUE})
     public Mono<ResponseEntity<Object>> histogram(@PathVariable String id, @PathVariable String name,
                                                   @RequestParam(defaultValue = "0") int repeat,
@@ -213,6 +241,8 @@ public class RunController {
     }
 
     @Operation(summary = "cpu.stat and cpu.stat.local of every group: JSON, or as head prints the files with Accept: text/plain")
+    @ApiResponse(responseCode = "200", description = "JSON by group path, or as head prints the files with Accept: text/plain", content = {@Content(mediaType = "application/json", schema = @Schema(ref = "CpuStatByGroup")), @Content(mediaType = "text/plain", schema = @Schema(type = "string"))})
+    @Problems(value = {404, 409}, notes = "409: not done yet")
     @GetMapping(path = "/{id}/cpu.stat", produces = {MediaType.APPLICATION_JSON_VALUE, MediaType.TEXT_PLAIN_VALUE})
     public Mono<ResponseEntity<Object>> cpuStat(@PathVariable String id, @RequestParam(defaultValue = "0") int repeat,
                                                 @RequestHeader(value = "Accept", required = false) String accept) {

@@ -3,7 +3,10 @@ package io.cfslab.api;
 import io.cfslab.store.Jdbc;
 import io.cfslab.store.ScenarioEntry;
 import io.swagger.v3.oas.annotations.Operation;
-import java.net.URI;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,33 +42,42 @@ public class ScenarioController {
     }
 
     @Operation(summary = "Store a scenario (201 + Location); 400 bad JSON, 422 invalid with JSON pointers")
+    @ApiResponse(responseCode = "201", description = "stored; Location names it", content = @Content(mediaType = "application/json", schema = @Schema(ref = "ScenarioView")))
+    @Problems({404, 409, 422})
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
-    public Mono<ResponseEntity<Map<String, Object>>> create(@RequestBody(required = false) String body) {
+    public Mono<ResponseEntity<Map<String, Object>>> create(@io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(ref = "Scenario"))) @RequestBody(required = false) String body) {
         return jdbc.call(() -> scenarios.create(ScenarioDocs.readObject(body, "")))
-                .map(e -> ResponseEntity.created(URI.create("/api/scenarios/" + e.id())).body(view(e, true)));
+                .map(e -> ResponseEntity.created(Locations.api("scenarios", e.id())).body(view(e, true)));
     }
 
     @Operation(summary = "List ready-made and stored scenarios")
+    @ApiResponse(responseCode = "200", description = "every scenario, without its document", content = @Content(mediaType = "application/json", array = @ArraySchema(schema = @Schema(ref = "ScenarioSummary"))))
     @GetMapping
     public Mono<List<Map<String, Object>>> list() {
         return jdbc.call(() -> scenarios.list().stream().map(e -> view(e, false)).toList());
     }
 
     @Operation(summary = "One scenario with its document; 404 ENOENT")
+    @ApiResponse(responseCode = "200", description = "the scenario; ETag is its version", content = @Content(mediaType = "application/json", schema = @Schema(ref = "ScenarioView")))
+    @Problems(404)
     @GetMapping("/{id}")
     public Mono<ResponseEntity<Map<String, Object>>> get(@PathVariable String id) {
         return jdbc.call(() -> withEtag(scenarios.get(id)));
     }
 
     @Operation(summary = "Replace a stored scenario; 409 for ready-made ones, 412 if If-Match names another version")
+    @ApiResponse(responseCode = "200", description = "replaced", content = @Content(mediaType = "application/json", schema = @Schema(ref = "ScenarioView")))
+    @Problems({404, 409, 412, 422})
     @PutMapping(path = "/{id}", consumes = MediaType.APPLICATION_JSON_VALUE)
     public Mono<ResponseEntity<Map<String, Object>>> replace(@PathVariable String id,
-            @RequestBody(required = false) String body,
+            @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(ref = "Scenario"))) @RequestBody(required = false) String body,
             @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
         return jdbc.call(() -> withEtag(scenarios.replace(id, ScenarioDocs.readObject(body, ""), ifMatch)));
     }
 
     @Operation(summary = "Delete a stored scenario (204); 409 for ready-made ones, 412 if If-Match names another version")
+    @ApiResponse(responseCode = "204", description = "deleted")
+    @Problems({404, 409, 412})
     @DeleteMapping("/{id}")
     public Mono<ResponseEntity<Void>> delete(@PathVariable String id,
             @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {

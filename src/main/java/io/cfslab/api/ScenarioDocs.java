@@ -70,7 +70,8 @@ final class ScenarioDocs {
                 }
                 long width = 1;
                 for (int d = 0; d < lv.size(); d++) {
-                    long f = lv.get(d).isIntegralNumber() ? lv.get(d).asLong() : 0;
+                    long f = !lv.get(d).isIntegralNumber() ? 0
+                            : lv.get(d).canConvertToLong() ? lv.get(d).longValue() : Long.MAX_VALUE;
                     width = f <= 0 ? 0 : Math.min(width * Math.min(f, Limits.MAX_CGROUPS + 1L), Limits.MAX_CGROUPS + 1L);
                     groups = Math.min(groups + width, Long.MAX_VALUE / 2);
                 }
@@ -85,10 +86,11 @@ final class ScenarioDocs {
             long total = 0;
             for (int i = 0; i < ts.size(); i++) {
                 JsonNode count = ts.get(i).get("count");
-                long c = count != null && count.isIntegralNumber() ? count.asLong() : 1;
+                long c = count == null || !count.isIntegralNumber() ? 1
+                        : count.canConvertToLong() ? count.longValue() : count.bigIntegerValue().signum() < 0 ? 0 : Long.MAX_VALUE;
                 if (c > Limits.MAX_TASKS) {
                     problems.add(new FieldProblem(prefix + "/tasks/" + i + "/count",
-                            "count " + c + " exceeds the limit of " + Limits.MAX_TASKS + " tasks", null));
+                            "count " + count + " exceeds the limit of " + Limits.MAX_TASKS + " tasks", null));
                 }
                 total += Math.max(0, Math.min(c, Limits.MAX_TASKS + 1L));
             }
@@ -100,6 +102,43 @@ final class ScenarioDocs {
         if (!problems.isEmpty()) {
             throw new ApiException(HttpStatus.UNPROCESSABLE_CONTENT, "Scenario too large", problems);
         }
+    }
+
+    /** Longest scenario name, characters (column {@code scenario.name}, {@code run.scenario_name}). */
+    static final int MAX_NAME_CHARS = 500;
+    /** Longest task name, UTF-8 bytes: the kernel's NAME_MAX, as for a cgroup name (a task's URL stays short). */
+    static final int MAX_TASK_NAME_BYTES = 255;
+
+    /**
+     * Names the API stores or puts in URLs: the scenario's {@code name} at most {@value #MAX_NAME_CHARS}
+     * characters; each task name at most {@value #MAX_TASK_NAME_BYTES} bytes and not {@code .} or {@code ..}
+     * (a URL cannot name those: {@link Locations}). Any other character is allowed, and encoded in URLs.
+     *
+     * @throws ApiException 422 ({@code ENAMETOOLONG}, {@code EINVAL}) listing every such name
+     */
+    static void checkNames(ObjectNode doc, String prefix) {
+        List<FieldProblem> problems = new ArrayList<>();
+        JsonNode name = doc.get("name");
+        if (name != null && name.isString() && name.stringValue().length() > MAX_NAME_CHARS) {
+            problems.add(new FieldProblem(prefix + "/name", "name of " + name.stringValue().length()
+                    + " characters exceeds the limit of " + MAX_NAME_CHARS, "ENAMETOOLONG"));
+        }
+        if (doc.get("tasks") instanceof ArrayNode ts) {
+            for (int i = 0; i < ts.size(); i++) {
+                JsonNode n = ts.get(i).get("name");
+                if (n == null || !n.isString()) continue; // the parser names what is wrong
+                String t = n.stringValue();
+                int bytes = t.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+                if (bytes > MAX_TASK_NAME_BYTES) {
+                    problems.add(new FieldProblem(prefix + "/tasks/" + i + "/name", "task name of " + bytes
+                            + " bytes exceeds the limit of " + MAX_TASK_NAME_BYTES + " (NAME_MAX)", "ENAMETOOLONG"));
+                } else if (t.equals(".") || t.equals("..")) {
+                    problems.add(new FieldProblem(prefix + "/tasks/" + i + "/name", "task name \"" + t
+                            + "\" cannot be part of a URL (as a cgroup cannot be named . or ..)", "EINVAL"));
+                }
+            }
+        }
+        if (!problems.isEmpty()) throw new ApiException(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid name", problems);
     }
 
     /** The {@code name} of a document, or {@code fallback}. */

@@ -2,7 +2,10 @@ package io.cfslab.api;
 
 import io.cfslab.store.Jdbc;
 import io.swagger.v3.oas.annotations.Operation;
-import java.net.URI;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import java.util.List;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -37,10 +40,14 @@ public class ScenarioPartsController {
     }
 
     @Operation(summary = "Task entries as written")
+    @ApiResponse(responseCode = "200", description = "the task entries", content = @Content(mediaType = "application/json", array = @ArraySchema(schema = @Schema(ref = "Task"))))
+    @Problems(404)
     @GetMapping("/tasks")
     public Mono<JsonNode> tasks(@PathVariable String id) { return jdbc.call(() -> part(id, "tasks")); }
 
     @Operation(summary = "One task entry; 404 ENOENT")
+    @ApiResponse(responseCode = "200", description = "the entry", content = @Content(mediaType = "application/json", schema = @Schema(ref = "Task")))
+    @Problems(404)
     @GetMapping("/tasks/{name}")
     public Mono<JsonNode> task(@PathVariable String id, @PathVariable String name) {
         return jdbc.call(() -> {
@@ -52,8 +59,10 @@ public class ScenarioPartsController {
     }
 
     @Operation(summary = "Add a task entry (201); 409 EEXIST if the name is taken")
+    @ApiResponse(responseCode = "201", description = "added; Location names it (path segments percent-encoded)", content = @Content(mediaType = "application/json", schema = @Schema(ref = "Task")))
+    @Problems(value = {404, 409, 422}, notes = "409: a task of that name exists (EEXIST), or too many concurrent writes")
     @PostMapping(path = "/tasks", consumes = MediaType.APPLICATION_JSON_VALUE)
-    public Mono<ResponseEntity<JsonNode>> addTask(@PathVariable String id, @RequestBody(required = false) String body) {
+    public Mono<ResponseEntity<JsonNode>> addTask(@PathVariable String id, @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(ref = "Task"))) @RequestBody(required = false) String body) {
         return Mono.fromCallable(() -> ScenarioDocs.readObject(body, "")).flatMap(entry -> {
             String name = entry.path("name").asString("");
             return scenarios.edit(id, (doc, s) -> {
@@ -62,12 +71,14 @@ public class ScenarioPartsController {
                     throw ApiException.of(HttpStatus.CONFLICT, "Task exists", "/name", "a task " + name + " exists", "EEXIST");
                 }
                 tasks.add(entry.deepCopy());
-                return ResponseEntity.created(URI.create("/api/scenarios/" + id + "/tasks/" + name)).<JsonNode>body(entry);
+                return ResponseEntity.created(Locations.api("scenarios", id, "tasks", name)).<JsonNode>body(entry);
             });
         });
     }
 
     @Operation(summary = "Remove a task entry (204); 404 ENOENT; 409 EBUSY while a timeline entry names it")
+    @ApiResponse(responseCode = "204", description = "removed")
+    @Problems(value = {404, 409, 422}, notes = "409: a timeline entry names the task (EBUSY)")
     @DeleteMapping("/tasks/{name}")
     public Mono<ResponseEntity<Void>> removeTask(@PathVariable String id, @PathVariable String name) {
         return scenarios.edit(id, (doc, s) -> {
@@ -90,10 +101,14 @@ public class ScenarioPartsController {
     }
 
     @Operation(summary = "Timeline entries as written")
+    @ApiResponse(responseCode = "200", description = "the timeline", content = @Content(mediaType = "application/json", array = @ArraySchema(schema = @Schema(ref = "TimelineAction"))))
+    @Problems(404)
     @GetMapping("/timeline")
     public Mono<JsonNode> timeline(@PathVariable String id) { return jdbc.call(() -> part(id, "timeline")); }
 
     @Operation(summary = "One timeline entry by index; 404 ENOENT")
+    @ApiResponse(responseCode = "200", description = "the entry", content = @Content(mediaType = "application/json", schema = @Schema(ref = "TimelineAction")))
+    @Problems(404)
     @GetMapping("/timeline/{index}")
     public Mono<JsonNode> timelineEntry(@PathVariable String id, @PathVariable int index) {
         return jdbc.call(() -> {
@@ -104,18 +119,22 @@ public class ScenarioPartsController {
     }
 
     @Operation(summary = "Append a timeline entry (201, Location names its index)")
+    @ApiResponse(responseCode = "201", description = "appended; Location names its index", content = @Content(mediaType = "application/json", schema = @Schema(ref = "TimelineAction")))
+    @Problems({404, 409, 422})
     @PostMapping(path = "/timeline", consumes = MediaType.APPLICATION_JSON_VALUE)
-    public Mono<ResponseEntity<JsonNode>> addTimeline(@PathVariable String id, @RequestBody(required = false) String body) {
+    public Mono<ResponseEntity<JsonNode>> addTimeline(@PathVariable String id, @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(ref = "TimelineAction"))) @RequestBody(required = false) String body) {
         return Mono.fromCallable(() -> ScenarioDocs.readObject(body, "")).flatMap(entry ->
                 scenarios.edit(id, (doc, s) -> {
                     ArrayNode tl = doc.get("timeline") instanceof ArrayNode a ? a : doc.putArray("timeline");
                     tl.add(entry.deepCopy());
-                    return ResponseEntity.created(URI.create("/api/scenarios/" + id + "/timeline/" + (tl.size() - 1)))
+                    return ResponseEntity.created(Locations.api("scenarios", id, "timeline", Integer.toString(tl.size() - 1)))
                             .<JsonNode>body(entry);
                 }));
     }
 
     @Operation(summary = "Remove a timeline entry (204); 404 ENOENT")
+    @ApiResponse(responseCode = "204", description = "removed")
+    @Problems({404, 409, 422})
     @DeleteMapping("/timeline/{index}")
     public Mono<ResponseEntity<Void>> removeTimeline(@PathVariable String id, @PathVariable int index) {
         return scenarios.edit(id, (doc, s) -> {

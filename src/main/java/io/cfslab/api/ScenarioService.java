@@ -52,13 +52,14 @@ public class ScenarioService {
     }
 
     /**
-     * Validates a document: size limits, then the engine's parser.
+     * Validates a document: size limits and names ({@link ScenarioDocs#checkNames}), then the engine's parser.
      *
      * @param prefix pointer prefix of the document in the request ({@code ""} or {@code /scenario})
      * @throws ApiException 422 (or 404/409 per errno) listing every problem
      */
     public Scenario validate(ObjectNode doc, String prefix) {
         ScenarioDocs.checkSize(doc, prefix);
+        ScenarioDocs.checkNames(doc, prefix);
         try {
             return engine.parse(ScenarioDocs.write(doc));
         } catch (ScenarioException e) {

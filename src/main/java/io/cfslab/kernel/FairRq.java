@@ -37,8 +37,8 @@ final class FairRq {
     private final int[] recInts;
     private final long[] recLongs;
     /**
-     * cfs_rqs with runnable tasks (hNrRunning &gt; 0), kept only for {@code throttled_clock_start=nonempty},
-     * whose throttle starts the clocks of exactly these; null otherwise.
+     * cfs_rqs with runnable tasks (hNrRunning &gt; 0), kept unless {@code throttled_clock_start=first-park}: a
+     * throttle starts the throttled_clock_self of exactly these; null otherwise.
      */
     final GroupBitmap nonEmpty;
 
@@ -47,6 +47,8 @@ final class FairRq {
 
     // ---- per-CPU list of queued tasks (fair and RT) ----
     final int[] cpuTaskHead;
+    /** Tasks on each CPU's list: queued fair tasks, in a throttled subtree or not, and queued RT tasks. */
+    final int[] cpuTaskCount;
     final int[] cpuTaskNext, cpuTaskPrev;
 
     /** Set by {@link #pickFair}: the pick crossed a throttled level (task models). */
@@ -64,10 +66,11 @@ final class FairRq {
         records = k.records;
         recInts = records.ints;
         recLongs = records.longs;
-        nonEmpty = clockStart == ThrottledClockStart.NONEMPTY ? new GroupBitmap(k.ngroups, k.ncpu) : null;
+        nonEmpty = clockStart != ThrottledClockStart.FIRST_PARK ? new GroupBitmap(k.ngroups, k.ncpu) : null;
         queued = new EntityQueue(records);
         cpuTaskHead = new int[k.ncpu];
         Arrays.fill(cpuTaskHead, NONE);
+        cpuTaskCount = new int[k.ncpu];
         cpuTaskNext = new int[ntasks];
         cpuTaskPrev = new int[ntasks];
     }
@@ -165,9 +168,11 @@ final class FairRq {
                 }
             }
             addRunnable(x, 1);
-            if (clockStart == ThrottledClockStart.NONEMPTY && thr.throttledHierarchy(x)) {
+            if (clockStart != ThrottledClockStart.FIRST_PARK && thr.throttledHierarchy(x)) {
                 thr.startSelfClockIfStopped(x);
-                if (thr.throttled[x] && thr.throttledClockNs[x] == NO_CLOCK) thr.throttledClockNs[x] = k.now;
+                if (clockStart == ThrottledClockStart.NONEMPTY && thr.throttled[x] && thr.throttledClockNs[x] == NO_CLOCK) {
+                    thr.throttledClockNs[x] = k.now;
+                }
             }
             if ((!taskBased && thr.throttled[x]) || k.isRootQ(x)) break;
             se = k.groupEntity(x);
@@ -200,6 +205,7 @@ final class FairRq {
     }
 
     void cpuTaskAdd(int c, int t) {
+        cpuTaskCount[c]++;
         int h = cpuTaskHead[c];
         cpuTaskPrev[t] = NONE;
         cpuTaskNext[t] = h;
@@ -208,6 +214,7 @@ final class FairRq {
     }
 
     void cpuTaskRemove(int c, int t) {
+        cpuTaskCount[c]--;
         int p = cpuTaskPrev[t], n = cpuTaskNext[t];
         if (p == NONE) cpuTaskHead[c] = n; else cpuTaskNext[p] = n;
         if (n != NONE) cpuTaskPrev[n] = p;

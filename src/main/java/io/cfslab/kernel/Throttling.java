@@ -43,8 +43,8 @@ import static io.cfslab.kernel.SchedRecords.ent;
  * <li>A cfs_rq with {@code throttle_count == 0} has no running {@code throttled_clock_self}; a cfs_rq
  *     whose count is 0 and that has no clock running and no parked task is left exactly as the walk
  *     would leave it. So the walks visit only the cfs_rqs set in {@link #clockRunning} and {@link #limbo}
- *     (and, at throttle, the ones whose clock starts: every one with {@code throttled_clock_start=throttle},
- *     the non-empty ones with {@code nonempty}, none with {@code first-park}), in the kernel's order.</li>
+ *     (and, at throttle, the ones whose clock starts: the non-empty ones, none with {@code first-park}), in
+ *     the kernel's order.</li>
  * </ul>
  */
 final class Throttling {
@@ -54,7 +54,7 @@ final class Throttling {
     private final CostModel cost;
     private final KernelObserver observer;
     private final boolean taskBased;
-    private final boolean insertHead;
+    private final KernelSpec.ListInsert listInsert;
     private final ThrottledClockStart clockStart;
     private final int[] curr, tCpu, tState, tGroup;
     private final boolean[] throttleWorkPending;
@@ -83,8 +83,6 @@ final class Throttling {
     private final GroupBitmap limbo;
     /** cfs_rqs whose throttled_clock_self runs. */
     private final GroupBitmap clockRunning;
-    /** Scratch for the pre-order walk of {@code throttled_clock_start=throttle}: a count per tree depth. */
-    private final int[] countAtDepth;
 
     // ---- the tg_unthrottle_up() walk in progress (at most one: nothing it calls unthrottles) ----
     private int walkCpu = NONE;
@@ -98,7 +96,7 @@ final class Throttling {
         this.cost = k.cost;
         this.observer = k.observer;
         this.taskBased = k.taskBased;
-        this.insertHead = spec.throttledListInsert() == KernelSpec.ListInsert.HEAD;
+        this.listInsert = spec.throttledListInsert();
         this.clockStart = k.clockStart;
         this.curr = k.curr;
         this.tCpu = k.tCpu;
@@ -119,9 +117,6 @@ final class Throttling {
         nrThrottledOnCpu = new int[ncpu];
         limbo = new GroupBitmap(k.ngroups, ncpu);
         clockRunning = new GroupBitmap(k.ngroups, ncpu);
-        int maxDepth = 0;
-        for (int g = 0; g < k.ngroups; g++) maxDepth = Math.max(maxDepth, tree.depth(g));
-        countAtDepth = new int[maxDepth + 1];
     }
 
     void link(CpuTime clock, FairRq fair, BandwidthControl bwc) {
@@ -162,29 +157,18 @@ final class Throttling {
 
     /**
      * tg_throttle_down() over group g's subtree on CPU c, before g's cfs_rq is marked throttled: every cfs_rq
-     * whose throttle_count goes from 0 to 1 starts its throttled_clock_self as {@code throttled_clock_start}
-     * says (at throttle: all of them; nonempty: those with queued tasks; first-park: none, the first park
-     * starts it). The counts themselves are derived ({@link #throttleCount}), so only those cfs_rqs are
-     * visited; the walk's cost is charged by the caller for all {@code size}.
+     * whose throttle_count goes from 0 to 1 starts its throttled_clock_self if it has something queued
+     * (cpu.stat.local counts a cfs_rq only while it has, 677ea015f231; an empty one starts at its first enqueue),
+     * unless the clocks start at the first park ({@code throttled_clock_start=first-park}). The counts themselves
+     * are derived ({@link #throttleCount}), so only the non-empty cfs_rqs are visited; the walk's cost is
+     * charged by the caller for all {@code size}.
      */
     private void tgThrottleDown(int g, int c, int size) {
+        if (clockStart == ThrottledClockStart.FIRST_PARK) return;
         int end = g + size;
-        if (clockStart == ThrottledClockStart.NONEMPTY) {
-            GroupBitmap nonEmpty = fair.nonEmpty;
-            for (int gg = nonEmpty.next(c, g, end); gg >= 0; gg = nonEmpty.next(c, gg + 1, end)) {
-                if (throttleCount(gg, c) == 0) startSelfClock(k.cfsRq(gg, c));
-            }
-        } else if (clockStart == ThrottledClockStart.THROTTLE) {
-            // pre-order: the last group seen one level up is the parent, so the throttled cfs_rqs on the path
-            // from the root accumulate by depth
-            int d0 = tree.depth(g);
-            int above = g == 0 ? 0 : throttledOnPath(tree.parent(g), c);
-            for (int gg = g; gg < end; gg++) {
-                int d = tree.depth(gg);
-                int onPath = (d == d0 ? above : countAtDepth[d - 1]) + (throttled[k.cfsRq(gg, c)] ? 1 : 0);
-                countAtDepth[d] = onPath;
-                if (onPath == 0 && !inWalk(gg, c)) startSelfClock(k.cfsRq(gg, c));
-            }
+        GroupBitmap nonEmpty = fair.nonEmpty;
+        for (int gg = nonEmpty.next(c, g, end); gg >= 0; gg = nonEmpty.next(c, gg + 1, end)) {
+            if (throttleCount(gg, c) == 0) startSelfClock(k.cfsRq(gg, c));
         }
     }
 
@@ -206,7 +190,13 @@ final class Throttling {
         }
     }
 
+    /**
+     * Adds cfs_rq q to its group's throttled list: at the tail (5.8+), at the head (3.17–4.18, so that a
+     * distribution in progress does not see it), or at the head only while a distribution runs (4.19–5.7).
+     */
     private void listAddThrottled(CfsBandwidth b, int q) {
+        boolean insertHead = listInsert == KernelSpec.ListInsert.HEAD
+                || (listInsert == KernelSpec.ListInsert.TAIL_UNLESS_DISTRIBUTING && b.distributeRunningUntilNs > k.now);
         if (b.throttledHead == NONE) {
             thrPrev[q] = NONE;
             thrNext[q] = NONE;

@@ -13,15 +13,20 @@ import org.springframework.transaction.support.TransactionTemplate;
  * Run lifecycle as the API sees it. Blocking (JDBC): call from {@code io.cfslab.store.Jdbc#call}.
  */
 @Service
-@EnableConfigurationProperties({RunsProperties.class, LiveProperties.class})
+@EnableConfigurationProperties({RunsProperties.class, LiveProperties.class, QueueProperties.class})
 public class RunService {
     private final RunRepository runs;
     private final RunQueue queue;
     private final RunWorker worker;
     private final RunMetrics metrics;
     private final TransactionTemplate tx;
+    private final QueueProperties queueLimits;
+    /** Count and insert of a bounded submit happen under this lock (exact on one instance; see submit). */
+    private final Object admission = new Object();
 
-    public RunService(RunRepository runs, RunQueue queue, RunWorker worker, RunMetrics metrics, TransactionTemplate tx) {
+    public RunService(RunRepository runs, RunQueue queue, RunWorker worker, RunMetrics metrics, TransactionTemplate tx,
+                      QueueProperties queueLimits) {
+        this.queueLimits = queueLimits;
         this.runs = runs;
         this.queue = queue;
         this.worker = worker;
@@ -40,14 +45,52 @@ public class RunService {
      * @param repeats      &ge; 1
      * @return the new run, status {@code queued}
      */
+    // Not bounded by the queue's limits: for the service's own callers; requests of clients go through
+    // submit(..., client).
     public RunRecord submit(String scenarioId, String scenarioName, String scenarioJson, Long seed, int repeats) {
+        return insert(scenarioId, scenarioName, scenarioJson, seed, repeats, null);
+    }
+
+    private RunRecord insert(String scenarioId, String scenarioName, String scenarioJson, Long seed, int repeats,
+                             String client) {
         String id = UUID.randomUUID().toString();
         tx.executeWithoutResult(s -> {
             runs.insert(id, scenarioId, scenarioName, scenarioJson, seed, repeats);
+            if (client != null) runs.setSubmittedBy(id, client);
             queue.enqueue(id);
         });
         metrics.submitted();
         return runs.find(id).orElseThrow();
+    }
+
+    /**
+     * Accepts a run from a client, within the queue's bounds ({@link QueueProperties}): at most {@code max}
+     * queued runs in all and {@code maxPerClient} of this client's. The bound is exact for the submissions
+     * one instance accepts; API instances sharing one database may together exceed it by the submissions
+     * that race between them.
+     *
+     * @param client who asks (its remote address), recorded with the run
+     * @throws QueueFullException if a bound is reached
+     * @see #submit(String, String, String, Long, int)
+     */
+    public RunRecord submit(String scenarioId, String scenarioName, String scenarioJson, Long seed, int repeats,
+                            String client) {
+        synchronized (admission) {
+            long queued = runs.count(RunStatus.QUEUED);
+            if (queued >= queueLimits.max()) {
+                throw new QueueFullException(queued + " runs are queued, the limit (cfslab.runs.queue.max) is "
+                        + queueLimits.max() + "; try again when some have started", queueLimits.retryAfter(), false);
+            }
+            if (client != null && queueLimits.maxPerClient() > 0) {
+                long mine = runs.count(RunStatus.QUEUED, client);
+                if (mine >= queueLimits.maxPerClient()) {
+                    throw new QueueFullException("you have " + mine + " runs queued, the limit per client"
+                            + " (cfslab.runs.queue.max-per-client) is " + queueLimits.maxPerClient()
+                            + "; try again when some have started", queueLimits.retryAfter(), true);
+                }
+            }
+            return insert(scenarioId, scenarioName, scenarioJson, seed, repeats, client);
+        }
     }
 
     public Optional<RunRecord> find(String id) { return runs.find(id); }

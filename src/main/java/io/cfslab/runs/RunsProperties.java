@@ -14,7 +14,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param missedHeartbeats  heartbeats missed before a run counts as dead and is executed again (at least 4)
  * @param progressInterval  how often a running run writes progress and reads its cancel flag
  * @param execute           false = this instance accepts runs but executes none (API-only instance)
- * @param workerName        this instance's name in the queue; blank = host name, pid and a random suffix
+ * @param workerName        this instance's name in the queue (at most 200 characters); blank = host name, pid and
+ *                          a random suffix
  */
 @ConfigurationProperties("cfslab.runs")
 public record RunsProperties(int poolSize, Duration maxWallTime, long maxEvents, Duration pollInterval,
@@ -30,6 +31,10 @@ public record RunsProperties(int poolSize, Duration maxWallTime, long maxEvents,
         if (missedHeartbeats < 4) missedHeartbeats = 4; // db-scheduler's minimum
         if (progressInterval == null) progressInterval = Duration.ofMillis(250);
         if (execute == null) execute = true;
+        if (workerName != null && workerName.length() > 200) { // columns run.worker, scheduled_tasks.picked_by
+            throw new IllegalArgumentException("cfslab.runs.worker-name has " + workerName.length()
+                    + " characters; at most 200");
+        }
     }
 
     /** The effective number of simulation threads (&ge; 1). */

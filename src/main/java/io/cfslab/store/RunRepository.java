@@ -43,6 +43,18 @@ public class RunRepository {
                 .params(status.word(), limit).query(RunRepository::map).list();
     }
 
+    /** Records who submitted a run (column {@code submitted_by}, at most 200 characters: longer is cut). */
+    public void setSubmittedBy(String id, String client) {
+        String c = client == null || client.length() <= 200 ? client : client.substring(0, 200);
+        jdbc.sql("update run set submitted_by = ? where id = ?").params(c, id).update();
+    }
+
+    /** Runs with {@code status} submitted by {@code client}. */
+    public long count(RunStatus status, String client) {
+        return jdbc.sql("select count(*) from run where status = ? and submitted_by = ?").params(status.word(), client)
+                .query(Long.class).single();
+    }
+
     public long count(RunStatus status) {
         return jdbc.sql("select count(*) from run where status = ?").param(status.word()).query(Long.class).single();
     }

@@ -1,7 +1,6 @@
 package io.cfslab.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.net.URI;
@@ -21,12 +20,8 @@ import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.Keys;
-import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.annotation.DirtiesContext;
@@ -46,13 +41,10 @@ import org.springframework.test.context.DynamicPropertySource;
         "cfslab.live.interval=100ms"})
 @DirtiesContext // its run queue and file database are closed after the class, not kept for later tests
 class DashboardBrowserTest {
-    static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
     static final Path SCREENSHOTS = Path.of("target", "screenshots");
     static final String SCENARIO = "dashboard-demo";
 
     static WebDriver driver;
-    static Path profile;
 
     @LocalServerPort
     int port;
@@ -65,19 +57,7 @@ class DashboardBrowserTest {
 
     @BeforeAll
     static void browser() throws IOException {
-        assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
-                "needs Debian's chromium and chromium-driver (/usr/bin/chromium, /usr/bin/chromedriver)");
-        System.setProperty("webdriver.chrome.driver", CHROMEDRIVER.toString());
-        profile = Files.createTempDirectory("cfslab-chromium");
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(CHROMIUM.toFile());
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-                "--user-data-dir=" + profile.toAbsolutePath(), "--window-size=1400,1800");
-        ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
-        driver = new ChromeDriver(service, options);
-        driver.manage().timeouts().scriptTimeout(Duration.ofSeconds(10));
+        driver = Chromium.start();
         Files.createDirectories(SCREENSHOTS);
     }
 
@@ -283,37 +263,13 @@ class DashboardBrowserTest {
         }
     }
 
-    String attr(String css, String name) {
-        List<WebElement> found = driver.findElements(By.cssSelector(css));
-        return found.isEmpty() ? null : found.get(0).getAttribute(name);
-    }
+    String attr(String css, String name) { return Chromium.attr(driver, css, name); }
 
-    String text(String css) {
-        List<WebElement> found = driver.findElements(By.cssSelector(css));
-        return found.isEmpty() ? "" : found.get(0).getText();
-    }
+    String text(String css) { return Chromium.text(driver, css); }
 
     static void waitFor(Duration timeout, String what, BooleanSupplier condition) throws InterruptedException {
-        long end = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < end) {
-            try {
-                if (condition.getAsBoolean()) return;
-            } catch (RuntimeException notYet) {
-                // element not there yet
-            }
-            Thread.sleep(50);
-        }
-        screenshot("timeout-" + what.replaceAll("\\W+", "-"));
-        throw new AssertionError("timed out waiting for: " + what);
+        Chromium.waitFor(driver, timeout, what, condition);
     }
 
-    static void screenshot(String name) {
-        try {
-            byte[] png = ((org.openqa.selenium.TakesScreenshot) driver).getScreenshotAs(OutputType.BYTES);
-            Files.write(SCREENSHOTS.resolve(name + ".png"), png);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
+    static void screenshot(String name) { Chromium.screenshot(driver, name); }
 }
