@@ -83,8 +83,14 @@ final class FairRq {
     /** se->vruntime of entity e, ns. */
     long vruntime(int e) { return recLongs[SchedRecords.entL(e) + SchedRecords.VRUNTIME]; }
 
-    /** Sets the vruntime of an entity that is not queued (a queued one only grows: {@link #updateCurrFair}). */
-    void setVruntime(int e, long v) { recLongs[SchedRecords.entL(e) + SchedRecords.VRUNTIME] = v; }
+    /**
+     * Sets the vruntime of an entity that is not queued: a queued one's only changes through
+     * {@link #updateCurrFair}, which tells its cfs_rq's {@link EntityQueue} (the pick order relies on it).
+     */
+    void setVruntime(int e, long v) {
+        if (queued.isQueued(e)) throw new IllegalStateException("vruntime of queued entity " + e + " set directly");
+        recLongs[SchedRecords.entL(e) + SchedRecords.VRUNTIME] = v;
+    }
 
     /** cfs_rq->min_vruntime of cfs_rq q, ns. */
     long minVruntime(int q) { return recLongs[records.rqL(q) + SchedRecords.MIN_VRUNTIME]; }
