@@ -47,6 +47,8 @@ export class CpuTimelineView {
 
   /** Draws the columns held so far over the whole run's duration (the columns still to come stay blank). */
   draw(tl: CpuTimeline, durationNs: number, source: 'live' | 'result'): void {
+    // the page re-renders a few times a second: redraw only when there are new columns (a new timeline object)
+    if (this.last && this.last.tl === tl && this.last.durationNs === durationNs && this.host.dataset.source === source) return;
     this.last = { tl, durationNs };
     const ncpu = tl.cpus.length;
     const columns = ncpu ? tl.cpus[0].length : 0;

@@ -319,6 +319,7 @@ export function initEditorPage(body: HTMLElement): void {
     if (readOnly) return;
     const n = nodes.get(path)!;
     const value = input.value.trim();
+    if (value === '') return; // a field emptied to type a new value: nothing to write yet
     if (input.dataset.busy === value) return; // Enter then change: one write
     input.dataset.busy = value;
     const row = input.closest('.tree-row') as HTMLElement;

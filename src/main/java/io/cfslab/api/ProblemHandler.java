@@ -96,11 +96,6 @@ public class ProblemHandler {
 
     @ExceptionHandler(ResponseStatusException.class)
     Mono<ResponseEntity<ProblemDetail>> status(ResponseStatusException e, ServerWebExchange exchange) {
-        String path = exchange.getRequest().getPath().value();
-        if (e instanceof org.springframework.web.reactive.resource.NoResourceFoundException
-                && !path.equals("/api") && !path.startsWith("/api/")) {
-            return Mono.error(e); // no such page: Spring Boot's error page (templates/error.html for a browser)
-        }
         return drained(exchange, statusProblem(e, exchange));
     }
 

@@ -175,6 +175,10 @@ class DashboardBrowserTest {
         String error = text("#editor-error");
         assertThat(error).contains("quota 500 us is below the 1000 us minimum").contains("(EINVAL)");
         assertThat(text(".tree-row[data-path='/e1'] .row-error")).contains("EINVAL");
+        // the kernel kept its value: the field shows it again, and no stale "ok" stands beside the error
+        waitFor(Duration.ofSeconds(10), "the field reset to the kernel's value",
+                () -> "10000 100000".equals(driver.findElement(By.cssSelector(".tree-row[data-path='/e1'] input[data-file='cpu.max']")).getDomProperty("value")));
+        assertThat(text("#editor-status")).doesNotContain("ok");
         screenshot("error");
 
         // a good value is written and read back as cat shows it
