@@ -45,11 +45,12 @@ export function initComparePage(body: HTMLElement): void {
       document.getElementById('hist-text-b')!.textContent = 'B\n' + formatBpftrace(HIST, { buckets: hb ? printedBuckets(hb) : [] });
 
       // one colour per group in both charts (the page's registry), the same groups on the same y scale unit
-      pageColors.registerAll([ra, rb].flatMap((r) => Object.keys(r.series?.[r.series.length - 1]?.cgroups ?? {})));
-      for (const [r, id] of [[ra, 'compare-throttled-a'], [rb, 'compare-throttled-b']] as const) {
-        const series = r.series ?? [];
-        new LineChart(document.getElementById(id)!, 'throttled time', 'usec').update(xsSeconds(series), cgroupLines(series, 'throttled_usec').lines);
-      }
+      const lines = [ra, rb].map((r) => cgroupLines(r.series ?? [], 'throttled_usec').lines);
+      // the names the run page registers (the lines of its three group charts), so that a group has its run-page colour
+      pageColors.registerAll([ra, rb].flatMap((r) => (['nr_throttled', 'throttled_usec', 'usage_usec'] as const)
+        .flatMap((k) => cgroupLines(r.series ?? [], k).lines.map((l) => l.label))));
+      [ra, rb].forEach((r, i) => new LineChart(document.getElementById(i === 0 ? 'compare-throttled-a' : 'compare-throttled-b')!,
+        'throttled time', 'usec').update(xsSeconds(r.series ?? []), lines[i]));
 
       const table = document.getElementById('compare-table')!;
       const head = el('tr', {}, el('th', { rowspan: '2' }, 'cgroup'), ...KEYS.map((k) => el('th', { colspan: '3' }, k)));

@@ -101,21 +101,21 @@ export function initRunPage(body: HTMLElement): void {
 
   function drawSeries(samples: Sample[]): void {
     const xs = xsSeconds(samples);
-    const lastSample = samples[samples.length - 1];
-    if (lastSample) {
-      pageColors.registerAll(Object.keys(lastSample.cgroups ?? {}));
-      taskColors.registerAll(Object.keys(lastSample.tasks ?? {}));
-    }
+    // colours for the lines drawn (at most 20 a chart), given in sorted order: the same on the compare page
+    const groupCharts = [cgroupLines(samples, 'nr_throttled'), cgroupLines(samples, 'throttled_usec'), cgroupLines(samples, 'usage_usec')];
+    const taskChart = taskLines(samples);
+    pageColors.registerAll(groupCharts.flatMap((r) => r.lines.map((l) => l.label)));
+    taskColors.registerAll(taskChart.lines.map((l) => l.label));
     const put = (chart: LineChart, r: { lines: { label: string; values: (number | null)[] }[]; total: number }, id: string) => {
       chart.update(xs, r.lines);
       const note = document.getElementById(id)!.previousElementSibling as HTMLElement;
       note.dataset.total = String(r.total);
       note.title = r.total > MAX_LINES ? `top ${MAX_LINES} of ${r.total}` : '';
     };
-    put(charts.nrThrottled, cgroupLines(samples, 'nr_throttled'), 'chart-nr-throttled');
-    put(charts.throttledUsec, cgroupLines(samples, 'throttled_usec'), 'chart-throttled-usec');
-    put(charts.usage, cgroupLines(samples, 'usage_usec'), 'chart-usage');
-    put(charts.tasks, taskLines(samples), 'chart-tasks');
+    put(charts.nrThrottled, groupCharts[0], 'chart-nr-throttled');
+    put(charts.throttledUsec, groupCharts[1], 'chart-throttled-usec');
+    put(charts.usage, groupCharts[2], 'chart-usage');
+    put(charts.tasks, taskChart, 'chart-tasks');
   }
 
   function drawCalls(state: RunState): void {

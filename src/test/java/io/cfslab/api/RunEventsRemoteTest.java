@@ -47,7 +47,7 @@ class RunEventsRemoteTest {
             int first = names.indexOf("histogram");
             assertThat(first).isPositive();
             assertThat(names.subList(first, names.size()))
-                    .containsExactly("histogram", "cpustat", "distribute", "cgroups", "done");
+                    .containsExactly("histogram", "cpustat", "distribute", "cpus", "cgroups", "done");
             assertThat(names).doesNotContain("cpus");
             assertThat(named(all, "cpustat").get(0).json().path("samples").size()).isEqualTo(20);
         }
