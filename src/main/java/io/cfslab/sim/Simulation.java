@@ -137,7 +137,7 @@ public final class Simulation {
         // last among the events of its instant: the timeline sees the state those events leave
         if (firstColumn >= 0) events.push(firstColumn, CPU_SAMPLE_PRIORITY, EV_SAMPLE, SAMPLE_CPUS, 0);
         if (scenario.kernel().schedRtRuntimeUs() >= 0) {
-            events.push(scenario.kernel().schedRtPeriodUs() * 1000L, Kernel.EV_RT_PERIOD, Kernel.EV_RT_PERIOD, 0, 0);
+            events.push(scenario.kernel().schedRtPeriodUs() * 1000L, Kernel.EV_RT_PERIOD_PRIORITY, Kernel.EV_RT_PERIOD, 0, 0);
         }
         kernel.startBalancer();
 
