@@ -1,11 +1,32 @@
-# The cfslab service. Build the jar first (./mvnw -B package -DskipTests), then:
-#   docker build -t cfslab:latest .
+# The cfslab service, built from source: `docker compose up --build` (or `docker build -t cfslab:latest .`) on a
+# fresh clone, no jar needed beforehand. Stage 1 compiles the project with Maven and Node (the dashboard's
+# TypeScript); stage 2 is the runtime image with the jar only.
 # Default: embedded H2 under /app/data. With SPRING_PROFILES_ACTIVE=postgres it uses PostgreSQL
 # (CFSLAB_DB_URL, CFSLAB_DB_USER, CFSLAB_DB_PASSWORD); see docker-compose.yml.
+
+# Node for the front-end build (vite needs Node 20.19+, newer than the distribution's nodejs)
+FROM node:20-bookworm-slim AS node
+
+FROM eclipse-temurin:17-jdk AS build
+COPY --from=node /usr/local/bin/node /usr/local/bin/node
+COPY --from=node /usr/local/lib/node_modules /usr/local/lib/node_modules
+RUN ln -s /usr/local/lib/node_modules/npm/bin/npm-cli.js /usr/local/bin/npm \
+    && ln -s /usr/local/lib/node_modules/npm/bin/npx-cli.js /usr/local/bin/npx
+WORKDIR /src
+# dependencies first, so that a change of the sources alone reuses these layers
+COPY .mvn .mvn
+COPY mvnw pom.xml ./
+RUN ./mvnw -B -q dependency:resolve -DskipFrontend || true
+COPY frontend/package.json frontend/package-lock.json frontend/
+RUN cd frontend && npm ci --no-audit --no-fund
+COPY frontend frontend
+COPY src src
+RUN ./mvnw -B package -DskipTests
+
 FROM eclipse-temurin:17-jre
 WORKDIR /app
 RUN useradd --system --home /app cfslab && mkdir -p /app/data && chown cfslab /app/data
-COPY target/cfslab.jar /app/cfslab.jar
+COPY --from=build /src/target/cfslab.jar /app/cfslab.jar
 USER cfslab
 # In a container the service must listen on every interface to be reachable through the published port
 # (the default outside a container is 127.0.0.1); set CFSLAB_SECURITY_TOKEN before exposing it further.

@@ -4,11 +4,44 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { bucketLabel, printedBuckets, type Histogram } from './hist';
 import { box, stripData, tickLabels } from './strip';
+import { pageColors, type ColorRegistry } from './colors';
+import { durationTicks, formatDuration } from './units';
 
-export const PALETTE = [
-  '#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf',
-  '#393b79', '#ad494a', '#637939', '#e7ba52', '#7b4173', '#3182bd', '#e6550d', '#31a354', '#756bb1', '#636363',
-];
+/** What a line chart's values are: counts, durations in µs (cpu.stat's *_usec), or percentages. */
+export type Unit = 'count' | 'usec' | 'percent';
+
+/** Axis ticks and hover values of a unit. */
+export function unitFormat(unit: Unit): { ticks: (splits: number[]) => string[]; value: (v: number | null | undefined) => string } {
+  switch (unit) {
+    case 'usec':
+      return { ticks: (splits) => durationTicks(splits.map((v) => v * 1e3)), value: (v) => (v == null ? '' : formatDuration(v * 1e3)) };
+    case 'percent':
+      return { ticks: (splits) => tickLabels(splits).map((t) => `${t} %`), value: (v) => (v == null ? '' : `${v.toFixed(1)} %`) };
+    default:
+      return { ticks: tickLabels, value: (v) => (v == null ? '' : Math.round(v).toLocaleString('en-US')) };
+  }
+}
+
+/** The legend's filter: a text field above a chart that shows only the lines whose name contains its text. */
+class SeriesFilter {
+  readonly input: HTMLInputElement;
+
+  constructor(chartEl: HTMLElement, private readonly apply: () => void) {
+    this.input = Object.assign(document.createElement('input'), {
+      type: 'search',
+      className: 'series-filter',
+      placeholder: 'filter lines (e.g. /web)',
+    });
+    this.input.setAttribute('aria-label', 'filter the lines of this chart by name');
+    this.input.addEventListener('input', () => this.apply());
+    chartEl.before(this.input);
+  }
+
+  matches(label: string): boolean {
+    const q = this.input.value.trim().toLowerCase();
+    return q === '' || label.toLowerCase().includes(q);
+  }
+}
 
 function width(el: HTMLElement): number {
   return Math.max(300, el.clientWidth || el.parentElement?.clientWidth || 600);
@@ -55,7 +88,8 @@ abstract class ReusablePlot {
 
 /** A bar chart of one or more histograms (overlaid side by side in each bucket). */
 export class HistogramChart extends ReusablePlot {
-  constructor(el: HTMLElement, private readonly names: string[], private readonly height = 260) {
+  constructor(el: HTMLElement, private readonly names: string[], private readonly height = 260,
+              private readonly colors: ColorRegistry = pageColors) {
     super(el);
   }
 
@@ -70,12 +104,14 @@ export class HistogramChart extends ReusablePlot {
       return;
     }
     const n = this.names.length;
-    const series: uPlot.Series[] = [{ label: 'bucket', value: (_u, v) => (v == null ? '' : labels[v] ?? '') }];
+    const series: uPlot.Series[] = [{ label: 'bucket', value: (_u, v) => (v == null ? '' : bucketHover(labels[v])) }];
     this.names.forEach((name, i) => {
+      const color = this.colors.color(name);
       series.push({
         label: name,
-        stroke: PALETTE[i % PALETTE.length],
-        fill: PALETTE[i % PALETTE.length] + (n > 1 ? '99' : 'cc'),
+        stroke: color,
+        fill: color + (n > 1 ? '99' : 'cc'),
+        value: (_u, v) => (v == null ? '' : Math.round(v).toLocaleString('en-US')),
         width: 1,
         paths: groupedBars(i, n),
         points: { show: false },
@@ -87,17 +123,27 @@ export class HistogramChart extends ReusablePlot {
         height: this.height,
         scales: { x: { time: false, range: [-0.5, Math.max(0.5, labels.length - 0.5)] }, y: { range: (_u, _min, max) => [0, Math.max(1, max * 1.05)] } },
         axes: [
-          { values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? labels[v] ?? '' : '')), splits: () => xs, gap: 4, size: 40 },
-          { size: 60, values: (_u, splits) => splits.map(compact) },
+          { label: 'duration, ns (log2 buckets as bpftrace prints them)', values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? labels[v] ?? '' : '')), splits: () => xs, gap: 4, size: 40 },
+          { label: 'calls', size: 60, values: (_u, splits) => tickLabels(splits) },
         ],
         series,
-        legend: { show: n > 1, live: false },
+        legend: { show: true, live: true },
         cursor: { drag: { x: false, y: false } },
       },
       data,
       this.el,
-    );
+    );  this.el.dataset.colors = JSON.stringify(Object.fromEntries(this.names.map((name) => [name, this.colors.color(name)])));
+    this.el.dataset.axes = JSON.stringify(['duration, ns (log2 buckets as bpftrace prints them)', 'calls']);
   }
+}
+
+/** A bucket's label with its bounds as durations on hover: "[2K, 4K) ns = 2.05 µs – 4.1 µs". */
+function bucketHover(label: string | undefined): string {
+  if (!label) return '';
+  const m = /^\[(\w+), (\w+)\)$/.exec(label);
+  if (!m) return `${label} ns`;
+  const v = (t: string) => Number(t.replace(/[KMGTPE]$/, '')) * 1024 ** (' KMGTPE'.indexOf(t.slice(-1)) > 0 ? ' KMGTPE'.indexOf(t.slice(-1)) : 0);
+  return `${label} ns = ${formatDuration(v(m[1]))} – ${formatDuration(v(m[2]))}`;
 }
 
 /**
@@ -128,7 +174,8 @@ export function groupedBars(i: number, n: number, slot = 0.8): uPlot.Series.Path
  * ±0.25 in run order) over each arm's box (quartiles, median line, whiskers at min and max, mean as a diamond).
  */
 export class StripChart extends ReusablePlot {
-  constructor(el: HTMLElement, private readonly height = 220) {
+  constructor(el: HTMLElement, private readonly height = 220, private readonly yTitle = '',
+              private readonly colors: ColorRegistry = pageColors) {
     super(el);
   }
 
@@ -137,6 +184,7 @@ export class StripChart extends ReusablePlot {
     const data = [xs, ...series] as uPlot.AlignedData;
     if (this.reuse(arms.join('\u0000') + '|' + xs.length, data)) return;
     const boxes = values.map(box);
+    const color = (i: number) => this.colors.color(arms[i]);
     this.plot = new uPlot(
       {
         width: width(this.el),
@@ -151,17 +199,17 @@ export class StripChart extends ReusablePlot {
           },
         },
         axes: [
-          { values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? arms[v] ?? '' : '')), splits: () => arms.map((_, i) => i), size: 36 },
-          { size: 70, values: (_u, splits) => tickLabels(splits) },
+          { label: 'arm', values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? arms[v] ?? '' : '')), splits: () => arms.map((_, i) => i), size: 36 },
+          { label: this.yTitle, size: 70, values: (_u, splits) => tickLabels(splits) },
         ],
         series: [
           { label: 'arm' },
           ...arms.map((name, i) => ({
             label: name,
-            stroke: PALETTE[i % PALETTE.length],
+            stroke: color(i),
             width: 0,
             paths: () => null,
-            points: { show: true, size: 7, width: 1, fill: PALETTE[i % PALETTE.length] + 'cc' },
+            points: { show: true, size: 7, width: 1, fill: color(i) + 'cc' },
           })),
         ],
         legend: { show: false },
@@ -177,8 +225,8 @@ export class StripChart extends ReusablePlot {
                 const xm = u.valToPos(i, 'x', true);
                 const y = (v: number) => u.valToPos(v, 'y', true);
                 ctx.save();
-                ctx.strokeStyle = PALETTE[i % PALETTE.length];
-                ctx.fillStyle = PALETTE[i % PALETTE.length] + '22';
+                ctx.strokeStyle = color(i);
+                ctx.fillStyle = color(i) + '22';
                 ctx.lineWidth = 1;
                 ctx.fillRect(x0, y(b.q3), x1 - x0, y(b.q1) - y(b.q3));
                 ctx.strokeRect(x0, y(b.q3), x1 - x0, y(b.q1) - y(b.q3));
@@ -208,21 +256,33 @@ export class StripChart extends ReusablePlot {
   }
 }
 
-const COMPACT = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
-/** 1.2M, 350K: axis ticks that fit. */
-export function compact(v: number): string {
-  return v == null ? '' : COMPACT.format(v);
-}
-
 export interface Line {
   label: string;
   values: (number | null)[];
 }
 
-/** Time series; redraws in place when the set of lines is unchanged. */
+/**
+ * Time series over simulated time, one colour per line name from the page's registry, values at the cursor in
+ * the legend, a filter field above; redraws in place when the set of lines is unchanged.
+ */
 export class LineChart extends ReusablePlot {
-  constructor(el: HTMLElement, private readonly yLabel: string, private readonly height = 220) {
+  private readonly filter: SeriesFilter;
+
+  constructor(el: HTMLElement, private readonly yTitle: string, private readonly unit: Unit = 'count',
+              private readonly height = 220, private readonly colors: ColorRegistry = pageColors) {
     super(el);
+    this.filter = new SeriesFilter(el, () => this.applyFilter());
+  }
+
+  private applyFilter(): void {
+    const u = this.plot;
+    if (!u) return;
+    u.batch(() => u.series.forEach((s, i) => {
+      if (i > 0) {
+        const show = this.filter.matches(String(s.label ?? ''));
+        if (s.show !== show) u.setSeries(i, { show });
+      }
+    }));
   }
 
   update(xsSeconds: number[], lines: Line[]): void {
@@ -233,20 +293,33 @@ export class LineChart extends ReusablePlot {
       this.el.append(Object.assign(document.createElement('p'), { className: 'hint', textContent: 'no samples yet' }));
       return;
     }
+    const fmt = unitFormat(this.unit);
     this.plot = new uPlot(
       {
         width: width(this.el),
         height: this.height,
         scales: { x: { time: false } },
-        axes: [{ label: 'simulated s', size: 40 }, { size: 60, values: (_u, splits) => splits.map(compact) }],
-        series: [
-          { label: 's' },
-          ...lines.map((l, i) => ({ label: l.label, stroke: PALETTE[i % PALETTE.length], width: 1.5, points: { show: false } })),
+        axes: [
+          { label: 'simulated time', size: 40, values: (_u, splits) => durationTicks(splits.map((v) => v * 1e9)) },
+          { label: this.yTitle, size: 70, values: (_u, splits) => fmt.ticks(splits) },
         ],
-        legend: { live: false },
+        series: [
+          { label: 'at', value: (_u, v) => (v == null ? '' : formatDuration(v * 1e9)) },
+          ...lines.map((l) => ({
+            label: l.label,
+            stroke: this.colors.color(l.label),
+            width: 1.5,
+            points: { show: false },
+            value: (_u: uPlot, v: number | null) => fmt.value(v),
+          })),
+        ],
+        legend: { live: true },
       },
       data,
       this.el,
     );
+    this.el.dataset.colors = JSON.stringify(Object.fromEntries(lines.map((l) => [l.label, this.colors.color(l.label)])));
+    this.el.dataset.axes = JSON.stringify(['simulated time', this.yTitle]);
+    this.applyFilter();
   }
 }

@@ -54,21 +54,22 @@ export function slowestCalls(calls: DistributeCall[], n = 20): DistributeCall[] 
 export const CPU_STATE_NAMES = ['idle', 'running', 'running, throttled hierarchy', 'idle with throttled work'];
 export const CPU_STATE_COLORS = ['#e8e8e8', '#2ca02c', '#d62728', '#ffbf66'];
 
-/**
- * A CSS gradient drawing one CPU's states over time as hard-edged bands (runs of equal states merged),
- * so a 64-CPU timeline is 64 elements, not thousands of cells.
- */
-export function cpuGradient(states: number[]): string {
-  if (states.length === 0) return CPU_STATE_COLORS[0];
-  const n = states.length;
-  const stops: string[] = [];
+/** A run of equal states in one CPU's row of the timeline: columns [start, end). */
+export interface CpuRun {
+  state: number;
+  start: number;
+  end: number;
+}
+
+/** One CPU's row ('0'..'3' per column) as runs of equal states, so that drawing costs one rectangle per run. */
+export function cpuRuns(row: string): CpuRun[] {
+  const out: CpuRun[] = [];
   let start = 0;
-  for (let i = 1; i <= n; i++) {
-    if (i === n || states[i] !== states[start]) {
-      const c = CPU_STATE_COLORS[states[start]] ?? '#000';
-      stops.push(`${c} ${((start / n) * 100).toFixed(3)}% ${((i / n) * 100).toFixed(3)}%`);
+  for (let i = 1; i <= row.length; i++) {
+    if (i === row.length || row.charCodeAt(i) !== row.charCodeAt(start)) {
+      out.push({ state: row.charCodeAt(start) - 48, start, end: i });
       start = i;
     }
   }
-  return `linear-gradient(to right, ${stops.join(', ')})`;
+  return out;
 }

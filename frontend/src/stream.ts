@@ -51,9 +51,13 @@ export interface DistributeCall {
   slack?: boolean | number;
 }
 
-export interface CpuStates {
-  at_ns: number;
-  states: number[];
+/**
+ * The CPU timeline so far (the result's `cpu_timeline`): per CPU one character per column, '0' idle, '1' running,
+ * '2' running in a throttled hierarchy, '3' idle with throttled work; column k covers [k, k + 1) × intervalNs.
+ */
+export interface CpuTimeline {
+  intervalNs: number;
+  cpus: string[];
 }
 
 export interface Terminal {
@@ -71,7 +75,7 @@ export interface RunState {
   samples: Sample[];
   recent: DistributeCall[];
   slowest: DistributeCall[];
-  cpuTimeline: CpuStates[];
+  cpuTimeline: CpuTimeline | null;
   cgroups: Record<string, CgroupStats>;
   cgroupsAtNs: number;
   terminal: Terminal | null;
@@ -82,8 +86,6 @@ export interface RunState {
 export const EVENT_TYPES = ['progress', 'histogram', 'cpustat', 'distribute', 'cpus', 'cgroups', 'done', 'failed'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-/** Most CPU-state snapshots kept for the per-CPU timeline (older ones are dropped). */
-export const MAX_CPU_SNAPSHOTS = 600;
 /** Most cpu.stat samples kept. */
 export const MAX_SAMPLES = 20000;
 
@@ -95,7 +97,7 @@ export function emptyState(): RunState {
     samples: [],
     recent: [],
     slowest: [],
-    cpuTimeline: [],
+    cpuTimeline: null,
     cgroups: {},
     cgroupsAtNs: 0,
     terminal: null,
@@ -139,14 +141,14 @@ export function applyEvent(state: RunState, type: string, data: unknown): boolea
       state.slowest = (d.slowest as DistributeCall[]) ?? [];
       break;
     case 'cpus': {
-      const snap = { at_ns: Number(d.at_ns), states: (d.states as number[]) ?? [] };
-      const tl = state.cpuTimeline;
-      if (tl.length && tl[tl.length - 1].at_ns >= snap.at_ns) {
-        // a reconnect replays the current state: replace rather than go back in time
-        if (tl[tl.length - 1].at_ns === snap.at_ns) tl[tl.length - 1] = snap;
+      // columns [from, from + n): appended; a reconnect's replay from 0 (or any overlap) replaces what it covers
+      const from = Number(d.from ?? 0);
+      const rows = (d.cpus as string[]) ?? [];
+      const held = state.cpuTimeline;
+      if (!held || from === 0 || held.cpus.length !== rows.length || from > held.cpus[0].length) {
+        state.cpuTimeline = from === 0 ? { intervalNs: Number(d.interval_ns), cpus: rows } : held;
       } else {
-        tl.push(snap);
-        if (tl.length > MAX_CPU_SNAPSHOTS) tl.splice(0, tl.length - MAX_CPU_SNAPSHOTS);
+        state.cpuTimeline = { intervalNs: held.intervalNs, cpus: held.cpus.map((r, c) => r.slice(0, from) + rows[c]) };
       }
       break;
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cgroupLines, cpuGradient, slowestCalls, taskLines } from '../src/series';
+import { cgroupLines, cpuRuns, slowestCalls, taskLines } from '../src/series';
 import { cgroupFileUrl, kernelMessage } from '../src/api';
 import type { Sample } from '../src/stream';
 
@@ -51,10 +51,9 @@ describe('slowest calls', () => {
 });
 
 describe('per-CPU timeline', () => {
-  it('merges runs of equal states into one band each', () => {
-    expect(cpuGradient([1, 1, 2, 0])).toBe(
-      'linear-gradient(to right, #2ca02c 0.000% 50.000%, #d62728 50.000% 75.000%, #e8e8e8 75.000% 100.000%)',
-    );
+  it('merges runs of equal states into one rectangle each', () => {
+    expect(cpuRuns('1120')).toEqual([{ state: 1, start: 0, end: 2 }, { state: 2, start: 2, end: 3 }, { state: 0, start: 3, end: 4 }]);
+    expect(cpuRuns('')).toEqual([]);
   });
 });
 
@@ -100,5 +99,21 @@ describe('compare', () => {
     const rows = diffRows({ '/a': g(100), '/b': g(5), '/only-a': g(1) }, { '/a': g(90), '/b': g(500), '/only-b': g(2) });
     expect(rows.map((r) => r.path)).toEqual(['/b', '/a', '/only-b', '/only-a']);
     expect(rows.find((r) => r.path === '/only-b')!.a).toEqual({});
+  });
+});
+
+import { taskEntry, DEFAULT_SCENARIO } from '../src/pages/editor';
+
+describe('editor task form', () => {
+  it('sends each workload its own parameters, and policy, priority and CPUs when given', () => {
+    expect(taskEntry({ name: 'p', cgroup: '/a', count: '2', kind: 'periodic', run: '3ms', sleep: '7ms', work: '9s', policy: 'rr', priority: '10', cpus_allowed: '0-1' }))
+      .toEqual({ name: 'p', cgroup: '/a', count: 2, workload: { kind: 'periodic', run: '3ms', sleep: '7ms' }, policy: 'rr', priority: 10, cpus_allowed: '0-1' });
+    expect(taskEntry({ name: 'f', cgroup: '/a', count: '', kind: 'fixed-work', work: '2s', run: '1ms', policy: '', priority: '', cpus_allowed: '' }))
+      .toEqual({ name: 'f', cgroup: '/a', count: 1, workload: { kind: 'fixed-work', work: '2s' } });
+  });
+
+  it('starts a new scenario with the documented defaults (docs/scenarios.md: 2 CPUs, HZ 1000)', () => {
+    expect(DEFAULT_SCENARIO.machine.cpus).toBe(2);
+    expect(DEFAULT_SCENARIO.kernel.hz).toBe(1000);
   });
 });

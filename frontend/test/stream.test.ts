@@ -107,16 +107,27 @@ describe('applyEvent', () => {
       recent: [{ at_ns: 5, cpu: 1, cgroup: '/a', duration_ns: 9000, rqs: 2, remote_rqs: 1, cfs_rqs: 2, tasks: 1, slack: false }],
       slowest: [],
     });
-    applyEvent(s, 'cpus', { at_ns: 10, states: [0, 1, 2, 3] });
+    applyEvent(s, 'cpus', { interval_ns: 1000, from: 0, cpus: ['01', '23'] });
     applyEvent(s, 'cgroups', { at_ns: 10, cgroups: { '/a': { 'cpu.stat': stat(7) } } });
     expect(s.progress?.progress).toBe(40);
     expect(s.histograms.distribute_cfs_runtime_ns.buckets[0]).toEqual({ low: 8192, high: 16384, count: 3 });
     expect(s.histogramUpdates).toBe(1);
     expect(s.samples.map((x) => x.at_ns)).toEqual([1e9, 2e9]);
     expect(s.recent[0].rqs).toBe(2);
-    expect(s.cpuTimeline).toEqual([{ at_ns: 10, states: [0, 1, 2, 3] }]);
+    expect(s.cpuTimeline).toEqual({ intervalNs: 1000, cpus: ['01', '23'] });
     expect(s.cgroups['/a']['cpu.stat'].usage_usec).toBe(7);
     expect(s.events).toBe(6);
+  });
+
+  it('appends CPU timeline columns in order, and a replay from column 0 replaces them', () => {
+    const s = emptyState();
+    applyEvent(s, 'cpus', { interval_ns: 5, from: 0, cpus: ['01', '10'] });
+    applyEvent(s, 'cpus', { interval_ns: 5, from: 2, cpus: ['3', '2'] });
+    expect(s.cpuTimeline).toEqual({ intervalNs: 5, cpus: ['013', '102'] });
+    applyEvent(s, 'cpus', { interval_ns: 5, from: 1, cpus: ['00', '00'] });
+    expect(s.cpuTimeline?.cpus).toEqual(['000', '100']);
+    applyEvent(s, 'cpus', { interval_ns: 5, from: 0, cpus: ['1', '1'] });
+    expect(s.cpuTimeline?.cpus).toEqual(['1', '1']);
   });
 
   it('replaces a histogram with the full current buckets of each event', () => {

@@ -1,8 +1,10 @@
 // Compare: two finished runs, histograms overlaid, per-group cpu.stat with their differences.
 import { el, fmtInt, getJson, showError } from '../api';
-import { HistogramChart } from '../charts';
+import { HistogramChart, LineChart } from '../charts';
+import { cgroupLines, xsSeconds } from '../series';
+import { pageColors } from '../colors';
 import { formatBpftrace, printedBuckets, type Histogram } from '../hist';
-import type { CgroupStats, CpuStat } from '../stream';
+import type { CgroupStats, CpuStat, Sample } from '../stream';
 
 const HIST = 'distribute_cfs_runtime_ns';
 const KEYS: (keyof CpuStat)[] = ['usage_usec', 'nr_periods', 'nr_throttled', 'throttled_usec', 'nr_bursts'];
@@ -11,6 +13,7 @@ const MAX_ROWS = 500;
 interface Result {
   cgroups: Record<string, CgroupStats>;
   histograms: Record<string, Histogram>;
+  series?: Sample[];
 }
 
 export interface DiffRow {
@@ -31,10 +34,7 @@ export function initComparePage(body: HTMLElement): void {
   const a = body.dataset.a ?? '';
   const b = body.dataset.b ?? '';
   const errorEl = document.getElementById('compare-error');
-  if (!a || !b) {
-    showError(errorEl, new Error('Give two finished runs (tick two on the home page, or paste their ids).'));
-    return;
-  }
+  if (!a || !b) return; // the page says what to do (#compare-empty)
   void (async () => {
     try {
       const [ra, rb] = await Promise.all([getJson<Result>(`/api/runs/${a}/result`), getJson<Result>(`/api/runs/${b}/result`)]);
@@ -43,6 +43,14 @@ export function initComparePage(body: HTMLElement): void {
       new HistogramChart(document.getElementById('compare-hist')!, ['A', 'B'], 300).update([ha, hb]);
       document.getElementById('hist-text-a')!.textContent = 'A\n' + formatBpftrace(HIST, { buckets: ha ? printedBuckets(ha) : [] });
       document.getElementById('hist-text-b')!.textContent = 'B\n' + formatBpftrace(HIST, { buckets: hb ? printedBuckets(hb) : [] });
+
+      // one colour per group in both charts (the page's registry), the same groups on the same y scale unit
+      const lines = [ra, rb].map((r) => cgroupLines(r.series ?? [], 'throttled_usec').lines);
+      // the names the run page registers (the lines of its three group charts), so that a group has its run-page colour
+      pageColors.registerAll([ra, rb].flatMap((r) => (['nr_throttled', 'throttled_usec', 'usage_usec'] as const)
+        .flatMap((k) => cgroupLines(r.series ?? [], k).lines.map((l) => l.label))));
+      [ra, rb].forEach((r, i) => new LineChart(document.getElementById(i === 0 ? 'compare-throttled-a' : 'compare-throttled-b')!,
+        'throttled time', 'usec').update(xsSeconds(r.series ?? []), lines[i]));
 
       const table = document.getElementById('compare-table')!;
       const head = el('tr', {}, el('th', { rowspan: '2' }, 'cgroup'), ...KEYS.map((k) => el('th', { colspan: '3' }, k)));

@@ -26,8 +26,8 @@ export const DEFAULT_SCENARIO = {
   name: 'new scenario',
   seed: 1,
   duration: '5s',
-  machine: { profile: 'generic', cpus: 4 },
-  kernel: { throttle: 'task', unthrottle: 'async', hz: 250, bandwidth_slice_us: 5000, timer_placement: 'random' },
+  machine: { profile: 'generic', cpus: 2 },
+  kernel: { throttle: 'task', unthrottle: 'async', hz: 1000, bandwidth_slice_us: 5000, timer_placement: 'random' },
   record: { interval: '100ms' },
 };
 
@@ -66,6 +66,27 @@ export function timelineEntry(at: string, kind: string, arg1: string, arg2: stri
   }
 }
 
+/**
+ * A contract task entry from the editor's task form: name, cgroup, count, the workload with its own parameters
+ * (periodic: run and sleep; fixed-work: work), and the optional policy, priority and allowed CPUs. Empty fields are
+ * left out (the contract's defaults apply).
+ */
+export function taskEntry(f: Record<string, string>): Record<string, unknown> {
+  const v = (k: string) => (f[k] ?? '').trim();
+  const kind = v('kind') || 'hog';
+  const workload: Record<string, unknown> = { kind };
+  if (kind === 'periodic') {
+    if (v('run')) workload.run = v('run');
+    if (v('sleep')) workload.sleep = v('sleep');
+  }
+  if (kind === 'fixed-work' && v('work')) workload.work = v('work');
+  const task: Record<string, unknown> = { name: v('name'), cgroup: v('cgroup'), count: Number(v('count') || '1'), workload };
+  if (v('policy')) task.policy = v('policy');
+  if (v('priority')) task.priority = Number(v('priority'));
+  if (v('cpus_allowed')) task.cpus_allowed = v('cpus_allowed');
+  return task;
+}
+
 function getPath(obj: Record<string, any>, dotted: string): unknown {
   return dotted.split('.').reduce<any>((o, k) => (o == null ? undefined : o[k]), obj);
 }
@@ -78,6 +99,18 @@ function setPath(obj: Record<string, any>, dotted: string, value: unknown): void
   if (value === '' || value == null) delete o[last];
   else o[last] = value;
 }
+
+/** What a key left out of a scenario means (docs/scenarios.md), shown in its empty field. */
+export const OPTION_DEFAULTS: Record<string, string> = {
+  'machine.profile': 'generic',
+  'machine.cpus': '2',
+  'kernel.throttle': "version's (task on 6.18)",
+  'kernel.unthrottle': "version's (async on 6.18)",
+  'kernel.hz': '1000',
+  'kernel.bandwidth_slice_us': '5000',
+  'kernel.timer_placement': "version's (random on 6.18)",
+  'record.interval': '1s',
+};
 
 const NUMERIC = new Set(['seed', 'machine.cpus', 'kernel.hz', 'kernel.bandwidth_slice_us']);
 
@@ -110,6 +143,7 @@ export function initEditorPage(body: HTMLElement): void {
   function fail(e: unknown): void {
     errorEl.hidden = false;
     errorEl.textContent = problemText(e);
+    statusEl.textContent = ''; // no stale "ok" next to the error
   }
   function ok(msg: string): void {
     errorEl.hidden = true;
@@ -120,7 +154,20 @@ export function initEditorPage(body: HTMLElement): void {
   function fillOptions(): void {
     for (const input of optionsForm.querySelectorAll<HTMLInputElement | HTMLSelectElement>('input[name],select[name]')) {
       const v = getPath(doc, input.name);
-      input.value = v == null ? '' : String(v);
+      const dflt = OPTION_DEFAULTS[input.name];
+      if (input instanceof HTMLSelectElement) {
+        // a key left out runs with its default: the select says which (not a blank)
+        let auto = input.querySelector<HTMLOptionElement>('option[data-default]');
+        if (dflt !== undefined && !auto) {
+          auto = Object.assign(document.createElement('option'), { value: '', textContent: `default (${dflt})` });
+          auto.dataset.default = 'true';
+          input.prepend(auto);
+        }
+        input.value = v == null ? '' : String(v);
+      } else {
+        input.value = v == null ? '' : String(v);
+        if (dflt !== undefined) input.placeholder = `default: ${dflt}`;
+      }
       input.disabled = readOnly;
     }
     optionsForm.querySelector('button')!.hidden = readOnly;
@@ -272,6 +319,7 @@ export function initEditorPage(body: HTMLElement): void {
     if (readOnly) return;
     const n = nodes.get(path)!;
     const value = input.value.trim();
+    if (value === '') return; // a field emptied to type a new value: nothing to write yet
     if (input.dataset.busy === value) return; // Enter then change: one write
     input.dataset.busy = value;
     const row = input.closest('.tree-row') as HTMLElement;
@@ -290,6 +338,8 @@ export function initEditorPage(body: HTMLElement): void {
       ok(`echo '${value}' > ${path === '/' ? '' : path}/${file}: ok`);
     } catch (e) {
       const msg = problemText(e);
+      // the kernel kept its value: the field shows it again (the refused text stays in the error)
+      input.value = n.files?.[file] ?? '';
       rowErrors.set(path, msg);
       row.classList.add('has-error');
       errSpan.textContent = msg;
@@ -395,16 +445,23 @@ export function initEditorPage(body: HTMLElement): void {
   taskForm.addEventListener('submit', async (ev) => {
     ev.preventDefault();
     const f = taskForm.elements as any;
-    const kind = f.kind.value;
-    const workload = kind === 'periodic' ? { kind, run: '5ms', sleep: '10ms' } : kind === 'fixed-work' ? { kind, work: '1s' } : { kind };
     try {
-      await sendJson('POST', `/api/scenarios/${id}/tasks`, { name: f.name.value, cgroup: f.cgroup.value, count: Number(f.count.value), workload });
+      await sendJson('POST', `/api/scenarios/${id}/tasks`, taskEntry(Object.fromEntries(new FormData(taskForm)) as Record<string, string>));
       await Promise.all([loadTasks(), loadTree()]);
+      taskForm.reset();
+      showWorkloadFields();
       ok('task added');
     } catch (e) {
       fail(e);
     }
   });
+  // each workload's own parameters: only those of the chosen kind are shown
+  function showWorkloadFields(): void {
+    const kind = (taskForm.elements.namedItem('kind') as HTMLSelectElement).value;
+    for (const span of taskForm.querySelectorAll<HTMLElement>('[data-kinds]')) span.hidden = !span.dataset.kinds!.split(' ').includes(kind);
+  }
+  (taskForm.elements.namedItem('kind') as HTMLSelectElement).addEventListener('change', showWorkloadFields);
+  showWorkloadFields();
   $('mkdir-form').hidden = readOnly || !id;
 
   const timelineForm = $<HTMLFormElement>('timeline-form');
@@ -416,6 +473,7 @@ export function initEditorPage(body: HTMLElement): void {
       const entry = timelineEntry(f.at.value, f.kind.value, f.arg1.value, f.arg2.value);
       await sendJson('POST', `/api/scenarios/${id}/timeline`, entry);
       await loadTimeline();
+      timelineForm.reset();
       ok('timeline action added');
     } catch (e) {
       fail(e);

@@ -112,7 +112,7 @@ export function initExperimentPage(body: HTMLElement): void {
       const verdicts = others.map((a) => `${others.length > 1 ? a + ': ' : ''}${byArm[a]?.verdict ?? '-'}`).join(', ');
       const chart = el('div', { class: 'chart strip' });
       host.append(el('div', { class: 'metric-plot', 'data-metric': metric }, el('h3', { class: 'mono' }, metric, ' ', el('span', { class: 'hint' }, verdicts)), chart));
-      new StripChart(chart).update(r.arms, r.arms.map((a) => byArm[a]?.values ?? []));
+      new StripChart(chart, 220, metric).update(r.arms, r.arms.map((a) => byArm[a]?.values ?? []));
     }
     $('metrics-panel').hidden = false;
     body.dataset.loaded = 'true';

@@ -2,9 +2,12 @@
 // events endpoint is missing), from the result when done.
 import { el, fmtInt, fmtSeconds, getJson, showError, del, type RunView } from '../api';
 import { HistogramChart, LineChart } from '../charts';
-import { formatBpftrace, formatNs, printedBuckets } from '../hist';
-import { cgroupLines, cpuGradient, CPU_STATE_COLORS, CPU_STATE_NAMES, slowestCalls, taskLines, xsSeconds, MAX_LINES } from '../series';
+import { formatBpftrace, printedBuckets } from '../hist';
+import { cgroupLines, slowestCalls, taskLines, xsSeconds, MAX_LINES } from '../series';
 import { emptyState, RunStream, type CgroupStats, type DistributeCall, type RunState, type Sample } from '../stream';
+import { CpuTimelineView } from '../cputimeline';
+import { formatDuration } from '../units';
+import { pageColors, taskColors } from '../colors';
 
 const HIST = 'distribute_cfs_runtime_ns';
 
@@ -22,6 +25,7 @@ interface Result {
   distribute_calls: DistributeCall[];
   series: Sample[];
   cpus?: ResultCpu[];
+  cpu_timeline?: { interval_ns: number; cpus: string[] } | null;
 }
 
 export function initRunPage(body: HTMLElement): void {
@@ -39,12 +43,13 @@ export function initRunPage(body: HTMLElement): void {
   const cancelBtn = $<HTMLButtonElement>('cancel-run');
   const histChart = new HistogramChart(histEl, ['calls']);
   const charts = {
-    nrThrottled: new LineChart($('chart-nr-throttled'), 'nr_throttled'),
-    throttledUsec: new LineChart($('chart-throttled-usec'), 'µs'),
-    usage: new LineChart($('chart-usage'), 'µs'),
-    tasks: new LineChart($('chart-tasks'), '%CPU'),
+    nrThrottled: new LineChart($('chart-nr-throttled'), 'nr_throttled (periods)', 'count'),
+    throttledUsec: new LineChart($('chart-throttled-usec'), 'throttled time', 'usec'),
+    usage: new LineChart($('chart-usage'), 'CPU time used', 'usec'),
+    tasks: new LineChart($('chart-tasks'), 'CPU (% of one CPU)', 'percent', 220, taskColors),
   };
   let histUpdates = 0;
+  let durationNs = 0;
   let lastHistKey = '';
   let finalShown = false;
   let showRecent = false;
@@ -67,14 +72,15 @@ export function initRunPage(body: HTMLElement): void {
     }
   });
 
-  function setStatus(status: string, progress: number, simulatedNs: number, durationNs: number, etaMs: number | null): void {
+  function setStatus(status: string, progress: number, simulatedNs: number, dur: number, etaMs: number | null): void {
     statusEl.textContent = status;
     statusEl.dataset.status = status;
     statusEl.className = `badge ${status}`;
+    if (dur > 0) durationNs = dur;
     progressEl.value = progress;
     progressEl.dataset.progress = String(progress);
     const eta = etaMs != null && status === 'running' ? ` · ETA ${(etaMs / 1000).toFixed(1)} s` : '';
-    progressText.textContent = `${progress.toFixed(1)} % · ${fmtSeconds(simulatedNs)} of ${fmtSeconds(durationNs)}${eta}`;
+    progressText.textContent = `${progress.toFixed(1)} % · ${fmtSeconds(simulatedNs)} of ${fmtSeconds(dur)}${eta}`;
     // a run of an experiment is cancelled with its experiment
     cancelBtn.hidden = !(status === 'queued' || status === 'running') || !!body.dataset.experimentId;
   }
@@ -90,21 +96,26 @@ export function initRunPage(body: HTMLElement): void {
     const buckets = printedBuckets(h);
     histChart.update([{ ...h, buckets }]);
     histText.textContent = formatBpftrace(HIST, { buckets });
-    histMeta.textContent = `${fmtInt(h.count)} calls · mean ${h.count ? formatNs(Math.round(h.sum / h.count)) : '-'}`;
+    histMeta.textContent = `${fmtInt(h.count)} calls · mean ${h.count ? formatDuration(Math.round(h.sum / h.count)) : '-'}`;
   }
 
   function drawSeries(samples: Sample[]): void {
     const xs = xsSeconds(samples);
+    // colours for the lines drawn (at most 20 a chart), given in sorted order: the same on the compare page
+    const groupCharts = [cgroupLines(samples, 'nr_throttled'), cgroupLines(samples, 'throttled_usec'), cgroupLines(samples, 'usage_usec')];
+    const taskChart = taskLines(samples);
+    pageColors.registerAll(groupCharts.flatMap((r) => r.lines.map((l) => l.label)));
+    taskColors.registerAll(taskChart.lines.map((l) => l.label));
     const put = (chart: LineChart, r: { lines: { label: string; values: (number | null)[] }[]; total: number }, id: string) => {
       chart.update(xs, r.lines);
       const note = document.getElementById(id)!.previousElementSibling as HTMLElement;
       note.dataset.total = String(r.total);
       note.title = r.total > MAX_LINES ? `top ${MAX_LINES} of ${r.total}` : '';
     };
-    put(charts.nrThrottled, cgroupLines(samples, 'nr_throttled'), 'chart-nr-throttled');
-    put(charts.throttledUsec, cgroupLines(samples, 'throttled_usec'), 'chart-throttled-usec');
-    put(charts.usage, cgroupLines(samples, 'usage_usec'), 'chart-usage');
-    put(charts.tasks, taskLines(samples), 'chart-tasks');
+    put(charts.nrThrottled, groupCharts[0], 'chart-nr-throttled');
+    put(charts.throttledUsec, groupCharts[1], 'chart-throttled-usec');
+    put(charts.usage, groupCharts[2], 'chart-usage');
+    put(charts.tasks, taskChart, 'chart-tasks');
   }
 
   function drawCalls(state: RunState): void {
@@ -135,42 +146,23 @@ export function initRunPage(body: HTMLElement): void {
       ...calls.map((c) =>
         el('tr', {},
           el('td', {}, fmtSeconds(c.at_ns)), el('td', {}, String(c.cpu)), el('td', { class: 'path' }, c.cgroup ?? ''),
-          el('td', {}, formatNs(c.duration_ns)), el('td', {}, String(c.rqs)), el('td', {}, String(c.remote_rqs ?? '')),
+          el('td', {}, formatDuration(c.duration_ns)), el('td', {}, String(c.rqs)), el('td', {}, String(c.remote_rqs ?? '')),
           el('td', {}, String(c.cfs_rqs)), el('td', {}, String(c.tasks)), el('td', {}, c.slack ? 'yes' : '')),
       ),
     );
   }
 
-  function drawCpuTimeline(state: RunState): void {
-    const tl = state.cpuTimeline;
-    if (tl.length === 0) return;
-    const host = $('cpus');
-    const ncpu = tl[tl.length - 1].states.length;
-    const window = tl.slice(-240);
-    let rows = host.querySelector('.cpu-rows') as HTMLElement | null;
-    if (!rows || rows.childElementCount !== ncpu) {
-      host.replaceChildren(legend(), (rows = el('div', { class: 'cpu-rows' })));
-      for (let c = 0; c < ncpu; c++) rows.append(el('div', { class: 'cpu-row' }, el('span', { class: 'cpu-label' }, `cpu${c}`), el('div', { class: 'cpu-band' })));
-    }
-    rows.dataset.snapshots = String(tl.length);
-    const span = `${fmtSeconds(window[0].at_ns)} – ${fmtSeconds(window[window.length - 1].at_ns)}`;
-    rows.title = span;
-    const caption = host.querySelector('.legend .span') ?? host.querySelector('.legend')!.appendChild(el('span', { class: 'span hint' }));
-    caption.textContent = `${span} simulated · ${window.length} snapshots`;
-    for (let c = 0; c < ncpu; c++) {
-      const band = rows.children[c].lastElementChild as HTMLElement;
-      band.style.background = cpuGradient(window.map((s) => s.states[c] ?? 0));
-    }
-  }
-
-  function legend(): HTMLElement {
-    return el('div', { class: 'legend' }, ...CPU_STATE_NAMES.map((n, i) => el('span', {}, el('i', { style: `background:${CPU_STATE_COLORS[i]}` }), n)));
+  let cpuView: CpuTimelineView | null = null;
+  function drawCpuTimeline(tl: RunState['cpuTimeline'], source: 'live' | 'result'): void {
+    if (!tl || tl.cpus.length === 0) return;
+    const host = $('cpu-timeline');
+    cpuView ??= new CpuTimelineView(host);
+    cpuView.draw(tl, durationNs || tl.intervalNs * tl.cpus[0].length, source);
   }
 
   function drawCpuTotals(cpus: ResultCpu[], simulatedNs: number): void {
     if (!cpus?.length) return;
-    const host = $('cpus');
-    const keepTimeline = host.querySelector('.cpu-rows');
+    const host = $('cpu-totals-host');
     const total = simulatedNs / 1000;
     const table = el('table', { class: 'list num', id: 'cpu-totals' },
       el('thead', {}, el('tr', {}, ...['cpu', 'busy_usec', 'irq_usec', 'sched_usec', 'busy %', ''].map((h) => el('th', {}, h)))));
@@ -182,9 +174,7 @@ export function initRunPage(body: HTMLElement): void {
         el('td', {}, fmtInt(c.sched_usec)), el('td', {}, pct.toFixed(1)), el('td', { class: 'meter-cell' }, bar)));
     }
     table.append(tb);
-    const wrap = el('div', { class: 'table-scroll' }, table);
-    if (keepTimeline) host.append(wrap);
-    else host.replaceChildren(wrap);
+    host.replaceChildren(el('div', { class: 'table-scroll' }, table));
   }
 
   function render(state: RunState): void {
@@ -194,7 +184,7 @@ export function initRunPage(body: HTMLElement): void {
     if (state.samples.length) drawSeries(state.samples);
     lastState = state;
     if (state.slowest.length || state.recent.length) drawCalls(state);
-    drawCpuTimeline(state);
+    drawCpuTimeline(state.cpuTimeline, 'live');
     drawLiveCgroups(state);
     body.dataset.events = String(state.events);
   }
@@ -215,6 +205,9 @@ export function initRunPage(body: HTMLElement): void {
       lastState = { ...(lastState ?? emptyState()), slowest: slowestCalls(calls), recent: calls.slice(-50) };
       drawCalls(lastState);
       $('live-panel').hidden = true;
+      const tl = result.cpu_timeline;
+      if (tl?.cpus?.length) drawCpuTimeline({ intervalNs: tl.interval_ns, cpus: tl.cpus }, 'result');
+      else $('cpu-timeline').replaceChildren(el('p', { class: 'hint' }, 'Not recorded: this run was stored before results kept a CPU timeline.'));
       drawCpuTotals(result.cpus ?? [], result.simulated_ns);
       drawFinalTable(cpuStat);
       sourceEl.textContent = `finished in ${(run.wallMs / 1000).toFixed(1)} s wall time · ${fmtInt(run.events)} events`;

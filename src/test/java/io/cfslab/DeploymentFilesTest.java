@@ -8,12 +8,13 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.Yaml;
 
 /**
  * {@code docker-compose.yml} runs the app, scalable workers and PostgreSQL with the {@code postgres} profile;
- * where a compose CLI exists, {@code config -q} must accept the file.
+ * where a compose CLI exists, {@code config -q} must accept the file (skipped, with the reason, where none exists).
  */
 class DeploymentFilesTest {
 
@@ -29,6 +30,11 @@ class DeploymentFilesTest {
         assertThat((List<String>) app.get("ports")).containsExactly("8080:8080");
         assertThat(worker).doesNotContainKey("ports"); // so that --scale worker=N does not clash
         assertThat(worker.get("image")).isEqualTo(app.get("image"));
+        // both built from this directory, never pulled (Compose v2 would otherwise try to pull cfslab:latest)
+        for (Map<String, Object> s : List.of(app, worker)) {
+            assertThat(s.get("build")).isEqualTo(".");
+            assertThat(s.get("pull_policy")).isEqualTo("build");
+        }
         for (Map<String, Object> s : List.of(app, worker)) {
             Map<String, Object> env = (Map<String, Object>) s.get("environment");
             assertThat(env).containsEntry("SPRING_PROFILES_ACTIVE", "postgres")
@@ -39,11 +45,36 @@ class DeploymentFilesTest {
             assertThat(String.valueOf(env.get("CFSLAB_SECURITY_TOKEN"))).startsWith("${CFSLAB_SECURITY_TOKEN:?");
         }
         String dockerfile = Files.readString(Path.of("Dockerfile"));
-        assertThat(dockerfile).contains("COPY target/cfslab.jar").contains("ENV SERVER_ADDRESS=0.0.0.0");
+        assertThat(dockerfile).contains("ENV SERVER_ADDRESS=0.0.0.0");
+    }
+
+    /** The image compiles the project itself (Maven and Node in a build stage), so a fresh clone needs no jar. */
+    @Test
+    void theDockerfileBuildsFromSourceAndItsContextLeavesOutBuildOutput() throws Exception {
+        List<String> lines = Files.readAllLines(Path.of("Dockerfile"));
+        List<String> froms = lines.stream().filter(l -> l.startsWith("FROM ")).toList();
+        assertThat(froms).as("a build stage and a runtime stage").hasSizeGreaterThanOrEqualTo(2);
+        assertThat(froms).anyMatch(f -> f.endsWith(" AS build"));
+        assertThat(froms.get(froms.size() - 1)).contains("-jre");
+        String dockerfile = String.join("\n", lines);
+        assertThat(dockerfile).contains("./mvnw -B package -DskipTests", "npm ci", "COPY --from=build /src/target/cfslab.jar")
+                .doesNotContain("COPY target/");
+        // what the build copies exists in the repository
+        for (String l : lines) {
+            if (l.startsWith("COPY ") && !l.startsWith("COPY --from")) {
+                String[] parts = l.substring(5).trim().split("\\s+");
+                for (int i = 0; i < parts.length - 1; i++) assertThat(Path.of(parts[i])).as(l).exists();
+            }
+        }
+        List<String> ignored = Files.readAllLines(Path.of(".dockerignore"));
+        assertThat(ignored).contains(".git", "data/", "target/", "node_modules/", "frontend/node_modules/");
     }
 
     @Test
     void composeCliAcceptsTheFile() throws Exception {
+        // like the PostgreSQL tests: skipped, with the reason, where no compose command is installed
+        Assumptions.assumeTrue(onPath("docker-compose") || onPath("docker") && succeeds(List.of("docker", "compose", "version")),
+                "no compose command (docker compose or docker-compose) on PATH: apt-get install docker-compose");
         for (List<String> cmd : List.of(List.of("docker", "compose", "config", "-q"), List.of("docker-compose", "config", "-q"))) {
             if (!onPath(cmd.get(0))) continue;
             if (cmd.size() == 4 && !succeeds(List.of("docker", "compose", "version"))) continue; // no compose plugin

@@ -236,12 +236,12 @@ public class CgroupController {
         }
         return scenarios.edit(id, (doc, s) -> {
             if (group.equals("/") || find(s, group) != null) {
-                return ResponseEntity.ok().<Object>body(Map.of("path", group, "created", false));
+                return ResponseEntity.ok().<Object>body(new Mkdir(group, false));
             }
             ArrayNode cgroups = doc.get("cgroups") instanceof ArrayNode a ? a : doc.putArray("cgroups");
             cgroups.addObject().put("path", group);
             return ResponseEntity.created(URI.create(Locations.api("scenarios", id, "cgroups") + Locations.groupPath(group)))
-                    .<Object>body(Map.of("path", group, "created", true));
+                    .<Object>body(new Mkdir(group, true));
         });
     }
 
@@ -439,4 +439,7 @@ public class CgroupController {
         }
         return m;
     }
+
+    /** The answer of mkdir: the group's path, and whether it was created (false: it existed). Fields in this order. */
+    record Mkdir(String path, boolean created) { }
 }

@@ -113,6 +113,11 @@ public class ProblemHandler {
         String title = status == null ? "Error" : status.getReasonPhrase();
         String errno = code.value() == 404 ? "ENOENT" : code.value() >= 500 ? null : "EINVAL";
         String reason = e.getReason() == null ? title : e.getReason();
+        if (e instanceof org.springframework.web.reactive.resource.NoResourceFoundException) {
+            // no route: say so in the API's terms, not as a missing static file
+            reason = "no such API path: " + exchange.getRequest().getMethod() + " " + exchange.getRequest().getPath().value()
+                    + " (the API's paths: GET /v3/api-docs, docs/api.md)";
+        }
         ResponseEntity<ProblemDetail> r = problem(status == null ? HttpStatus.INTERNAL_SERVER_ERROR : status, title,
                 List.of(new FieldProblem("", reason, errno)), exchange);
         return ResponseEntity.status(code).headers(e.getHeaders()).headers(r.getHeaders()).body(r.getBody());

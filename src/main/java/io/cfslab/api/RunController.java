@@ -20,6 +20,7 @@ import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -276,6 +277,26 @@ public class RunController {
     @GetMapping(path = "/{id}/result", produces = MediaType.APPLICATION_JSON_VALUE)
     public Mono<ResponseEntity<String>> result(@PathVariable String id, @RequestParam(defaultValue = "0") int repeat) {
         return jdbc.call(() -> ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(resultText(id, repeat)));
+    }
+
+    @Operation(summary = "The result's histograms: name, number of values, sum (ns) and the URL of each")
+    @ApiResponse(responseCode = "200", description = "one entry per histogram of the result", content = @Content(mediaType = "application/json", schema = @Schema(ref = "HistogramList")))
+    @Problems(value = {404, 409}, notes = "409: not done yet")
+    @GetMapping(path = "/{id}/histograms", produces = MediaType.APPLICATION_JSON_VALUE)
+    public Mono<ResponseEntity<Object>> histograms(@PathVariable String id, @RequestParam(defaultValue = "0") int repeat) {
+        return jdbc.call(() -> {
+            JsonNode hs = ScenarioDocs.JSON.readTree(resultText(id, repeat)).path("histograms");
+            List<Map<String, Object>> out = new ArrayList<>();
+            for (Map.Entry<String, JsonNode> e : hs.properties()) {
+                Map<String, Object> h = new LinkedHashMap<>();
+                h.put("name", e.getKey());
+                h.put("count", e.getValue().path("count").asLong());
+                h.put("sum", e.getValue().path("sum").asLong());
+                h.put("href", "/api/runs/" + id + "/histograms/" + e.getKey() + (repeat == 0 ? "" : "?repeat=" + repeat));
+                out.add(h);
+            }
+            return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).<Object>body(out);
+        });
     }
 
     @Operation(summary = "One histogram: JSON, or bpftrace's layout with Accept: text/plain")

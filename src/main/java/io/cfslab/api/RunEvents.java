@@ -97,7 +97,7 @@ public class RunEvents {
         private final Map<String, Object> lastHistograms = new HashMap<>();
         private Object lastDistribute;
         private Object lastCgroups;
-        private Object lastCpus;
+        private int cpuColumns;
         private long lastSentNanos = System.nanoTime();
         private long nextDbPollNanos = System.nanoTime();
         private long lastTickNanos;
@@ -174,7 +174,8 @@ public class RunEvents {
                 sampleCursor = 0;
                 lastShot = null;
                 lastHistograms.clear();
-                lastDistribute = lastCgroups = lastCpus = null;
+                lastDistribute = lastCgroups = null;
+                cpuColumns = 0;
             }
             LiveRun.Shot shot = rep.shot();
             boolean newShot = shot != null && shot != lastShot;
@@ -198,9 +199,10 @@ public class RunEvents {
                     lastDistribute = calls;
                     out.add(shot.distributeFrame());
                 }
-                if (!s.cpus().isEmpty() && !s.cpus().equals(lastCpus)) {
-                    lastCpus = s.cpus();
-                    out.add(shot.cpusFrame());
+                byte[] cpus = shot.cpusFrame(cpuColumns);
+                if (cpus != null) {
+                    out.add(cpus);
+                    cpuColumns = s.cpus().columns();
                 }
                 if (!Objects.equals(s.cgroups(), lastCgroups)) {
                     lastCgroups = s.cgroups();

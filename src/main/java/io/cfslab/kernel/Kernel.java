@@ -865,8 +865,7 @@ public final class Kernel implements WorkloadContext {
     public int cpuState(int c) {
         int t = curr[c];
         if (t != NONE) return isFair(t) && thr.throttledHierarchy(leafQ(t, c)) ? 2 : 1;
-        for (int g = 1; g < ngroups; g++) if (thr.throttled[cfsRq(g, c)]) return 3;
-        return 0;
+        return thr.anyThrottledOn(c) ? 3 : 0; // the root cfs_rq is never throttled
     }
 
     /** Per-CPU busy, interrupt-handler and scheduler-overhead time, µs. */

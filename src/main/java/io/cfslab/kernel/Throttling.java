@@ -317,6 +317,9 @@ final class Throttling {
         }
     }
 
+    /** Whether any cfs_rq of CPU c is throttled (O(1): the CPU timeline samples it for every CPU). */
+    boolean anyThrottledOn(int c) { return nrThrottledOnCpu[c] > 0; }
+
     /** throttled_hierarchy(): cfs_rq q or an ancestor on its CPU is throttled (throttle_count &gt; 0). */
     boolean throttledHierarchy(int q) {
         int g = k.groupOf(q);

@@ -18,7 +18,7 @@ import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Writes and reads {@link SimulationResult} as the contract's JSON ({@code shared/design/contract.md},
+ * Writes and reads {@link SimulationResult} as the contract's JSON ({@code docs/contract.md},
  * "Result").
  *
  * <p>Keys: record components in snake_case ({@code simulated_ns}, {@code distribute_calls}, {@code at_ns},
@@ -100,7 +100,7 @@ public final class ResultJson {
         }
         List<SimulationResult.SeriesSample> series = r.series().stream().map(ResultJson::roundSample).toList();
         return new SimulationResult(r.scenario(), r.seed(), r.simulatedNs(), r.cgroups(), r.tasks(), r.histograms(),
-                r.distributeCalls(), series, r.benchmarks(), r.cpus(), r.kernel(), r.actions(), r.kernelLog(), r.engine());
+                r.distributeCalls(), series, r.benchmarks(), r.cpus(), r.cpuTimeline(), r.kernel(), r.actions(), r.kernelLog(), r.engine());
     }
 
     private static SimulationResult.SeriesSample roundSample(SimulationResult.SeriesSample s) {

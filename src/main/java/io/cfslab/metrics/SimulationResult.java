@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The contract's result ({@code shared/design/contract.md}, "Result"). Serialised by {@link ResultJson}
+ * The contract's result ({@code docs/contract.md}, "Result"). Serialised by {@link ResultJson}
  * with snake_case keys and every map in a deterministic order, so two runs of one scenario and seed give
  * identical bytes outside {@link #engine()}.
  *
@@ -21,6 +21,7 @@ import java.util.Map;
  * @param series          samples every {@code record.interval}
  * @param benchmarks      per task entry name: the workload's own figures (e.g. {@code completion_s})
  * @param cpus            per CPU: time running tasks and time in interrupts and scheduler overhead
+ * @param cpuTimeline     each CPU's state over simulated time, a bounded number of columns ({@link CpuTimeline})
  * @param kernel          the effective kernel switches the run used ({@code KernelSpec.switches()}: version, throttle
  *                        model, every version switch, HZ, ...)
  * @param actions         one entry per timeline action, in the order they ran: whether the kernel took it, else
@@ -34,11 +35,21 @@ public record SimulationResult(String scenario, long seed, long simulatedNs,
                                Map<String, CgroupStats> cgroups, Map<String, TaskStats> tasks,
                                Map<String, HistogramSnapshot> histograms, List<DistributeCall> distributeCalls,
                                List<SeriesSample> series, Map<String, Map<String, Double>> benchmarks,
-                               List<CpuStats> cpus, Map<String, Object> kernel, List<ActionRecord> actions,
-                               List<KernelLogLine> kernelLog, EngineStats engine) {
+                               List<CpuStats> cpus, CpuTimeline cpuTimeline, Map<String, Object> kernel,
+                               List<ActionRecord> actions, List<KernelLogLine> kernelLog, EngineStats engine) {
 
     /** Most {@code kernel_log} lines a result keeps (the kernel's own ratelimit keeps a run far below). */
     public static final int MAX_KERNEL_LOG = 1000;
+
+    /** The fields before the CPU timeline. */
+    public SimulationResult(String scenario, long seed, long simulatedNs, Map<String, CgroupStats> cgroups,
+                            Map<String, TaskStats> tasks, Map<String, HistogramSnapshot> histograms,
+                            List<DistributeCall> distributeCalls, List<SeriesSample> series,
+                            Map<String, Map<String, Double>> benchmarks, List<CpuStats> cpus, Map<String, Object> kernel,
+                            List<ActionRecord> actions, List<KernelLogLine> kernelLog, EngineStats engine) {
+        this(scenario, seed, simulatedNs, cgroups, tasks, histograms, distributeCalls, series, benchmarks, cpus, null,
+                kernel, actions, kernelLog, engine);
+    }
 
     /** The fields before kernel versions: no kernel switches, actions or kernel log. */
     public SimulationResult(String scenario, long seed, long simulatedNs, Map<String, CgroupStats> cgroups,
@@ -88,6 +99,27 @@ public record SimulationResult(String scenario, long seed, long simulatedNs,
      * @param schedUsec  scheduler overhead: context switches, throttle walks, task parking, µs
      */
     public record CpuStats(int cpu, long busyUsec, long irqUsec, long schedUsec) { }
+
+    /**
+     * Each CPU's state over simulated time (extension of the contract), drawn as the run page's CPU timeline.
+     * Column {@code k} covers simulated time {@code [k × intervalNs, (k + 1) × intervalNs)} and holds each CPU's
+     * state at one instant inside it (an instant chosen by a fixed hash of {@code k}, so that behaviour periodic in
+     * the column width does not alias into stripes; the fraction of columns in a state estimates the fraction of
+     * time in it). The number of columns is bounded: at most {@value #MAX_COLUMNS}, and at most
+     * {@value #MAX_CELLS} cells over all CPUs; {@code intervalNs} is the smallest 1, 2 or 5 × 10^k ns that keeps
+     * within both. A cancelled run's columns end where it stopped.
+     *
+     * @param intervalNs column width, simulated ns
+     * @param states     the state of each code: {@code idle} (0), {@code running} (1), {@code running_throttled}
+     *                   (2: a fair task whose hierarchy is throttled still runs, in kernel mode, in the task-based
+     *                   models), {@code idle_throttled} (3: idle while one of its cfs_rqs is throttled)
+     * @param cpus       per CPU, one character per column, {@code '0'}..{@code '3'}
+     */
+    public record CpuTimeline(long intervalNs, List<String> states, List<String> cpus) {
+        public static final int MAX_COLUMNS = 1000;
+        public static final int MAX_CELLS = 262_144;
+        public static final List<String> STATES = List.of("idle", "running", "running_throttled", "idle_throttled");
+    }
 
     /**
      * A cgroup's files (their JSON keys are the file names, see {@link ResultJson}): {@code cpu.stat},

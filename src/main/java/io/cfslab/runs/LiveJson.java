@@ -46,8 +46,19 @@ public final class LiveJson {
     /** {@code distribute}: the latest calls (oldest first) and the slowest (slowest first). */
     public record Distribute(List<SimulationResult.DistributeCall> recent, List<SimulationResult.DistributeCall> slowest) { }
 
-    /** {@code cpus}: per CPU 0 idle, 1 running, 2 running in a throttled hierarchy, 3 idle with throttled work. */
-    public record Cpus(long atNs, List<Integer> states) { }
+    /**
+     * {@code cpus}: columns {@code [from, from + n)} of the CPU timeline (the result's {@code cpu_timeline}), one
+     * string per CPU of n characters '0' idle, '1' running, '2' running in a throttled hierarchy, '3' idle with
+     * throttled work.
+     */
+    public record Cpus(long intervalNs, int from, List<String> cpus) {
+        /** Columns {@code [from, columns.columns())} of a timeline. */
+        public static Cpus of(io.cfslab.metrics.LiveSnapshot.CpuColumns columns, int from) {
+            List<String> rows = new java.util.ArrayList<>(columns.cpus());
+            for (int c = 0; c < columns.cpus(); c++) rows.add(columns.row(c, from, columns.columns()));
+            return new Cpus(columns.intervalNs(), from, rows);
+        }
+    }
 
     /** {@code cgroups}: every group's current cpu.stat and cpu.stat.local. */
     public record Cgroups(long atNs, Map<String, SimulationResult.CgroupStats> cgroups) { }

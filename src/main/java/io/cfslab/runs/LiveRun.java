@@ -30,7 +30,6 @@ public final class LiveRun {
         private volatile Map<String, byte[]> histograms;
         private volatile byte[] distribute;
         private volatile byte[] cgroups;
-        private volatile byte[] cpus;
 
         public Shot(LiveSnapshot snapshot) { this.snapshot = snapshot; }
 
@@ -65,10 +64,14 @@ public final class LiveRun {
             return f;
         }
 
-        public byte[] cpusFrame() {
-            byte[] f = cpus;
-            if (f == null) cpus = f = LiveJson.frame("cpus", LiveJson.write(new LiveJson.Cpus(snapshot.simulatedNs(), snapshot.cpus())));
-            return f;
+        /**
+         * {@code cpus} frame of the timeline's columns from {@code from} on (each client has its own cursor), or
+         * null if there are none.
+         */
+        public byte[] cpusFrame(int from) {
+            var cols = snapshot.cpus();
+            if (cols == null || cols.columns() <= from) return null;
+            return LiveJson.frame("cpus", LiveJson.write(LiveJson.Cpus.of(cols, from)));
         }
     }
 
@@ -95,7 +98,8 @@ public final class LiveRun {
 
         /**
          * The final state of a stored result, as a finished repeat: its series (the last
-         * {@link SampleLog#MAX_REPLAY}), histograms, cgroups, the last 50 and the slowest 20 distribute calls.
+         * {@link SampleLog#MAX_REPLAY}), histograms, cgroups, the last 50 and the slowest 20 distribute calls, the
+         * CPU timeline.
          */
         public static Repeat fromResult(int index, SimulationResult r, long durationNs) {
             Repeat rep = new Repeat(index);
@@ -112,7 +116,8 @@ public final class LiveRun {
             rep.shot = new Shot(new LiveSnapshot(r.simulatedNs(), durationNs,
                     r.engine() == null ? 0 : r.engine().events(), histograms,
                     r.cgroups() == null ? Map.of() : r.cgroups(), recent,
-                    List.copyOf(slowest.subList(0, Math.min(20, slowest.size()))), List.of()));
+                    List.copyOf(slowest.subList(0, Math.min(20, slowest.size()))),
+                    LiveSnapshot.CpuColumns.of(r.cpuTimeline())));
             return rep;
         }
     }
@@ -144,8 +149,14 @@ public final class LiveRun {
         this.control = control;
     }
 
-    /** Worker: the current repeat finished normally. */
-    void repeatDone(long events) { eventsBefore += events; }
+    /** The control whose events are already in {@link #eventsBefore} (the last repeat, once done). */
+    private volatile GuardedRunControl counted;
+
+    /** Worker: the current repeat finished normally (its events are counted once, here, not also as the current's). */
+    void repeatDone(long events) {
+        counted = control;
+        eventsBefore += events;
+    }
 
     /** Worker: the run's end is in the database. */
     void end(Terminal t) { terminal = t; }
@@ -175,7 +186,7 @@ public final class LiveRun {
 
     long events() {
         GuardedRunControl c = control;
-        return eventsBefore + (c == null ? 0 : c.events());
+        return eventsBefore + (c == null || c == counted ? 0 : c.events());
     }
 
     long wallMs() { return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos); }

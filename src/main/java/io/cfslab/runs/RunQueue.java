@@ -20,6 +20,8 @@ import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * The run queue: db-scheduler's table {@code scheduled_tasks}, shared by every instance on the same database.
@@ -81,6 +83,15 @@ public class RunQueue implements SmartLifecycle {
      */
     public void enqueue(String runId, Instant at) {
         (scheduler != null ? scheduler : client).schedule(task.instance(runId), at);
+        // db-scheduler's immediate execution checks for due runs as it schedules, i.e. inside the submitting
+        // transaction, where the new row is not yet visible: the first run after idle then waited for the next
+        // poll (about 1 s). Check again once the row is committed.
+        if (scheduler != null && TransactionSynchronizationManager.isSynchronizationActive()) {
+            TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+                @Override
+                public void afterCommit() { scheduler.triggerCheckForDueExecutions(); }
+            });
+        }
     }
 
     /**
@@ -92,6 +103,10 @@ public class RunQueue implements SmartLifecycle {
             client.cancel(TaskInstanceId.of(TASK, runId));
             return true;
         } catch (TaskInstanceCurrentlyExecutingException | TaskInstanceNotFoundException e) {
+            return false;
+        } catch (com.github.kagkarlsson.scheduler.exceptions.ExecutionException e) {
+            // picked between db-scheduler's read and its delete ("Expected one execution to be removed, but
+            // removed 0"): executing now, as above (more frequent since a run starts as soon as it is committed)
             return false;
         }
     }

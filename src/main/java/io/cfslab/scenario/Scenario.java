@@ -3,7 +3,7 @@ package io.cfslab.scenario;
 import java.util.List;
 
 /**
- * A validated scenario (contract v1, {@code shared/design/contract.md}), with every default filled in
+ * A validated scenario (contract v1, {@code docs/contract.md}), with every default filled in
  * and every {@code generate} entry expanded into {@link #cgroups()}.
  *
  * @param name       free text

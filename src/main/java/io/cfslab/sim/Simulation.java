@@ -37,6 +37,9 @@ public final class Simulation {
     private static final int EV_TIMELINE = Kernel.EV_TIMELINE;
     private static final int EV_SAMPLE = Kernel.EV_SAMPLE;
     private static final int POLL_EVENTS = 4096;
+    /** Targets of EV_SAMPLE: a series sample, a column of the CPU timeline. */
+    private static final int SAMPLE_SERIES = 0, SAMPLE_CPUS = 1;
+    private static final int CPU_SAMPLE_PRIORITY = 255;
     private static final long PROGRESS_WALL_NS = 250_000_000L;
 
     private final Scenario scenario;
@@ -50,6 +53,7 @@ public final class Simulation {
     private final Map<String, int[]> tasksByEntry = new LinkedHashMap<>();
     private final List<TaskSpec> fixedWorkEntries = new ArrayList<>();
     private final List<SeriesSample> series = new ArrayList<>();
+    private final CpuTimelineRecorder cpuTimeline;
     private final long[] lastSampleUsageNs;
     private long lastSampleNs;
     private long eventCount;
@@ -67,6 +71,7 @@ public final class Simulation {
         kernel = new Kernel(machine, scenario.kernel(), tree, ntasks, events,
                 new SplittableRandom(scenario.seed()), recorder);
         kernel.setTimerPlacement(scenario.kernel().timerPlacement());
+        cpuTimeline = new CpuTimelineRecorder(m.cpus(), scenario.durationNs());
 
         cgroupFs = new CgroupFs(kernel, tree, scenario, tasksByEntry);
         groupIndexOfCgroup = new int[scenario.cgroups().size()];
@@ -127,7 +132,10 @@ public final class Simulation {
             events.push(scenario.timeline().get(i).atNs(), EV_TIMELINE, EV_TIMELINE, i, 0);
         }
         long interval = scenario.record().intervalNs();
-        if (interval > 0) events.push(interval, EV_SAMPLE, EV_SAMPLE, 0, 0);
+        if (interval > 0) events.push(interval, EV_SAMPLE, EV_SAMPLE, SAMPLE_SERIES, 0);
+        long firstColumn = cpuTimeline.instant(0);
+        // last among the events of its instant: the timeline sees the state those events leave
+        if (firstColumn >= 0) events.push(firstColumn, CPU_SAMPLE_PRIORITY, EV_SAMPLE, SAMPLE_CPUS, 0);
         if (scenario.kernel().schedRtRuntimeUs() >= 0) {
             events.push(scenario.kernel().schedRtPeriodUs() * 1000L, Kernel.EV_RT_PERIOD_PRIORITY, Kernel.EV_RT_PERIOD, 0, 0);
         }
@@ -145,6 +153,11 @@ public final class Simulation {
             kernel.setNow(time);
             reached = time;
             int type = events.type();
+            if (type == EV_SAMPLE && events.target() == SAMPLE_CPUS) {
+                // an observation, not a simulated event: engine.events and the event budget stay the simulation's
+                sampleCpus((int) events.arg());
+                continue;
+            }
             if (type == EV_TIMELINE) apply(scenario.timeline().get(events.target()));
             else if (type == EV_SAMPLE) sample(interval);
             else kernel.handle(type, events.target(), events.arg());
@@ -209,7 +222,14 @@ public final class Simulation {
         SeriesSample sample = new SeriesSample(now, groups, tasks);
         series.add(sample);
         control.sample(sample);
-        events.push(now + interval, EV_SAMPLE, EV_SAMPLE, 0, 0);
+        events.push(now + interval, EV_SAMPLE, EV_SAMPLE, SAMPLE_SERIES, 0);
+    }
+
+    /** Column {@code k} of the CPU timeline: every CPU's state now; then the next column's sample. */
+    private void sampleCpus(int k) {
+        cpuTimeline.record(k, kernel);
+        long next = cpuTimeline.instant(k + 1);
+        if (next >= 0) events.push(next, CPU_SAMPLE_PRIORITY, EV_SAMPLE, SAMPLE_CPUS, k + 1);
     }
 
     // ---- live snapshot ----
@@ -229,12 +249,8 @@ public final class Simulation {
         }
         Map<String, HistogramSnapshot> histograms = new LinkedHashMap<>();
         histograms.put("distribute_cfs_runtime_ns", recorder.durations.snapshot());
-        List<Integer> cpus = new ArrayList<>();
-        if (scenario.machine().cpus() <= 64) {
-            for (int c = 0; c < scenario.machine().cpus(); c++) cpus.add(kernel.cpuState(c));
-        }
         return new io.cfslab.metrics.LiveSnapshot(now, scenario.durationNs(), eventCount, histograms, cgroups,
-                recorder.recent(), recorder.slowest(), List.copyOf(cpus));
+                recorder.recent(), recorder.slowest(), cpuTimeline.live());
     }
 
     // ---- result ----
@@ -270,7 +286,7 @@ public final class Simulation {
             benchmarks.put(ts.name(), b);
         }
         return new SimulationResult(scenario.name(), scenario.seed(), end, cgroups, tasks, histograms,
-                List.copyOf(recorder.calls), List.copyOf(series), benchmarks, kernel.cpuStats(),
+                List.copyOf(recorder.calls), List.copyOf(series), benchmarks, kernel.cpuStats(), cpuTimeline.result(),
                 scenario.kernel().switches(), List.copyOf(cgroupFs.actions), List.copyOf(recorder.kernelLog),
                 new EngineStats(eventCount, wallMs));
     }

@@ -285,6 +285,12 @@ class ApiTest {
         problem(web.delete().uri("/api/runs/no-such").exchange(), HttpStatus.NOT_FOUND, "/id", "ENOENT");
         problem(web.get().uri("/api/runs?status=sleeping").exchange(), HttpStatus.BAD_REQUEST, "/status", "EINVAL");
         problem(web.get().uri("/api/no-such-thing").exchange(), HttpStatus.NOT_FOUND, null, null);
+        // every unknown /api path, whatever its depth and method, is a problem that names the path (not a "static resource")
+        for (String path : List.of("/api", "/api/", "/api/runs/x/nope", "/api/runs/x/histograms/a/b", "/api/scenarios/x/y/z/w.v")) {
+            JsonNode p = problem(web.get().uri(path).exchange(), HttpStatus.NOT_FOUND, null, "ENOENT");
+            assertThat(p.toString()).as(path).doesNotContain("static resource").contains("no such API path");
+        }
+        problem(web.delete().uri("/api/no/such/thing").exchange(), HttpStatus.NOT_FOUND, null, "ENOENT");
     }
 
     @Test
@@ -300,11 +306,21 @@ class ApiTest {
         JsonNode result = json(web.get().uri("/api/runs/" + run + "/result").exchange().expectStatus().isOk());
         assertThat(result.path("seed").asLong()).isEqualTo(42);
         assertThat(result.path("scenario").asString()).isEqualTo("life");
+        // the run's events are the simulation's, counted once (they were twice the result's engine.events)
+        assertThat(result.path("engine").path("events").asLong()).isPositive();
+        assertThat(done.path("events").asLong()).isEqualTo(result.path("engine").path("events").asLong());
 
         JsonNode h = json(web.get().uri("/api/runs/" + run + "/histograms/distribute_cfs_runtime_ns")
                 .accept(MediaType.APPLICATION_JSON).exchange().expectStatus().isOk());
         long count = h.path("count").asLong();
         assertThat(count).as("a throttled hog makes the period timer distribute runtime").isPositive();
+        // the list of the result's histograms, each with its count and the URL that gives it whole
+        JsonNode list = json(web.get().uri("/api/runs/" + run + "/histograms").exchange().expectStatus().isOk());
+        assertThat(list.size()).isEqualTo(result.path("histograms").size()).isPositive();
+        assertThat(list.get(0).path("name").asString()).isEqualTo("distribute_cfs_runtime_ns");
+        assertThat(list.get(0).path("count").asLong()).isEqualTo(count);
+        assertThat(list.get(0).path("sum").asLong()).isEqualTo(h.path("sum").asLong());
+        assertThat(list.get(0).path("href").asString()).isEqualTo("/api/runs/" + run + "/histograms/distribute_cfs_runtime_ns");
         long inBuckets = 0;
         List<String> expectedLines = new ArrayList<>();
         for (JsonNode bucket : h.path("buckets")) {

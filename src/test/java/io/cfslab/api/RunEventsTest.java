@@ -83,7 +83,8 @@ class RunEventsTest {
     @BeforeEach
     void setUp() {
         PacedEngine.reset(); // the real engine, unpaced
-        web = webClient.mutate().responseTimeout(Duration.ofSeconds(120)).build();
+        web = webClient.mutate().responseTimeout(Duration.ofSeconds(120))
+                .codecs(c -> c.defaultCodecs().maxInMemorySize(64 << 20)).build(); // a result with every distribute call
     }
 
     @AfterEach
@@ -217,7 +218,7 @@ class RunEventsTest {
         JsonNode result = json(web.get().uri("/api/runs/" + id + "/result").exchange().expectStatus().isOk());
 
         List<Sse> all = streamToEnd(id);
-        assertThat(names(all)).containsExactly("progress", "histogram", "cpustat", "distribute", "cgroups", "done");
+        assertThat(names(all)).containsExactly("progress", "histogram", "cpustat", "distribute", "cpus", "cgroups", "done");
         assertThat(all.get(0).json().path("status").asString()).isEqualTo("done");
         assertThat(all.get(0).json().path("progress").asDouble()).isEqualTo(100.0);
         JsonNode hist = named(all, "histogram").get(0).json();
@@ -232,6 +233,10 @@ class RunEventsTest {
         JsonNode cgroups = named(all, "cgroups").get(0).json();
         assertThat(cgroups.path("cgroups")).isEqualTo(result.path("cgroups"));
         assertThat(cgroups.path("at_ns").asLong()).isEqualTo(200_000_000L);
+        JsonNode cpus = named(all, "cpus").get(0).json();
+        assertThat(cpus.path("from").asInt()).isZero();
+        assertThat(cpus.path("interval_ns")).isEqualTo(result.path("cpu_timeline").path("interval_ns"));
+        assertThat(cpus.path("cpus")).as("the stored timeline, whole").isEqualTo(result.path("cpu_timeline").path("cpus"));
     }
 
     @Test
@@ -257,8 +262,20 @@ class RunEventsTest {
         assertThat(firstSamples.size()).as("all samples so far").isGreaterThanOrEqualTo(2);
         assertThat(firstSamples.get(0).path("at_ns").asLong()).isEqualTo(1_000_000_000L);
         JsonNode cpus = named(all, "cpus").get(0).json();
-        assertThat(cpus.path("states").size()).isEqualTo(16);
-        cpus.path("states").forEach(s -> assertThat(s.asInt()).isBetween(0, 3));
+        assertThat(cpus.path("from").asInt()).as("a late joiner gets the timeline from its start").isZero();
+        assertThat(cpus.path("cpus").size()).isEqualTo(16);
+        cpus.path("cpus").forEach(s -> assertThat(s.asString()).isNotEmpty().matches("[0-3]+"));
+        // the columns streamed, appended in order, are the stored result's CPU timeline
+        StringBuilder[] rows = new StringBuilder[16];
+        for (int c = 0; c < 16; c++) rows[c] = new StringBuilder();
+        for (Sse m : named(all, "cpus")) {
+            assertThat(m.json().path("from").asInt()).as("no gap, no repeat").isEqualTo(rows[0].length());
+            for (int c = 0; c < 16; c++) rows[c].append(m.json().path("cpus").get(c).asString());
+        }
+        JsonNode timeline = json(web.get().uri("/api/runs/" + id + "/result").exchange().expectStatus().isOk())
+                .path("cpu_timeline");
+        assertThat(cpus.path("interval_ns").asLong()).isEqualTo(timeline.path("interval_ns").asLong());
+        for (int c = 0; c < 16; c++) assertThat(rows[c].toString()).isEqualTo(timeline.path("cpus").get(c).asString());
 
         assertThat(events.get(events.size() - 1).event()).isEqualTo("done");
         assertThat(named(all, "histogram").size()).as("histogram updates while running").isGreaterThanOrEqualTo(2);

@@ -41,7 +41,11 @@ class LiveViewTest {
             assertThat(st.cpuStat()).as(path).isEqualTo(r.cgroups().get(path).cpuStat());
             assertThat(st.cpuStatLocal()).as(path).isEqualTo(r.cgroups().get(path).cpuStatLocal());
         });
-        assertThat(last.cpus()).hasSize(2);
+        assertThat(last.cpus().cpus()).isEqualTo(2);
+        // the last snapshot's CPU timeline is the result's, whole
+        for (int c = 0; c < 2; c++) {
+            assertThat(last.cpus().row(c, 0, last.cpus().columns())).isEqualTo(r.cpuTimeline().cpus().get(c));
+        }
         assertThat(last.recentCalls()).hasSize(50)
                 .isEqualTo(r.distributeCalls().subList(r.distributeCalls().size() - 50, r.distributeCalls().size()));
         assertThat(last.slowestCalls()).hasSize(20);

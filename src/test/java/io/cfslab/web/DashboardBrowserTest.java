@@ -11,13 +11,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeSet;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import tools.jackson.databind.JsonNode;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebDriver;
@@ -119,8 +122,22 @@ class DashboardBrowserTest {
         assertThat(attr("body", "data-live")).as("the run page used the events stream").isEqualTo("true");
         assertThat(histUpdates.get(histUpdates.size() - 1))
                 .as("histogram updates seen " + histUpdates).isGreaterThanOrEqualTo(2);
-        // the per-CPU timeline from the `cpus` events: one band per CPU of the 16
-        assertThat(driver.findElements(By.cssSelector("#cpus .cpu-row"))).hasSize(16);
+        // the per-CPU timeline, drawn from the stored result once done: all 16 CPUs, every column of cpu_timeline
+        JsonNode result = JSON.readTree(get("/api/runs/" + runId + "/result"));
+        assertThat(attr("#cpu-timeline", "data-source")).isEqualTo("result");
+        assertThat(attr("#cpu-timeline", "data-cpus")).isEqualTo("16");
+        assertThat(attr("#cpu-timeline", "data-columns"))
+                .isEqualTo(String.valueOf(result.path("cpu_timeline").path("cpus").get(0).asString().length()));
+        assertThat(driver.findElements(By.cssSelector("#cpu-timeline canvas"))).hasSize(1);
+        assertChartsReadable();
+        // a finished run reopened: the timeline comes from the stored data, not from a stream
+        driver.navigate().refresh();
+        waitFor(Duration.ofSeconds(20), "the reopened run showed its result", () -> "true".equals(attr("body", "data-final")));
+        assertThat(attr("body", "data-live")).as("no stream for a finished run").isNotEqualTo("true");
+        assertThat(attr("#cpu-timeline", "data-source")).isEqualTo("result");
+        assertThat(attr("#cpu-timeline", "data-columns"))
+                .isEqualTo(String.valueOf(result.path("cpu_timeline").path("cpus").get(0).asString().length()));
+        assertChartsReadable();
         assertThat(driver.findElements(By.cssSelector("#slowest tbody tr"))).isNotEmpty();
 
         // The final cpu.stat table, one row per group, as GET /api/runs/{id}/cpu.stat gives it.
@@ -158,6 +175,10 @@ class DashboardBrowserTest {
         String error = text("#editor-error");
         assertThat(error).contains("quota 500 us is below the 1000 us minimum").contains("(EINVAL)");
         assertThat(text(".tree-row[data-path='/e1'] .row-error")).contains("EINVAL");
+        // the kernel kept its value: the field shows it again, and no stale "ok" stands beside the error
+        waitFor(Duration.ofSeconds(10), "the field reset to the kernel's value",
+                () -> "10000 100000".equals(driver.findElement(By.cssSelector(".tree-row[data-path='/e1'] input[data-file='cpu.max']")).getDomProperty("value")));
+        assertThat(text("#editor-status")).doesNotContain("ok");
         screenshot("error");
 
         // a good value is written and read back as cat shows it
@@ -225,6 +246,21 @@ class DashboardBrowserTest {
     }
 
     @Test
+    void unknownPagesAndCompareWithoutRunsExplainThemselves() throws Exception {
+        for (String path : List.of("/no-such-page", "/runs/no-such-run")) {
+            driver.get(url(path));
+            assertThat(attr("body", "data-page")).as(path).isEqualTo("error");
+            assertThat(driver.findElements(By.cssSelector("header.top nav a"))).as(path + ": the navigation bar").hasSizeGreaterThanOrEqualTo(4);
+            assertThat(text("#error-title")).contains("404");
+            assertThat(driver.getPageSource()).doesNotContain("\"status\":404");
+        }
+        screenshot("not-found");
+        driver.get(url("/compare"));
+        assertThat(text("#compare-empty")).contains("Nothing to compare yet");
+        assertThat(driver.findElements(By.id("compare-hist"))).isEmpty();
+    }
+
+    @Test
     void twoFinishedRunsAreComparedFromTheHomePage() throws Exception {
         String a = startRun("{\"scenarioId\": \"e1-one-hog-10pct\"}");
         String b = startRun("{\"scenarioId\": \"e1-one-hog-10pct\", \"seed\": 99}");
@@ -245,7 +281,19 @@ class DashboardBrowserTest {
         assertThat(text("#compare-settings tr[data-run='a']")).contains("task", "async", "250", "generic, 2 CPUs");
         assertThat(driver.findElements(By.cssSelector("#settings-diff tr[data-key]")))
                 .extracting(e -> e.getAttribute("data-key")).containsExactly("seed");
-        // the runs list shows the settings too
+        // one colour per group in A's and B's charts, and each chart's axes titled
+        Map<String, String> colorsA = colors("#compare-throttled-a");
+        Map<String, String> colorsB = colors("#compare-throttled-b");
+        assertThat(colorsA).isNotEmpty().containsKey("/e1");
+        colorsA.forEach((name, color) -> { if (colorsB.containsKey(name)) assertThat(colorsB.get(name)).as(name).isEqualTo(color); });
+        for (String chart : List.of("#compare-hist", "#compare-throttled-a", "#compare-throttled-b")) {
+            assertThat(JSON.readTree(attr(chart, "data-axes")).valueStream().map(JsonNode::asString)).as(chart)
+                    .hasSize(2).allMatch(t -> !t.isBlank());
+        }
+        // the same group has that colour on each run's own page too
+        driver.get(url("/runs/" + a));
+        waitFor(Duration.ofSeconds(20), "run A's page showed its result", () -> "true".equals(attr("body", "data-final")));
+        assertThat(colors("#chart-throttled-usec")).containsEntry("/e1", colorsA.get("/e1"));
         screenshot("compare");
     }
 
@@ -358,6 +406,46 @@ class DashboardBrowserTest {
         assertThat(cancel.statusCode()).isIn(202, 204);
         waitFor(Duration.ofSeconds(30), "the page shows it cancelled or done",
                 () -> List.of("cancelled", "done").contains(attr("#exp-status", "data-status")));
+    }
+
+    static final tools.jackson.databind.ObjectMapper JSON = tools.jackson.databind.json.JsonMapper.builder().build();
+
+    /** A chart's series colours by name, as it drew them ({@code data-colors}). */
+    Map<String, String> colors(String css) throws Exception {
+        String json = attr(css, "data-colors");
+        assertThat(json).as(css + " data-colors").isNotBlank();
+        Map<String, String> out = new LinkedHashMap<>();
+        JSON.readTree(json).properties().forEach(e -> out.put(e.getKey(), e.getValue().asString()));
+        return out;
+    }
+
+    /**
+     * Every chart of the run page: both axes titled (the unit in the y title or its ticks), one colour per series name
+     * across the panels, and distinct colours within a chart.
+     */
+    void assertChartsReadable() throws Exception {
+        Map<String, String> seen = new LinkedHashMap<>();
+        for (String chart : List.of("#chart-nr-throttled", "#chart-throttled-usec", "#chart-usage", "#chart-tasks")) {
+            assertThat(JSON.readTree(attr(chart, "data-axes")).valueStream().map(JsonNode::asString)).as(chart + " axis titles")
+                    .hasSize(2).allMatch(t -> !t.isBlank());
+            Map<String, String> c = colors(chart);
+            assertThat(new java.util.HashSet<>(c.values())).as(chart + ": distinct colours").hasSameSizeAs(c.values());
+            c.forEach((name, color) -> {
+                String before = seen.putIfAbsent(name, color);
+                if (before != null) assertThat(color).as(name + " in " + chart).isEqualTo(before);
+            });
+        }
+        assertThat(JSON.readTree(attr("#hist", "data-axes")).size()).isEqualTo(2);
+        // the y axes show durations as durations (uPlot draws tick text on the canvas; the legend shows values)
+        assertThat(attr("#chart-throttled-usec", "data-axes")).contains("throttled time");
+        assertThat(driver.findElements(By.cssSelector("input.series-filter"))).hasSizeGreaterThanOrEqualTo(4);
+    }
+
+    String get(String path) throws Exception {
+        HttpResponse<String> res = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url(path))).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(res.statusCode()).as(path + ": " + res.body()).isEqualTo(200);
+        return res.body();
     }
 
     /** POSTs JSON, asserts the status, returns the new resource's id. */

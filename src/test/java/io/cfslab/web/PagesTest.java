@@ -79,4 +79,16 @@ class PagesTest {
         web.get().uri("/runs/nope").exchange().expectStatus().isNotFound();
         web.get().uri("/scenarios/nope").exchange().expectStatus().isNotFound();
     }
+
+    @Test
+    void unknownPagesAreHtmlWithTheNavigationBar() {
+        for (String path : java.util.List.of("/runs/nope", "/experiments/nope", "/scenarios/nope", "/no-such-page", "/runs/a/b/c")) {
+            String html = web.get().uri(path).accept(org.springframework.http.MediaType.TEXT_HTML).exchange()
+                    .expectStatus().isNotFound()
+                    .expectHeader().contentTypeCompatibleWith(org.springframework.http.MediaType.TEXT_HTML)
+                    .expectBody(String.class).returnResult().getResponseBody();
+            assertThat(html).as(path).contains("data-page=\"error\"", "class=\"top\"", "href=\"/scenarios/new\"", "404")
+                    .doesNotContain("\"status\":");
+        }
+    }
 }

@@ -1,0 +1,59 @@
+// One colour per series name across every panel of a page: a registry that every chart of the page shares.
+// A name's first choice is a fixed hash of the name into the palette, so that the same cgroup or task gets the
+// same colour on the run page and on the compare page; a name whose choice is already taken in this registry
+// gets the next free colour, so that the first PALETTE.length names of a page are all distinct.
+
+/**
+ * 32 colours that stay distinct side by side: Tableau 10, then Kelly's colours of maximum contrast less white,
+ * black and the near-duplicates of the first ten, then the light halves of Tableau 20.
+ */
+export const PALETTE = [
+  '#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf',
+  '#875692', '#f3c300', '#a1caf1', '#be0032', '#c2b280', '#008856', '#e68fac', '#0067a5', '#f99379', '#604e97',
+  '#f6a600', '#b3446c', '#dcd300', '#882d17', '#8db600', '#654522', '#e25822', '#2b3d26',
+  '#aec7e8', '#98df8a', '#ff9896', '#c5b0d5',
+];
+
+/** FNV-1a of the name: a fixed, well-spread choice of a first colour. */
+export function nameHash(name: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) {
+    h ^= name.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h;
+}
+
+export class ColorRegistry {
+  private readonly byName = new Map<string, number>();
+  private readonly used = new Set<number>();
+
+  /**
+   * Assigns colours to names in sorted order (those not yet known), so that two pages that register the same set
+   * of names first (the run page and the compare page of one scenario's groups) give each the same colour
+   * whatever order their charts then ask in.
+   */
+  registerAll(names: Iterable<string>): void {
+    for (const n of [...new Set(names)].sort()) this.color(n);
+  }
+
+  /** The colour of a series name: the same for every call with that name on this registry. */
+  color(name: string): string {
+    let i = this.byName.get(name);
+    if (i === undefined) {
+      const first = nameHash(name) % PALETTE.length;
+      i = first;
+      if (this.used.size < PALETTE.length) {
+        while (this.used.has(i)) i = (i + 1) % PALETTE.length;
+      }
+      this.byName.set(name, i);
+      this.used.add(i);
+    }
+    return PALETTE[i];
+  }
+}
+
+/** The registry of the page's cgroup paths, shared by every chart of the page that draws groups. */
+export const pageColors = new ColorRegistry();
+/** The registry of the page's task names (a namespace of its own: a page's groups and tasks together exceed the palette). */
+export const taskColors = new ColorRegistry();

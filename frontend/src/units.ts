@@ -1,0 +1,33 @@
+// Durations as a person reads them (2.5 s, 340 ms, 12 µs, 800 ns), for axis ticks, hover values and tables.
+
+const UNITS: [number, string][] = [[1e9, 's'], [1e6, 'ms'], [1e3, 'µs'], [1, 'ns']];
+
+/** The unit for a magnitude in ns: the largest of s, ms, µs, ns that it reaches (ns below 1 µs). */
+export function durationUnit(ns: number): [number, string] {
+  const a = Math.abs(ns);
+  for (const u of UNITS) if (a >= u[0]) return u;
+  return UNITS[UNITS.length - 1];
+}
+
+/** One duration (ns) with 3 significant digits in its own unit: 1.23 s, 340 ms, 12.5 µs, 0. */
+export function formatDuration(ns: number | null | undefined): string {
+  if (ns == null || !Number.isFinite(ns)) return '';
+  if (ns === 0) return '0';
+  const [div, unit] = durationUnit(ns);
+  const v = ns / div;
+  const digits = Math.abs(v) >= 100 ? 0 : Math.abs(v) >= 10 ? 1 : 2;
+  return `${Number(v.toFixed(digits))} ${unit}`;
+}
+
+/**
+ * Axis ticks (ns) in one unit, that of the largest tick, with as many decimals as the step needs:
+ * [0, 5e8, 1e9, 1.5e9] → 0, 0.5 s, 1 s, 1.5 s.
+ */
+export function durationTicks(splits: number[]): string[] {
+  if (splits.length === 0) return [];
+  const top = Math.max(...splits.map((v) => Math.abs(v)));
+  const [div, unit] = durationUnit(top);
+  const step = splits.length > 1 ? Math.abs(splits[1] - splits[0]) : top || 1;
+  const decimals = step > 0 ? Math.min(6, Math.max(0, -Math.floor(Math.log10(step / div) + 1e-9))) : 0;
+  return splits.map((v) => (v === 0 ? '0' : `${Number((v / div).toFixed(decimals))} ${unit}`));
+}

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { ColorRegistry, PALETTE } from '../src/colors';
+import { durationTicks, formatDuration } from '../src/units';
+import { niceStep } from '../src/cputimeline';
+
+describe('series colours', () => {
+  it('give a name the same colour in every chart of a page, and 20+ names distinct colours', () => {
+    const page = new ColorRegistry();
+    const names = Array.from({ length: 24 }, (_, i) => `/app/g${i}`);
+    const first = names.map((n) => page.color(n));
+    expect(new Set(first).size).toBe(24);
+    // a second chart asking in another order gets the same colours
+    expect([...names].reverse().map((n) => page.color(n))).toEqual([...first].reverse());
+    expect(PALETTE.length).toBeGreaterThanOrEqual(24);
+  });
+
+  it('agree between pages that register the same names first, whatever order the charts ask in', () => {
+    const names = Array.from({ length: 12 }, (_, i) => `/g${i}`);
+    const runPage = new ColorRegistry();
+    runPage.registerAll(names);
+    const comparePage = new ColorRegistry();
+    comparePage.registerAll([...names].reverse());
+    expect([...names].reverse().map((n) => comparePage.color(n))).toEqual([...names].reverse().map((n) => runPage.color(n)));
+  });
+
+  it('start from a hash of the name, so that two pages agree on a name that does not collide', () => {
+    expect(new ColorRegistry().color('/app/web')).toBe(new ColorRegistry().color('/app/web'));
+  });
+});
+
+describe('durations', () => {
+  it('read as a person reads them', () => {
+    expect(formatDuration(0)).toBe('0');
+    expect(formatDuration(800)).toBe('800 ns');
+    expect(formatDuration(12_345)).toBe('12.3 µs');
+    expect(formatDuration(2_000_000_000_000)).toBe('2000 s');
+    expect(formatDuration(340e6)).toBe('340 ms');
+    expect(formatDuration(1.5e9)).toBe('1.5 s');
+  });
+
+  it('tick in one unit with the decimals the step needs (no "2B")', () => {
+    expect(durationTicks([0, 5e8, 1e9, 1.5e9])).toEqual(['0', '0.5 s', '1 s', '1.5 s']);
+    expect(durationTicks([0, 1e12, 2e12])).toEqual(['0', '1000 s', '2000 s']);
+    expect(durationTicks([0, 2000, 4000])).toEqual(['0', '2 µs', '4 µs']);
+  });
+
+  it('time axis steps are 1, 2 or 5 × 10^k', () => {
+    expect(niceStep(60e9)).toBe(1e10);
+    expect(niceStep(2e9)).toBe(5e8);
+    expect(niceStep(1)).toBe(1);
+  });
+});
