@@ -20,9 +20,13 @@ import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.cfslab.metrics.SimulationResult;
+import io.cfslab.store.ResultParts;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import tools.jackson.core.type.TypeReference;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.server.reactive.ServerHttpRequest;
@@ -191,7 +195,8 @@ public class RunController {
     private RunRecord withSettings(RunRecord r) {
         if (r.settingsJson() != null) return r;
         try {
-            Scenario s = engine.parse(r.scenarioJson());
+            Scenario s = engine.parse(runs.find(r.id()).map(RunRecord::scenarioJson).orElseThrow(
+                    () -> ApiException.notFound("run " + r.id(), "/id")));
             runs.setSettings(r.id(), EffectiveSettings.of(s, r.seed() != null ? r.seed() : s.seed()).toString());
             return runs.find(r.id()).orElse(r);
         } catch (ScenarioException invalid) {
@@ -206,7 +211,7 @@ public class RunController {
     @GetMapping(path = "/{id}/scenario", produces = MediaType.APPLICATION_JSON_VALUE)
     public Mono<ResponseEntity<String>> scenario(@PathVariable String id) {
         return jdbc.call(() -> {
-            RunRecord r = require(id);
+            RunRecord r = runs.find(id).orElseThrow(() -> ApiException.notFound("run " + id, "/id"));
             ObjectNode doc = ScenarioDocs.readObject(r.scenarioJson(), "/id");
             if (r.seed() != null) doc.put("seed", r.seed());
             return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(ScenarioDocs.write(doc));
@@ -278,6 +283,23 @@ public class RunController {
         return jdbc.call(() -> ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(resultText(id, repeat)));
     }
 
+    @Operation(summary = "Every histogram of a finished run's result, by name (?repeat=i for repeats after the first)")
+    @ApiResponse(responseCode = "200", description = "the result's histograms member", content = @Content(mediaType = "application/json", schema = @Schema(ref = "HistogramsByName")))
+    @Problems(value = {404, 409}, notes = "409: not done yet")
+    @GetMapping(path = "/{id}/histograms", produces = MediaType.APPLICATION_JSON_VALUE)
+    public Mono<ResponseEntity<String>> histograms(@PathVariable String id, @RequestParam(defaultValue = "0") int repeat) {
+        // reads the histograms' own rows (run_histogram), never the whole result
+        return jdbc.call(() -> {
+            requireResult(id, repeat);
+            Map<String, String> byName = runs.findCgroupStats(id, repeat).isPresent()
+                    ? runs.findHistograms(id, repeat)
+                    : missingParts(id, repeat).map(ResultParts::histograms).orElse(Map.of());
+            ObjectNode out = ScenarioDocs.JSON.createObjectNode();
+            byName.forEach((name, h) -> out.set(name, ScenarioDocs.JSON.readTree(h)));
+            return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(ScenarioDocs.JSON.writeValueAsString(out));
+        });
+    }
+
     @Operation(summary = "One histogram: JSON, or bpftrace's layout with Accept: text/plain")
     @ApiResponse(responseCode = "200", description = "JSON, or bpftrace's hist() layout with Accept: text/plain", content = {@Content(mediaType = "application/json", schema = @Schema(ref = "Histogram")), @Content(mediaType = "text/plain", schema = @Schema(type = "string"))})
     @Problems(value = {404, 409}, notes = "409: not done yet")
@@ -285,12 +307,14 @@ public class RunController {
     public Mono<ResponseEntity<Object>> histogram(@PathVariable String id, @PathVariable String name,
                                                   @RequestParam(defaultValue = "0") int repeat,
                                                   @RequestHeader(value = "Accept", required = false) String accept) {
+        // reads the histogram's own row (run_histogram), never the whole result
         return jdbc.call(() -> {
-            String text = resultText(id, repeat);
-            JsonNode h = ScenarioDocs.JSON.readTree(text).path("histograms").get(name);
+            requireResult(id, repeat);
+            String h = runs.findHistogram(id, repeat, name).orElseGet(() -> missingParts(id, repeat)
+                    .map(p -> p.histograms().get(name)).orElse(null));
             if (h == null) throw ApiException.notFound("histogram " + name, "/name");
             if (wantsText(accept)) {
-                HistogramSnapshot snapshot = ResultJson.read(text).histograms().get(name);
+                HistogramSnapshot snapshot = ResultJson.mapper().readValue(h, HistogramSnapshot.class);
                 return ResponseEntity.ok().contentType(MediaType.TEXT_PLAIN)
                         .<Object>body(BpftraceText.format(name, snapshot));
             }
@@ -304,20 +328,21 @@ public class RunController {
     @GetMapping(path = "/{id}/cpu.stat", produces = {MediaType.APPLICATION_JSON_VALUE, MediaType.TEXT_PLAIN_VALUE})
     public Mono<ResponseEntity<Object>> cpuStat(@PathVariable String id, @RequestParam(defaultValue = "0") int repeat,
                                                 @RequestHeader(value = "Accept", required = false) String accept) {
+        // reads the result's cgroups part (run_cgroup_stats), never the whole result
         return jdbc.call(() -> {
-            String text = resultText(id, repeat);
+            requireResult(id, repeat);
+            String groups = runs.findCgroupStats(id, repeat).orElseGet(() -> missingParts(id, repeat)
+                    .map(ResultParts::cgroups).orElseThrow(() -> ApiException.notFound("result of run " + id, "/id")));
             if (wantsText(accept)) {
                 StringBuilder sb = new StringBuilder();
-                ResultJson.read(text).cgroups().forEach((g, st) -> {
+                Map<String, SimulationResult.CgroupStats> stats = ResultJson.mapper().readValue(groups, CGROUPS);
+                stats.forEach((g, st) -> {
                     if (sb.length() > 0) sb.append('\n');
                     sb.append(CpuStatText.format(g, st));
                 });
                 return ResponseEntity.ok().contentType(MediaType.TEXT_PLAIN).<Object>body(sb.toString());
             }
-            JsonNode groups = ScenarioDocs.JSON.readTree(text).path("cgroups");
-            Map<String, JsonNode> out = new LinkedHashMap<>();
-            for (Map.Entry<String, JsonNode> e : groups.properties()) out.put(e.getKey(), e.getValue());
-            return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).<Object>body(out);
+            return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).<Object>body(groups);
         });
     }
 
@@ -325,11 +350,26 @@ public class RunController {
         return accept != null && accept.contains("text/plain") && !accept.contains("application/json");
     }
 
+    private static final TypeReference<LinkedHashMap<String, SimulationResult.CgroupStats>> CGROUPS =
+            new TypeReference<>() { };
+
+    /** The run's status row (no scenario snapshot). @throws ApiException 404 */
     private RunRecord require(String id) {
-        return runs.find(id).orElseThrow(() -> ApiException.notFound("run " + id, "/id"));
+        return runs.findStatus(id).orElseThrow(() -> ApiException.notFound("run " + id, "/id"));
+    }
+
+    /** The parts of a result stored before parts were (cut now, and stored for the next request). */
+    private Optional<ResultParts> missingParts(String id, int repeat) {
+        return runs.storeMissingParts(id, repeat);
     }
 
     private String resultText(String id, int repeat) {
+        requireResult(id, repeat);
+        return runs.findResult(id, repeat).orElseThrow(() -> ApiException.notFound("result of run " + id, "/id"));
+    }
+
+    /** @throws ApiException 404 without the run or repeat, 409 unless it is done */
+    private void requireResult(String id, int repeat) {
         RunRecord r = require(id);
         if (r.status() != RunStatus.DONE) {
             throw ApiException.of(HttpStatus.CONFLICT, "No result", "/id",
@@ -340,7 +380,6 @@ public class RunController {
             throw ApiException.of(HttpStatus.NOT_FOUND, "No result", "/repeat",
                     "repeat must be in 0.." + (r.repeats() - 1), "ENOENT");
         }
-        return runs.findResult(id, repeat).orElseThrow(() -> ApiException.notFound("result of run " + id, "/id"));
     }
 
     static Map<String, Object> view(RunRecord r) {
@@ -364,6 +403,9 @@ public class RunController {
         m.put("error", r.error());
         m.put("cancelRequested", r.cancelRequested());
         m.put("attempts", r.attempts());
+        m.put("interruptions", r.interruptions());
+        m.put("interruptedAt", r.interruptedAt() == null ? null : r.interruptedAt().toString());
+        m.put("interruptedWorker", r.interruptedWorker());
         m.put("worker", r.worker());
         m.put("createdAt", r.createdAt() == null ? null : r.createdAt().toString());
         m.put("startedAt", r.startedAt() == null ? null : r.startedAt().toString());
