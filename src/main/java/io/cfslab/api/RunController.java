@@ -20,10 +20,14 @@ import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.cfslab.metrics.SimulationResult;
+import io.cfslab.store.ResultParts;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import tools.jackson.core.type.TypeReference;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.server.reactive.ServerHttpRequest;
@@ -192,7 +196,8 @@ public class RunController {
     private RunRecord withSettings(RunRecord r) {
         if (r.settingsJson() != null) return r;
         try {
-            Scenario s = engine.parse(r.scenarioJson());
+            Scenario s = engine.parse(runs.find(r.id()).map(RunRecord::scenarioJson).orElseThrow(
+                    () -> ApiException.notFound("run " + r.id(), "/id")));
             runs.setSettings(r.id(), EffectiveSettings.of(s, r.seed() != null ? r.seed() : s.seed()).toString());
             return runs.find(r.id()).orElse(r);
         } catch (ScenarioException invalid) {
@@ -207,7 +212,7 @@ public class RunController {
     @GetMapping(path = "/{id}/scenario", produces = MediaType.APPLICATION_JSON_VALUE)
     public Mono<ResponseEntity<String>> scenario(@PathVariable String id) {
         return jdbc.call(() -> {
-            RunRecord r = require(id);
+            RunRecord r = runs.find(id).orElseThrow(() -> ApiException.notFound("run " + id, "/id"));
             ObjectNode doc = ScenarioDocs.readObject(r.scenarioJson(), "/id");
             if (r.seed() != null) doc.put("seed", r.seed());
             return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(ScenarioDocs.write(doc));
@@ -284,14 +289,19 @@ public class RunController {
     @Problems(value = {404, 409}, notes = "409: not done yet")
     @GetMapping(path = "/{id}/histograms", produces = MediaType.APPLICATION_JSON_VALUE)
     public Mono<ResponseEntity<Object>> histograms(@PathVariable String id, @RequestParam(defaultValue = "0") int repeat) {
+        // reads the histograms' own rows (run_histogram), never the whole result
         return jdbc.call(() -> {
-            JsonNode hs = ScenarioDocs.JSON.readTree(resultText(id, repeat)).path("histograms");
+            requireResult(id, repeat);
+            Map<String, String> byName = runs.findCgroupStats(id, repeat).isPresent()
+                    ? runs.findHistograms(id, repeat)
+                    : missingParts(id, repeat).map(ResultParts::histograms).orElse(Map.of());
             List<Map<String, Object>> out = new ArrayList<>();
-            for (Map.Entry<String, JsonNode> e : hs.properties()) {
+            for (Map.Entry<String, String> e : byName.entrySet()) {
+                JsonNode hist = ScenarioDocs.JSON.readTree(e.getValue());
                 Map<String, Object> h = new LinkedHashMap<>();
                 h.put("name", e.getKey());
-                h.put("count", e.getValue().path("count").asLong());
-                h.put("sum", e.getValue().path("sum").asLong());
+                h.put("count", hist.path("count").asLong());
+                h.put("sum", hist.path("sum").asLong());
                 h.put("href", "/api/runs/" + id + "/histograms/" + e.getKey() + (repeat == 0 ? "" : "?repeat=" + repeat));
                 out.add(h);
             }
@@ -306,12 +316,14 @@ public class RunController {
     public Mono<ResponseEntity<Object>> histogram(@PathVariable String id, @PathVariable String name,
                                                   @RequestParam(defaultValue = "0") int repeat,
                                                   @RequestHeader(value = "Accept", required = false) String accept) {
+        // reads the histogram's own row (run_histogram), never the whole result
         return jdbc.call(() -> {
-            String text = resultText(id, repeat);
-            JsonNode h = ScenarioDocs.JSON.readTree(text).path("histograms").get(name);
+            requireResult(id, repeat);
+            String h = runs.findHistogram(id, repeat, name).orElseGet(() -> missingParts(id, repeat)
+                    .map(p -> p.histograms().get(name)).orElse(null));
             if (h == null) throw ApiException.notFound("histogram " + name, "/name");
             if (wantsText(accept)) {
-                HistogramSnapshot snapshot = ResultJson.read(text).histograms().get(name);
+                HistogramSnapshot snapshot = ResultJson.mapper().readValue(h, HistogramSnapshot.class);
                 return ResponseEntity.ok().contentType(MediaType.TEXT_PLAIN)
                         .<Object>body(BpftraceText.format(name, snapshot));
             }
@@ -325,20 +337,21 @@ public class RunController {
     @GetMapping(path = "/{id}/cpu.stat", produces = {MediaType.APPLICATION_JSON_VALUE, MediaType.TEXT_PLAIN_VALUE})
     public Mono<ResponseEntity<Object>> cpuStat(@PathVariable String id, @RequestParam(defaultValue = "0") int repeat,
                                                 @RequestHeader(value = "Accept", required = false) String accept) {
+        // reads the result's cgroups part (run_cgroup_stats), never the whole result
         return jdbc.call(() -> {
-            String text = resultText(id, repeat);
+            requireResult(id, repeat);
+            String groups = runs.findCgroupStats(id, repeat).orElseGet(() -> missingParts(id, repeat)
+                    .map(ResultParts::cgroups).orElseThrow(() -> ApiException.notFound("result of run " + id, "/id")));
             if (wantsText(accept)) {
                 StringBuilder sb = new StringBuilder();
-                ResultJson.read(text).cgroups().forEach((g, st) -> {
+                Map<String, SimulationResult.CgroupStats> stats = ResultJson.mapper().readValue(groups, CGROUPS);
+                stats.forEach((g, st) -> {
                     if (sb.length() > 0) sb.append('\n');
                     sb.append(CpuStatText.format(g, st));
                 });
                 return ResponseEntity.ok().contentType(MediaType.TEXT_PLAIN).<Object>body(sb.toString());
             }
-            JsonNode groups = ScenarioDocs.JSON.readTree(text).path("cgroups");
-            Map<String, JsonNode> out = new LinkedHashMap<>();
-            for (Map.Entry<String, JsonNode> e : groups.properties()) out.put(e.getKey(), e.getValue());
-            return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).<Object>body(out);
+            return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).<Object>body(groups);
         });
     }
 
@@ -346,11 +359,26 @@ public class RunController {
         return accept != null && accept.contains("text/plain") && !accept.contains("application/json");
     }
 
+    private static final TypeReference<LinkedHashMap<String, SimulationResult.CgroupStats>> CGROUPS =
+            new TypeReference<>() { };
+
+    /** The run's status row (no scenario snapshot). @throws ApiException 404 */
     private RunRecord require(String id) {
-        return runs.find(id).orElseThrow(() -> ApiException.notFound("run " + id, "/id"));
+        return runs.findStatus(id).orElseThrow(() -> ApiException.notFound("run " + id, "/id"));
+    }
+
+    /** The parts of a result stored before parts were (cut now, and stored for the next request). */
+    private Optional<ResultParts> missingParts(String id, int repeat) {
+        return runs.storeMissingParts(id, repeat);
     }
 
     private String resultText(String id, int repeat) {
+        requireResult(id, repeat);
+        return runs.findResult(id, repeat).orElseThrow(() -> ApiException.notFound("result of run " + id, "/id"));
+    }
+
+    /** @throws ApiException 404 without the run or repeat, 409 unless it is done */
+    private void requireResult(String id, int repeat) {
         RunRecord r = require(id);
         if (r.status() != RunStatus.DONE) {
             throw ApiException.of(HttpStatus.CONFLICT, "No result", "/id",
@@ -361,7 +389,6 @@ public class RunController {
             throw ApiException.of(HttpStatus.NOT_FOUND, "No result", "/repeat",
                     "repeat must be in 0.." + (r.repeats() - 1), "ENOENT");
         }
-        return runs.findResult(id, repeat).orElseThrow(() -> ApiException.notFound("result of run " + id, "/id"));
     }
 
     static Map<String, Object> view(RunRecord r) {
@@ -385,6 +412,9 @@ public class RunController {
         m.put("error", r.error());
         m.put("cancelRequested", r.cancelRequested());
         m.put("attempts", r.attempts());
+        m.put("interruptions", r.interruptions());
+        m.put("interruptedAt", r.interruptedAt() == null ? null : r.interruptedAt().toString());
+        m.put("interruptedWorker", r.interruptedWorker());
         m.put("worker", r.worker());
         m.put("createdAt", r.createdAt() == null ? null : r.createdAt().toString());
         m.put("startedAt", r.startedAt() == null ? null : r.startedAt().toString());

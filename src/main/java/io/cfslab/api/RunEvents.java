@@ -59,7 +59,7 @@ public class RunEvents {
 
     /** Fails with a 404 problem if there is no run {@code id} (blocking: call on the JDBC scheduler). */
     public Mono<RunRecord> require(String id) {
-        return jdbc.call(() -> runs.find(id).orElseThrow(() -> ApiException.notFound("run " + id, "/id")));
+        return jdbc.call(() -> runs.findStatus(id).orElseThrow(() -> ApiException.notFound("run " + id, "/id")));
     }
 
     /**
@@ -139,7 +139,7 @@ public class RunEvents {
 
         private Step fromDatabase() {
             List<byte[]> out = new ArrayList<>();
-            Optional<RunRecord> found = runs.find(runId);
+            Optional<RunRecord> found = runs.findStatus(runId); // every db-poll-interval: not the scenario snapshot
             if (found.isEmpty()) {
                 out.add(event("failed", LiveJson.write(new LiveJson.Failed(runId, RunStatus.FAILED.word(), "run deleted"))));
                 return finish(out, true);

@@ -38,10 +38,13 @@ public class ScenarioService {
         this.engine = engine;
     }
 
-    /** Ready-made scenarios first (by id), then stored ones (oldest first). */
+    /**
+     * Ready-made scenarios first (by id), then stored ones (oldest first): ids, names and versions; the stored ones
+     * without their documents ({@link ScenarioEntry#document()} is null: a list reads no document).
+     */
     public List<ScenarioEntry> list() {
         List<ScenarioEntry> all = new ArrayList<>(readyMade.all());
-        for (ScenarioRecord r : repo.findAll()) all.add(entry(r));
+        for (ScenarioRecord r : repo.findAllSummaries()) all.add(entry(r));
         return all;
     }
 

@@ -101,12 +101,13 @@ public class RunMetrics implements DisposableBean {
      * Exports the cgroup counters of a finished run under cAdvisor-shaped names, dropping those of the
      * oldest exported run beyond {@value #EXPORTED_RUNS}.
      *
-     * @param runId      the run
-     * @param resultJson the contract's result (its {@code cgroups.*.cpu.stat})
+     * @param runId       the run
+     * @param cgroupsJson the result's {@code cgroups} member ({@code {path: {"cpu.stat": {...}, ...}}},
+     *                    {@link io.cfslab.store.ResultParts#cgroups()})
      */
-    synchronized void exportCgroups(String runId, String resultJson) {
+    synchronized void exportCgroups(String runId, String cgroupsJson) {
         List<Meter> meters = new ArrayList<>();
-        JsonNode groups = ResultJson.mapper().readTree(resultJson).path("cgroups");
+        JsonNode groups = ResultJson.mapper().readTree(cgroupsJson);
         int n = 0;
         for (Map.Entry<String, JsonNode> e : groups.properties()) {
             if (n++ >= EXPORTED_CGROUPS) break;

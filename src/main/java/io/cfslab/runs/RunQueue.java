@@ -9,7 +9,13 @@ import com.github.kagkarlsson.scheduler.task.FailureHandler;
 import com.github.kagkarlsson.scheduler.task.TaskInstanceId;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
+import io.cfslab.store.QueueTable;
+import io.cfslab.store.RunRecord;
+import io.cfslab.store.RunRepository;
+import io.cfslab.store.RunStatus;
 import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -18,6 +24,7 @@ import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.core.env.Environment;
 import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionSynchronization;
@@ -28,7 +35,8 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * A run is one execution of task {@value #TASK} whose instance id is the run id. Each instance with
  * {@code cfslab.runs.execute=true} polls it with {@link RunsProperties#threads()} threads; db-scheduler
  * picks each execution on exactly one instance (optimistic lock on the row), and re-executes an execution
- * whose instance stopped heart-beating (crash), so nothing accepted is lost.
+ * whose instance stopped heart-beating (crash), so nothing accepted is lost. An instance that restarts under its
+ * name re-queues at once what its previous process was executing ({@link #recoverOwnExecutions}).
  *
  * <p>Stopping (context close): local runs are stopped and re-queued first, then the scheduler stops.
  */
@@ -44,13 +52,18 @@ public class RunQueue implements SmartLifecycle {
     private final SchedulerClient client;
     private final Scheduler scheduler;
     private final String name;
+    private final RunRepository runs;
+    private final QueueTable queue;
     private volatile boolean running;
 
-    public RunQueue(DataSource dataSource, RunWorker worker, RunsProperties props) {
+    public RunQueue(DataSource dataSource, RunWorker worker, RunsProperties props, RunRepository runs,
+                    QueueTable queue, Environment env) {
         this.worker = worker;
         this.props = props;
+        this.runs = runs;
+        this.queue = queue;
         this.name = props.workerName() == null || props.workerName().isBlank()
-                ? ManagementFactory.getRuntimeMXBean().getName() + "-" + UUID.randomUUID().toString().substring(0, 8)
+                ? defaultName(env.getProperty("server.port", Integer.class, 8080))
                 : props.workerName();
         worker.setWorkerName(name);
         this.task = Tasks.oneTime(TASK)
@@ -114,9 +127,51 @@ public class RunQueue implements SmartLifecycle {
     /** This instance's name in the queue ({@code picked_by}). */
     public String name() { return name; }
 
+    /**
+     * The default instance name: the host name and HTTP port ({@code host:8080}), the same across restarts, so that a
+     * restarted instance finds the runs its previous process was executing ({@link #recoverOwnExecutions}); with a
+     * random port (0) the JVM's {@code pid@host} and a random suffix, unique but new at every start.
+     */
+    static String defaultName(int port) {
+        if (port > 0) {
+            try {
+                return InetAddress.getLocalHost().getHostName() + ":" + port;
+            } catch (UnknownHostException e) {
+                // fall through to the unique name
+            }
+        }
+        return ManagementFactory.getRuntimeMXBean().getName() + "-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    /**
+     * Before this instance picks anything: every execution still picked under its name was picked by its previous
+     * process, which died (a graceful stop re-queues its runs). db-scheduler would revive them only after
+     * {@code missed-heartbeats} × {@code heartbeat-interval} (30 s); they are re-queued now instead, the interruption
+     * counted on the run, or given up ({@code failed}) after {@code cfslab.runs.max-attempts}
+     * ({@link RunWorker#recoverInterrupted}).
+     *
+     * @return the runs re-queued or given up
+     */
+    int recoverOwnExecutions() {
+        int n = 0;
+        for (String runId : queue.pickedBy(TASK, name)) {
+            RunRecord run = runs.find(runId).orElse(null);
+            boolean again = run == null || run.status() != RunStatus.RUNNING || worker.recoverInterrupted(run);
+            if (again ? queue.release(TASK, runId, name) : queue.remove(TASK, runId)) n++;
+        }
+        if (n > 0) log.info("instance {} restarted: {} run(s) its previous process was executing re-queued or given up", name, n);
+        return n;
+    }
+
     @Override
     public void start() {
         if (scheduler != null) {
+            try {
+                recoverOwnExecutions();
+            } catch (RuntimeException e) {
+                log.warn("runs left by this instance's previous process not recovered at once (db-scheduler revives"
+                        + " them after missed heartbeats): {}", e.toString());
+            }
             scheduler.start();
             log.info("run queue started: {} threads, instance {}", props.threads(), name);
         }

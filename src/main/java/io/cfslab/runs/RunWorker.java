@@ -4,6 +4,7 @@ import io.cfslab.scenario.EffectiveSettings;
 import io.cfslab.scenario.Scenario;
 import io.cfslab.scenario.ScenarioException;
 import io.cfslab.sim.SimulationAbortedException;
+import io.cfslab.store.ResultParts;
 import io.cfslab.store.RunRecord;
 import io.cfslab.store.RunRepository;
 import io.cfslab.store.RunStatus;
@@ -70,6 +71,9 @@ public class RunWorker {
         }
         RunRecord run = found.get();
         if (shuttingDown) throw new RequeueException(runId);
+        if (run.status() == RunStatus.RUNNING && !recoverInterrupted(run)) return;
+        // the queue's threads do nothing but execute runs: lower their priority once, for good (ThreadNice)
+        ThreadNice.lowerCurrentThread(props.nice());
         Scenario base;
         try {
             base = engine.parse(run.scenarioJson());
@@ -100,6 +104,7 @@ public class RunWorker {
         String id = run.id();
         long seed0 = run.seed() != null ? run.seed() : base.seed();
         long wallLimitNs = props.maxWallTime().toNanos();
+        String firstCgroups = null;
         for (int i = 0; i < run.repeats(); i++) {
             Scenario s = base.withSeed(seed0 + i);
             long elapsed = System.nanoTime() - a.startNanos();
@@ -137,13 +142,17 @@ public class RunWorker {
                     log.info("run {} re-queued: instance shutting down", id);
                     throw new RequeueException(id);
                 }
-                case NONE -> runs.saveResult(id, i, result);
+                case NONE -> {
+                    ResultParts parts = ResultParts.of(result);
+                    runs.saveResult(id, i, result, parts);
+                    if (i == 0) firstCgroups = parts.cgroups();
+                }
             }
             a.repeatDone(control.events());
         }
         finish(a, RunStatus.DONE, null, 100.0, base.durationNs(), a.events(), a.wallMs());
         try {
-            runs.findResult(id, 0).ifPresent(r -> metrics.exportCgroups(id, r));
+            if (firstCgroups != null) metrics.exportCgroups(id, firstCgroups);
         } catch (RuntimeException e) {
             log.debug("cgroup counters of run {} not exported: {}", id, e.toString());
         }
@@ -152,11 +161,7 @@ public class RunWorker {
     private boolean finish(String id, RunStatus status, String error, double pct, long simNs, long events, long wallMs) {
         if (runs.finish(id, status, error, pct, simNs, events, wallMs)) {
             metrics.finished(status, events, wallMs);
-            try {
-                this.events.publishEvent(new RunFinished(id, status));
-            } catch (RuntimeException e) {
-                log.warn("a listener of the end of run {} failed", id, e);
-            }
+            publish(id, status);
             return true;
         }
         return false;
@@ -166,6 +171,44 @@ public class RunWorker {
     private void finish(LiveRun a, RunStatus status, String error, double pct, long simNs, long events, long wallMs) {
         if (finish(a.id(), status, error, pct, simNs, events, wallMs)) {
             a.end(new LiveRun.Terminal(status, error, pct, simNs, events, wallMs));
+        }
+    }
+
+    /**
+     * A run still {@code running} in the database when an execution of it is picked (db-scheduler revived it after
+     * its instance stopped beating), or found picked under this instance's own name at start-up ({@link RunQueue}):
+     * its last attempt died with its instance. Counts the interruption and re-queues the run from the start, or,
+     * once {@code cfslab.runs.max-attempts} attempts have died, ends it {@code failed} with a message saying so.
+     *
+     * @return true if the run is queued again and may execute, false if it was given up (or is not running)
+     */
+    boolean recoverInterrupted(RunRecord run) {
+        String dead = run.worker();
+        int died = run.interruptions() + 1;
+        if (died >= props.maxAttempts()) {
+            String error = "interrupted " + died + " times (its instance stopped: crash, kill or out of memory; last "
+                    + (dead == null ? "an unknown instance" : dead) + "); gave up after cfslab.runs.max-attempts="
+                    + props.maxAttempts() + " attempts";
+            if (runs.failInterrupted(run.id(), dead, error)) {
+                log.warn("run {} failed: {}", run.id(), error);
+                metrics.finished(RunStatus.FAILED, run.events(), run.wallMs());
+                publish(run.id(), RunStatus.FAILED);
+            }
+            return false;
+        }
+        boolean requeued = runs.requeueInterrupted(run.id(), dead);
+        if (requeued) {
+            log.info("run {} re-queued after an interrupted attempt (attempt {} of {} died with instance {})", run.id(),
+                    died, props.maxAttempts(), dead);
+        }
+        return requeued;
+    }
+
+    private void publish(String id, RunStatus status) {
+        try {
+            this.events.publishEvent(new RunFinished(id, status));
+        } catch (RuntimeException e) {
+            log.warn("a listener of the end of run {} failed", id, e);
         }
     }
 

@@ -30,11 +30,15 @@ import java.time.Instant;
  * @param repeatIndex     its repeat (0-based), or null
  * @param settingsJson    the effective settings it ran with ({@code io.cfslab.scenario.EffectiveSettings}), or
  *                        null for a run stored before they were recorded
+ * @param interruptions   how many of its attempts died with their instance (crash, kill -9); bounded by
+ *                        {@code cfslab.runs.max-attempts}
+ * @param interruptedAt   when the last such death was noticed, or null
+ * @param interruptedWorker the instance that died during its last interrupted attempt, or null
  */
 public record RunRecord(String id, String scenarioId, String scenarioName, String scenarioJson, Long seed,
                         int repeats, RunStatus status, double progress, long simulatedNs, long durationNs,
                         long events, long wallMs, String error, boolean cancelRequested, int attempts,
                         String worker, Instant createdAt, Instant startedAt, Instant finishedAt,
                         String experimentId, Integer armIndex, String armName, Integer repeatIndex,
-                        String settingsJson) {
+                        String settingsJson, int interruptions, Instant interruptedAt, String interruptedWorker) {
 }

@@ -36,18 +36,23 @@ abstract class StoreContract {
         var flyway = Flyway.configure().dataSource(ds).locations("classpath:db/migration");
         if (db.isPostgres()) flyway.schemas(db.schema()).defaultSchema(db.schema());
         // every migration applies to an empty database (as many as there are files)
-        int files;
-        try (var list = java.nio.file.Files.list(java.nio.file.Path.of("src/main/resources/db/migration"))) {
-            files = (int) list.filter(f -> f.getFileName().toString().matches("V\\d+__.*\\.sql")).count();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        int files = countMigrations("src/main/resources/db/migration", "sql")
+                + countMigrations("src/main/java/db/migration", "java");
         assertThat(files).isGreaterThanOrEqualTo(1);
         assertThat(flyway.load().migrate().migrationsExecuted).isEqualTo(files);
         JdbcClient jdbc = JdbcClient.create(ds);
         scenarios = new ScenarioRepository(jdbc);
         runs = new RunRepository(jdbc);
         experiments = new ExperimentRepository(jdbc);
+    }
+
+    private static int countMigrations(String dir, String ext) {
+        if (!java.nio.file.Files.isDirectory(java.nio.file.Path.of(dir))) return 0;
+        try (var list = java.nio.file.Files.list(java.nio.file.Path.of(dir))) {
+            return (int) list.filter(f -> f.getFileName().toString().matches("V\\d+__.*\\." + ext)).count();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     @AfterEach
@@ -178,5 +183,97 @@ abstract class StoreContract {
         assertThat(experiments.delete("e1")).isTrue();
         assertThat(experiments.find("e1")).isEmpty();
         runs.setSettings("none", "{}"); // no such run: nothing happens
+    }
+
+    static final String RESULT = """
+            {"scenario": {"name": "x"}, "histograms": {"distribute_ns": {"count": 2, "sum": 3, "buckets": [[1, 2, 2]]},
+             "period_ns": {"count": 0, "sum": 0, "buckets": []}}, "tasks": [], "cgroups": {"/a": {"cpu.stat": {"nr_throttled": 7}}}}""";
+
+    @Test
+    void resultsAreStoredWholeAndInParts() {
+        runs.insert("r1", null, "x", "{}", 1L, 2);
+        runs.saveResult("r1", 0, RESULT);
+        runs.saveResult("r1", 1, "{\"histograms\": {}}");
+        assertThat(runs.findResult("r1", 0)).as("byte-identical").contains(RESULT);
+        assertThat(runs.findHistogram("r1", 0, "distribute_ns")).contains("{\"count\":2,\"sum\":3,\"buckets\":[[1,2,2]]}");
+        assertThat(runs.findHistogram("r1", 0, "nope")).isEmpty();
+        assertThat(runs.findHistogram("r1", 1, "distribute_ns")).isEmpty();
+        assertThat(runs.findCgroupStats("r1", 0)).contains("{\"/a\":{\"cpu.stat\":{\"nr_throttled\":7}}}");
+        assertThat(runs.findCgroupStats("r1", 1)).contains("{}");
+        runs.deleteResults("r1");
+        assertThat(runs.findHistogram("r1", 0, "distribute_ns")).isEmpty();
+        assertThat(runs.findCgroupStats("r1", 0)).isEmpty();
+        // a result stored without parts (an older instance on the same database) is cut on its first read
+        JdbcClient.create(ds).sql("insert into run_result (run_id, repeat_index, result_json) values ('r1', 0, ?)")
+                .param(RESULT).update();
+        assertThat(runs.storeMissingParts("r1", 0).orElseThrow().histograms()).containsOnlyKeys("distribute_ns", "period_ns");
+        assertThat(runs.findHistogram("r1", 0, "period_ns")).contains("{\"count\":0,\"sum\":0,\"buckets\":[]}");
+    }
+
+    @Test
+    void interruptedRunsAreCountedAndRequeuedOrGivenUp() {
+        runs.insert("r1", null, "x", "{}", 1L, 1);
+        assertThat(runs.requeueInterrupted("r1", "w1")).as("not running").isFalse();
+        runs.start("r1", "w1", 1_000);
+        assertThat(runs.requeueInterrupted("r1", "w1")).isTrue();
+        RunRecord r = runs.find("r1").orElseThrow();
+        assertThat(r.status()).isEqualTo(RunStatus.QUEUED);
+        assertThat(r.interruptions()).isEqualTo(1);
+        assertThat(r.interruptedWorker()).isEqualTo("w1");
+        assertThat(r.interruptedAt()).isNotNull();
+        runs.start("r1", "w2", 1_000);
+        assertThat(runs.failInterrupted("r1", "w2", "gave up")).isTrue();
+        r = runs.findStatus("r1").orElseThrow();
+        assertThat(r.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(r.error()).isEqualTo("gave up");
+        assertThat(r.interruptions()).isEqualTo(2);
+        assertThat(r.attempts()).isEqualTo(2);
+        assertThat(r.scenarioJson()).as("a status read leaves the snapshot out").isNull();
+        assertThat(r.finishedAt()).isNotNull();
+    }
+
+    @Test
+    void retentionQueriesSelectOnlyFinishedStandaloneRuns() {
+        JdbcClient jdbc = JdbcClient.create(ds);
+        Instant now = Instant.now();
+        for (int i = 0; i < 5; i++) {
+            runs.insert("old" + i, null, "x", "{}", 1L, 1);
+            runs.cancelQueued("old" + i, "x");
+            jdbc.sql("update run set finished_at = ? where id = ?")
+                    .params(java.sql.Timestamp.from(now.minusSeconds(3600L * (10 - i))), "old" + i).update();
+        }
+        runs.insert("queued", null, "x", "{}", 1L, 1);
+        runs.insert("running", null, "x", "{}", 1L, 1);
+        runs.start("running", "w", 1);
+        experiments.insert("e1", "exp", null, "{}", "{}", 1, 1, 1, now);
+        runs.insertForExperiment("e1-0-0", null, "x", "{}", 1, "{}", "e1", 0, "a", 0, now.minusSeconds(86_400));
+        runs.cancelQueued("e1-0-0", "x");
+        jdbc.sql("update run set finished_at = ?, created_at = ? where id in ('e1-0-0', 'queued', 'running')")
+                .params(java.sql.Timestamp.from(now.minusSeconds(86_400)), java.sql.Timestamp.from(now.minusSeconds(86_400)))
+                .update();
+        assertThat(runs.finishedStandaloneBefore(now.minusSeconds(3600L * 7 + 60), 10))
+                .containsExactly("old0", "old1", "old2");
+        assertThat(runs.finishedStandaloneBefore(now.minusSeconds(3600L * 7 + 60), 2)).containsExactly("old0", "old1");
+        assertThat(runs.finishedStandaloneBeyond(2, 10)).containsExactlyInAnyOrder("old0", "old1", "old2");
+        assertThat(runs.finishedStandaloneBeyond(5, 10)).isEmpty();
+    }
+
+    @Test
+    void migrationV7CutsResultsStoredBeforeParts() {
+        try (TestDatabase old = database()) {
+            var ods = new DriverManagerDataSource(old.url(), old.user(), old.password());
+            var flyway = Flyway.configure().dataSource(ods).locations("classpath:db/migration");
+            if (old.isPostgres()) flyway.schemas(old.schema()).defaultSchema(old.schema());
+            flyway.target("5").load().migrate();
+            JdbcClient jdbc = JdbcClient.create(ods);
+            new RunRepository(jdbc).insert("r0", null, "x", "{}", 1L, 1);
+            jdbc.sql("insert into run_result (run_id, repeat_index, result_json) values ('r0', 0, ?)").param(RESULT).update();
+            flyway.target("latest").load().migrate();
+            RunRepository migrated = new RunRepository(jdbc);
+            assertThat(migrated.findResult("r0", 0)).contains(RESULT);
+            assertThat(migrated.findHistogram("r0", 0, "distribute_ns")).contains("{\"count\":2,\"sum\":3,\"buckets\":[[1,2,2]]}");
+            assertThat(migrated.findCgroupStats("r0", 0)).contains("{\"/a\":{\"cpu.stat\":{\"nr_throttled\":7}}}");
+            assertThat(migrated.find("r0").orElseThrow().interruptions()).isZero();
+        }
     }
 }

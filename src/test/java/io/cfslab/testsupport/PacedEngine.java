@@ -21,6 +21,8 @@ public class PacedEngine implements SimulationEngine {
     public static final AtomicInteger current = new AtomicInteger();
     public static final AtomicInteger maxConcurrent = new AtomicInteger();
     public static final Map<String, AtomicInteger> executions = new ConcurrentHashMap<>();
+    /** The nice value of the thread that last simulated (Linux), or null. */
+    public static volatile Integer lastNice;
 
     private final KernelSimulatorEngine real = new KernelSimulatorEngine();
 
@@ -28,6 +30,7 @@ public class PacedEngine implements SimulationEngine {
         current.set(0);
         maxConcurrent.set(0);
         executions.clear();
+        lastNice = null;
         wallMsPerSimulatedSecond = 0;
     }
 
@@ -37,6 +40,7 @@ public class PacedEngine implements SimulationEngine {
     @Override
     public String simulate(Scenario s, RunControl control) {
         executions.computeIfAbsent(s.name() + "#" + s.seed(), k -> new AtomicInteger()).incrementAndGet();
+        lastNice = io.cfslab.runs.ThreadNice.niceOf(0);
         maxConcurrent.accumulateAndGet(current.incrementAndGet(), Math::max);
         try {
             long steps = 100;
