@@ -63,6 +63,8 @@ public final class Kernel implements WorkloadContext {
     final int ngroups;
     /** cfs_rqs: groups × CPUs. */
     final int nq;
+    /** Divides cfs_rq indices by the CPU count (group = q / cpus) without a hardware division. */
+    private final Divisor byCpus;
     final GroupTree tree;
     final Topology topo;
     final CostModel cost;
@@ -144,6 +146,7 @@ public final class Kernel implements WorkloadContext {
         this.tree = tree;
         this.ngroups = tree.size();
         this.nq = ngroups * ncpu;
+        this.byCpus = new Divisor(ncpu);
         this.events = events;
         this.random = random;
         this.observer = observer;
@@ -210,9 +213,12 @@ public final class Kernel implements WorkloadContext {
      */
     int cfsRq(int g, int c) { return g * ncpu + c; }
     int leafQ(int t, int c) { return tGroup[t] * ncpu + c; }
-    int groupOf(int q) { return q / ncpu; }
-    int cpuOf(int q) { return q % ncpu; }
-    int parentQ(int q) { return tree.parent(q / ncpu) * ncpu + q % ncpu; }
+    int groupOf(int q) { return byCpus.div(q); }
+    int cpuOf(int q) { return q - byCpus.div(q) * ncpu; }
+    int parentQ(int q) {
+        int g = byCpus.div(q);
+        return tree.parent(g) * ncpu + (q - g * ncpu);
+    }
     boolean isRootQ(int q) { return q < ncpu; }
     int groupEntity(int q) { return ntasks + q; }
     boolean isFair(int t) { return !tPolicy[t].realtime(); }
