@@ -127,12 +127,14 @@ final class CgroupFs implements CgroupFiles.Hierarchy {
             if (a instanceof TimelineAction.Write w) write(w);
             else if (a instanceof TimelineAction.Move mv) move(mv);
             else if (a instanceof TimelineAction.Taskset ts) {
-                for (int t : living(ts.task())) kernel.setAffinity(t, (BitSet) ts.cpus().clone());
-                checkNoneExited(ts.task());
+                int[] live = living(ts.task());
+                for (int t : live) kernel.setAffinity(t, (BitSet) ts.cpus().clone());
+                checkNoneExited(ts.task(), live);
             } else if (a instanceof TimelineAction.Chrt ch) chrt(ch);
             else if (a instanceof TimelineAction.Kill kl) {
-                for (int t : living(kl.task())) kernel.killTask(t);
-                checkNoneExited(kl.task());
+                int[] live = living(kl.task());
+                for (int t : live) kernel.killTask(t); // a running one exits at once: count from before
+                checkNoneExited(kl.task(), live);
             } else if (a instanceof TimelineAction.Rmdir rm) rmdir(rm);
         } catch (InvalidValueException e) {
             refusal = e.reason();
@@ -165,11 +167,13 @@ final class CgroupFs implements CgroupFiles.Hierarchy {
         return out;
     }
 
-    /** After acting on the living instances: ESRCH naming the instances that had exited, if any. */
-    private void checkNoneExited(String ref) {
+    /**
+     * After acting on the living instances: ESRCH naming how many had exited before the action, if any.
+     * @param live the instances that were alive before the action ({@link #living})
+     */
+    private void checkNoneExited(String ref, int[] live) {
         int[] ids = tasksOf(ref);
-        int exited = 0;
-        for (int t : ids) if (kernel.exitTimeNs(t) >= 0) exited++;
+        int exited = ids.length - live.length;
         if (exited > 0) {
             throw new InvalidValueException(exited + " of " + ids.length + " instances of " + ref
                     + " had exited (the others were acted on)", "ESRCH");
@@ -218,13 +222,14 @@ final class CgroupFs implements CgroupFiles.Hierarchy {
             }
         }
         for (int t : ids) kernel.moveTask(t, g);
-        checkNoneExited(mv.task());
+        checkNoneExited(mv.task(), ids);
     }
 
     /** sched_setscheduler(): with RT group scheduling an RT policy needs RT runtime in the task's group ({@code EPERM}). */
     private void chrt(TimelineAction.Chrt ch) {
         String refusedIn = null;
-        for (int t : living(ch.task())) {
+        int[] live = living(ch.task());
+        for (int t : live) {
             String group = tree.path(kernel.taskGroup(t));
             if (rules.rtGroupSched() && ch.policy().realtime() && !group.equals("/")
                     && written.get(group).rtRuntimeUs() == 0) {
@@ -234,7 +239,7 @@ final class CgroupFs implements CgroupFiles.Hierarchy {
             kernel.setPolicy(t, ch.policy(), ch.priority());
         }
         if (refusedIn != null) throw new InvalidValueException(CgroupFiles.rtRefusal(refusedIn, rules), "EPERM");
-        checkNoneExited(ch.task());
+        checkNoneExited(ch.task(), live);
     }
 
     /**

@@ -76,7 +76,11 @@ class TimelineAtRunTimeTest {
         assertThat(move.reason()).isEqualTo("1 of 3 instances of h had exited (the others were acted on)");
         // h/0 and h/2 moved at 0.5 s: /b has their second half
         assertThat(r.cgroups().get("/b").cpuStat().usageUsec()).isBetween(990_000L, 1_010_000L);
-        assertThat(action(r, "kill h/1").ok()).isFalse();
+        // the first kill ends a running task at once: that is no ESRCH; the second finds it gone
+        assertThat(r.actions().get(0).ok()).as(r.actions().get(0).toString()).isTrue();
+        assertThat(r.actions().get(2).action()).isEqualTo("kill h/1");
+        assertThat(r.actions().get(2).errno()).isEqualTo("ESRCH");
+        assertThat(r.actions().get(2).reason()).isEqualTo("task h/1 has exited");
         assertThat(action(r, "taskset h/2 3").ok()).isTrue();
     }
 
