@@ -70,6 +70,8 @@ public final class Kernel implements WorkloadContext {
     final int ngroups;
     /** cfs_rqs: groups × CPUs. */
     final int nq;
+    /** Divides cfs_rq indices by the CPU count (group = q / cpus) without a hardware division. */
+    private final Divisor byCpus;
     final GroupTree tree;
     final Topology topo;
     final CostModel cost;
@@ -130,6 +132,8 @@ public final class Kernel implements WorkloadContext {
     final LoadBalancer balancer;
 
     private final Segment seg = new Segment();
+    /** The fork placement while {@link #startTasks} runs, else null. */
+    private ForkPlacement forks;
 
     /**
      * @param machine     topology and costs
@@ -149,6 +153,7 @@ public final class Kernel implements WorkloadContext {
         this.tree = tree;
         this.ngroups = tree.size();
         this.nq = ngroups * ncpu;
+        this.byCpus = new Divisor(ncpu);
         this.events = events;
         this.random = random;
         this.observer = observer;
@@ -215,9 +220,12 @@ public final class Kernel implements WorkloadContext {
      */
     int cfsRq(int g, int c) { return g * ncpu + c; }
     int leafQ(int t, int c) { return tGroup[t] * ncpu + c; }
-    int groupOf(int q) { return q / ncpu; }
-    int cpuOf(int q) { return q % ncpu; }
-    int parentQ(int q) { return tree.parent(q / ncpu) * ncpu + q % ncpu; }
+    int groupOf(int q) { return byCpus.div(q); }
+    int cpuOf(int q) { return q - byCpus.div(q) * ncpu; }
+    int parentQ(int q) {
+        int g = byCpus.div(q);
+        return tree.parent(g) * ncpu + (q - g * ncpu);
+    }
     boolean isRootQ(int q) { return q < ncpu; }
     int groupEntity(int q) { return ntasks + q; }
     boolean isFair(int t) { return !tPolicy[t].realtime(); }
@@ -301,12 +309,16 @@ public final class Kernel implements WorkloadContext {
      * forks do not pile onto CPUs whose tasks are all throttled.
      */
     public void startTask(int t) {
-        int best = NONE;
-        long bestKey = Long.MAX_VALUE;
         BitSet a = tAllowed[t];
-        for (int c = a.nextSetBit(0); c >= 0 && c < ncpu; c = a.nextSetBit(c + 1)) {
-            long key = (long) fair.cpuTaskCount[c] * 4 + balancer.coreLoad(c);
-            if (key < bestKey) { bestKey = key; best = c; }
+        int best = NONE;
+        if (forks != null && a.nextClearBit(0) >= ncpu) {
+            best = forks.idlest();
+        } else {
+            long bestKey = Long.MAX_VALUE;
+            for (int c = a.nextSetBit(0); c >= 0 && c < ncpu; c = a.nextSetBit(c + 1)) {
+                long key = forkKey(c);
+                if (key < bestKey) { bestKey = key; best = c; }
+            }
         }
         tCpu[t] = best;
         nextSegment(t);
@@ -315,6 +327,29 @@ public final class Kernel implements WorkloadContext {
         fair.setVruntime(t, fair.minVruntime(leafQ(t, best)));
         makeRunnable(t, best, false);
         requestResched(best);
+    }
+
+    /**
+     * Forks tasks {@code 0 .. n-1} at time now, each as {@link #startTask}: the same placement, found in
+     * O(log CPUs) per task ({@link ForkPlacement}) instead of a scan of every CPU.
+     */
+    public void startTasks(int n) {
+        forks = new ForkPlacement(this);
+        try {
+            for (int t = 0; t < n; t++) startTask(t);
+        } finally {
+            forks = null;
+        }
+    }
+
+    /** startTask()'s key of CPU c: its queued tasks (×4), then its SMT siblings' runnable tasks; the least wins. */
+    long forkKey(int c) {
+        return (long) fair.cpuTaskCount[c] * 4 + balancer.coreLoad(c);
+    }
+
+    /** CPU c's queued tasks or runnable count changed (keeps {@link #startTasks}'s placement current). */
+    void forkInputsChanged(int c) {
+        if (forks != null) forks.changed(c);
     }
 
     /** Starts the periodic balancer. */
