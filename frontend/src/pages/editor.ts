@@ -396,7 +396,14 @@ export function initEditorPage(body: HTMLElement): void {
     ev.preventDefault();
     const f = taskForm.elements as any;
     const kind = f.kind.value;
-    const workload = kind === 'periodic' ? { kind, run: '5ms', sleep: '10ms' } : kind === 'fixed-work' ? { kind, work: '1s' } : { kind };
+    // each kind with the parameters a new user most likely wants (hackbench: the seeds' `hackbench -p -g 1`)
+    const defaults: Record<string, object> = {
+      periodic: { run: '5ms', sleep: '10ms' },
+      'fixed-work': { work: '1s' },
+      hackbench: { mode: 'pipe', groups: 1, fds: 20, loops: 100, datasize: 100 },
+      'netperf-udp-rr': { request_size: 1, response_size: 1 },
+    };
+    const workload = { kind, ...(defaults[kind] ?? {}) };
     try {
       await sendJson('POST', `/api/scenarios/${id}/tasks`, { name: f.name.value, cgroup: f.cgroup.value, count: Number(f.count.value), workload });
       await Promise.all([loadTasks(), loadTree()]);

@@ -103,6 +103,12 @@ public final class Kernel implements WorkloadContext {
     final long[] pickedAtNs;
     final boolean[] reschedPending;
 
+    // ---- machine-wide counters ----
+    /** {@code __schedule()} calls, including each one a task makes from its throttle task work. */
+    private long schedCalls;
+    /** Context switches: a CPU starts running a task other than the one it ran last (or after idle). */
+    private long contextSwitches;
+
     // ---- the collaborators, one job each ----
     final CpuTime clock;
     final FairRq fair;
@@ -367,6 +373,7 @@ public final class Kernel implements WorkloadContext {
      * hierarchies that are returning to user mode (task models), and start the winner.
      */
     void schedule(int c) {
+        schedCalls++;
         needResched[c] = false;
         int prev = curr[c];
         if (prev != NONE) {
@@ -381,6 +388,7 @@ public final class Kernel implements WorkloadContext {
             }
         }
         int next = NONE;
+        int ranLast = lastRan[c];
         boolean balanced = false;
         while (true) {
             if (rt.rtQueued[c] > 0 && !rt.rtThrottled[c]) {
@@ -395,8 +403,15 @@ public final class Kernel implements WorkloadContext {
             }
             if (taskBased && fair.lastPickThrottled) {
                 if (segKind[next] == Segment.RUN_USER) {
-                    // picked, returns to user mode, runs its throttle task work and dequeues itself
+                    // picked, returns to user mode, runs its throttle task work and dequeues itself; a task that
+                    // was queued is switched to and calls __schedule() again from its task work (the one that was
+                    // running dequeued itself before this call: no switch, no second call)
                     thr.parkTask(next, c);
+                    if (next != prev) {
+                        if (next != ranLast) contextSwitches++;
+                        ranLast = next;
+                        schedCalls++;
+                    }
                     continue;
                 }
                 throttleWorkPending[next] = true;
@@ -408,6 +423,7 @@ public final class Kernel implements WorkloadContext {
             onAvailabilityChange(c);
             return;
         }
+        if (next != ranLast) contextSwitches++;
         if (next != lastRan[c]) {
             nrSwitches[next]++;
             clock.steal(c, cost.contextSwitchNs());
@@ -684,6 +700,12 @@ public final class Kernel implements WorkloadContext {
         for (int c = 0; c < ncpu; c++) s += thr.throttledClockSelfTimeNs[g * ncpu + c];
         return s;
     }
+
+    /** {@code __schedule()} calls so far on all CPUs: each schedule() and each park from task work (seed 00's figure). */
+    public long schedCalls() { return schedCalls; }
+
+    /** Context switches so far on all CPUs (to a task other than the one the CPU ran last, or after idle). */
+    public long contextSwitches() { return contextSwitches; }
 
     /** CPU time of a task so far (flushed), ns. */
     public long taskUsageNs(int t) { return clock.usageNs[t]; }

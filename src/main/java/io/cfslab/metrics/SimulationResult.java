@@ -17,6 +17,7 @@ import java.util.Map;
  * @param distributeCalls each {@code distribute_cfs_runtime} call, capped by {@code record.max_distribute_calls}
  * @param series          samples every {@code record.interval}
  * @param benchmarks      per task entry name: the workload's own figures (e.g. {@code completion_s})
+ * @param machine         machine-wide counters ({@code __schedule()} calls, context switches)
  * @param cpus            per CPU: time running tasks and time in interrupts and scheduler overhead
  * @param engine          wall-clock facts about the run; the only part allowed to differ between runs
  */
@@ -24,16 +25,27 @@ public record SimulationResult(String scenario, long seed, long simulatedNs,
                                Map<String, CgroupStats> cgroups, Map<String, TaskStats> tasks,
                                Map<String, HistogramSnapshot> histograms, List<DistributeCall> distributeCalls,
                                List<SeriesSample> series, Map<String, Map<String, Double>> benchmarks,
-                               List<CpuStats> cpus, EngineStats engine) {
+                               MachineStats machine, List<CpuStats> cpus, EngineStats engine) {
 
-    /** The contract's fields without the per-CPU extension. */
+    /** The contract's fields without the machine counters and the per-CPU extension. */
     public SimulationResult(String scenario, long seed, long simulatedNs, Map<String, CgroupStats> cgroups,
                             Map<String, TaskStats> tasks, Map<String, HistogramSnapshot> histograms,
                             List<DistributeCall> distributeCalls, List<SeriesSample> series,
                             Map<String, Map<String, Double>> benchmarks, EngineStats engine) {
-        this(scenario, seed, simulatedNs, cgroups, tasks, histograms, distributeCalls, series, benchmarks, List.of(),
-                engine);
+        this(scenario, seed, simulatedNs, cgroups, tasks, histograms, distributeCalls, series, benchmarks,
+                new MachineStats(0, 0), List.of(), engine);
     }
+
+    /**
+     * Machine-wide counters of the run (contract v1.1 {@code machine}).
+     *
+     * @param schedCalls      {@code __schedule()} calls on all CPUs, counting the one a task makes from its throttle
+     *                        task work when it parks (task-based throttling dequeues a throttled cfs_rq's tasks one by
+     *                        one this way: seed 00's explanation of head's hackbench slowdown)
+     * @param contextSwitches switches of a CPU to a task other than the one it ran last (or after idle), parked
+     *                        tasks included
+     */
+    public record MachineStats(long schedCalls, long contextSwitches) { }
 
     /**
      * One CPU's time (extension of the contract).

@@ -33,6 +33,9 @@ final class ParseContext {
 
     boolean hasProblems() { return !problems.isEmpty(); }
 
+    /** Problems found so far (kept and dropped): compare before and after reading a part to see if it had any. */
+    int problemCount() { return problems.size() + dropped; }
+
     ScenarioException failure() { return new ScenarioException(new ArrayList<>(problems), problems.size() + dropped); }
 
     // --- objects and scalars ---

@@ -83,6 +83,17 @@ public final class ScenarioWriter {
             } else if (w instanceof WorkloadSpec.FixedWork f) {
                 wo.put("kind", "fixed-work");
                 wo.put("work", Durations.format(f.workNs()));
+            } else if (w instanceof WorkloadSpec.Hackbench h) {
+                wo.put("kind", "hackbench");
+                wo.put("mode", ScenarioParser.jsonName(h.mode()));
+                wo.put("groups", h.groups());
+                wo.put("fds", h.fds());
+                wo.put("loops", h.loops());
+                wo.put("datasize", h.datasize());
+            } else if (w instanceof WorkloadSpec.NetperfUdpRr n) {
+                wo.put("kind", "netperf-udp-rr");
+                wo.put("request_size", n.requestSize());
+                wo.put("response_size", n.responseSize());
             } else {
                 wo.put("kind", "hog");
             }

@@ -8,6 +8,7 @@ import io.cfslab.metrics.HistogramSnapshot;
 import io.cfslab.metrics.SimulationResult;
 import io.cfslab.metrics.SimulationResult.CgroupStats;
 import io.cfslab.metrics.SimulationResult.EngineStats;
+import io.cfslab.metrics.SimulationResult.MachineStats;
 import io.cfslab.metrics.SimulationResult.SeriesSample;
 import io.cfslab.metrics.SimulationResult.TaskSample;
 import io.cfslab.metrics.SimulationResult.TaskStats;
@@ -18,7 +19,7 @@ import io.cfslab.scenario.KernelSpec;
 import io.cfslab.scenario.Scenario;
 import io.cfslab.scenario.TaskSpec;
 import io.cfslab.scenario.TimelineAction;
-import io.cfslab.workload.Workload;
+import io.cfslab.workload.WorkloadInstance;
 import io.cfslab.workload.Workloads;
 
 import java.util.ArrayList;
@@ -51,7 +52,7 @@ public final class Simulation {
     private final Map<String, CgroupSpec> cgroupState = new HashMap<>();
     private final String[] taskNames;
     private final Map<String, int[]> tasksByEntry = new LinkedHashMap<>();
-    private final List<TaskSpec> fixedWorkEntries = new ArrayList<>();
+    private final Map<String, List<WorkloadInstance>> instancesByEntry = new HashMap<>();
     private final List<SeriesSample> series = new ArrayList<>();
     private final long[] lastSampleUsageNs;
     private long lastSampleNs;
@@ -92,19 +93,23 @@ public final class Simulation {
         all.set(0, m.cpus());
         for (TaskSpec ts : scenario.tasks()) {
             int[] ids = new int[ts.total()];
+            List<WorkloadInstance> instances = new ArrayList<>(ts.instances());
             int i = 0;
             for (String path : ts.cgroups()) {
                 int g = tree.indexOf(path);
-                for (int k = 0; k < ts.countPerCgroup(); k++, i++, t++) {
-                    ids[i] = t;
-                    taskNames[t] = ts.instanceName(i);
-                    Workload w = Workloads.create(ts.workload());
-                    BitSet allowed = ts.cpusAllowed() == null ? all : (BitSet) ts.cpusAllowed().clone();
-                    kernel.initTask(t, g, ts.policy(), ts.rtPriority(), allowed, w);
+                for (int k = 0; k < ts.countPerCgroup(); k++) {
+                    WorkloadInstance inst = Workloads.instance(ts.workload(), machine.ipc(), t);
+                    instances.add(inst);
+                    for (int j = 0; j < inst.tasks(); j++, i++, t++) {
+                        ids[i] = t;
+                        taskNames[t] = ts.instanceName(i);
+                        BitSet allowed = ts.cpusAllowed() == null ? all : (BitSet) ts.cpusAllowed().clone();
+                        kernel.initTask(t, g, ts.policy(), ts.rtPriority(), allowed, inst.task(j));
+                    }
                 }
             }
             tasksByEntry.put(ts.name(), ids);
-            if (ts.workload() instanceof io.cfslab.scenario.WorkloadSpec.FixedWork) fixedWorkEntries.add(ts);
+            instancesByEntry.put(ts.name(), instances);
         }
     }
 
@@ -273,22 +278,14 @@ public final class Simulation {
         Map<String, HistogramSnapshot> histograms = new LinkedHashMap<>();
         histograms.put("distribute_cfs_runtime_ns", recorder.durations.snapshot());
         Map<String, Map<String, Double>> benchmarks = new LinkedHashMap<>();
-        for (TaskSpec ts : fixedWorkEntries) {
-            int[] ids = tasksByEntry.get(ts.name());
-            long last = 0;
-            int finished = 0;
-            for (int t : ids) {
-                long e = kernel.exitTimeNs(t);
-                if (e >= 0) { finished++; last = Math.max(last, e); }
-            }
-            Map<String, Double> b = new LinkedHashMap<>();
-            if (finished == ids.length) b.put("completion_s", last / 1e9);
-            b.put("finished", (double) finished);
-            b.put("tasks", (double) ids.length);
-            benchmarks.put(ts.name(), b);
+        for (TaskSpec ts : scenario.tasks()) {
+            Map<String, Double> b = Benchmarks.of(ts, tasksByEntry.get(ts.name()), instancesByEntry.get(ts.name()),
+                    kernel, end);
+            if (b != null) benchmarks.put(ts.name(), b);
         }
         return new SimulationResult(scenario.name(), scenario.seed(), end, cgroups, tasks, histograms,
-                List.copyOf(recorder.calls), List.copyOf(series), benchmarks, kernel.cpuStats(),
+                List.copyOf(recorder.calls), List.copyOf(series), benchmarks,
+                new MachineStats(kernel.schedCalls(), kernel.contextSwitches()), kernel.cpuStats(),
                 new EngineStats(eventCount, wallMs));
     }
 }
