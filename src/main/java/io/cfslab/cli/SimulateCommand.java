@@ -65,11 +65,16 @@ final class SimulateCommand implements Callable<Integer> {
         }
         for (var c : s.cgroups()) {
             var stats = r.cgroups().get(c.path());
-            if (stats != null && stats.cpuStat().nrPeriods() > 0 || c.cpuMax().limited()) {
+            if (stats != null && (stats.cpuStat().nrPeriods() > 0 || c.cpuMax().limited())) {
                 o.print(CpuStatText.format(c.path(), stats));
                 o.println();
             }
         }
+        // what a script's terminal and dmesg would show: refused timeline actions and the kernel's warnings
+        for (var a : r.actions()) {
+            if (!a.ok()) o.printf("[%12.6f] %s: %s (%s)%n", a.atNs() / 1e9, a.action(), a.reason(), a.errno());
+        }
+        for (var line : r.kernelLog()) o.printf("[%12.6f] %s%n", line.atNs() / 1e9, line.message());
         r.histograms().forEach((name, h) -> {
             o.print(BpftraceText.format(name, h));
             o.println();

@@ -29,6 +29,8 @@ final class BandwidthControl {
     static final long MIN_BANDWIDTH_EXPIRATION_NS = 2_000_000L;
     static final long CFS_BANDWIDTH_SLACK_PERIOD_NS = 5_000_000L;
     static final long MAX_CFS_QUOTA_PERIOD_NS = 1_000_000_000L;
+    /** watchdog_thresh: 10 s without the CPU leaving interrupt context is a hard lockup (kernel/watchdog.c). */
+    static final long WATCHDOG_THRESH_NS = 10_000_000_000L;
 
     private final Kernel k;
     private final int ncpu;
@@ -40,6 +42,15 @@ final class BandwidthControl {
     private final boolean asyncUnthrottle;
     private final long bandwidthSliceNs;
     private final boolean sliceExpiry;
+    private final boolean staleExpiry;
+    private final KernelSpec.PeriodOverrun periodOverrun;
+    /** 5.14+: refill adds the quota up to quota + burst, before the idle check (burst's order). */
+    private final boolean burstRefill;
+    /** 4.19 to 5.7: {@code distribute_running} marks a distribution in progress. */
+    private final boolean distributeRunningFlag;
+    private final long tickNs;
+    private final Ratelimit scaleUpWarning = new Ratelimit("sched_cfs_period_timer");
+    private final Ratelimit cannotScaleWarning = new Ratelimit("sched_cfs_period_timer");
     private final int[] curr;
     private final boolean[] throttleWorkPending, needResched;
     private CpuTime clock;
@@ -56,6 +67,8 @@ final class BandwidthControl {
     /** Generation of a sync walk's pending unthrottle, so a cancelled one's event is ignored. */
     private final int[] pendingGen;
     final int[] expiresSeq;
+    /** {@code cfs_rq->runtime_expires} (before 5.4): when this cfs_rq's local runtime expires, ns. */
+    final long[] runtimeExpiresNs;
 
     // ---- CPUs: CSD lists, and the distribute walk's per-CPU marks ----
     final int[] csdHead, csdTail;
@@ -77,6 +90,11 @@ final class BandwidthControl {
         this.asyncUnthrottle = spec.unthrottle() == KernelSpec.Unthrottle.ASYNC;
         this.bandwidthSliceNs = spec.bandwidthSliceUs() * 1000L;
         this.sliceExpiry = spec.sliceExpiry();
+        this.staleExpiry = spec.staleExpiry();
+        this.periodOverrun = spec.periodOverrun();
+        this.burstRefill = spec.burst();
+        this.distributeRunningFlag = spec.throttledListInsert() == KernelSpec.ListInsert.TAIL_UNLESS_DISTRIBUTING;
+        this.tickNs = k.tickNs;
         this.curr = k.curr;
         this.throttleWorkPending = k.throttleWorkPending;
         this.needResched = k.needResched;
@@ -90,6 +108,7 @@ final class BandwidthControl {
         csdPending = new boolean[nq];
         pendingGen = new int[nq];
         expiresSeq = new int[nq];
+        runtimeExpiresNs = new long[nq];
 
         csdHead = new int[ncpu];
         csdTail = new int[ncpu];
@@ -134,6 +153,20 @@ final class BandwidthControl {
         }
     }
 
+    /**
+     * destroy_cfs_bandwidth() at rmdir: the group becomes unlimited (unthrottling what is left on its list; its
+     * cfs_rqs are empty) and its period and slack timers are cancelled.
+     */
+    void destroyCfsBandwidth(int g) {
+        CfsBandwidth b = bw[g];
+        if (b.limited()) setCfsBandwidth(g, b.periodNs, CfsBandwidth.RUNTIME_INF, 0, b.timerCpu);
+        b.periodActive = false;
+        b.inCallback = false;
+        b.slackStarted = false;
+        b.timerGen++;
+        b.slackGen++;
+    }
+
     void setTimerPlacement(KernelSpec.TimerPlacement p) { placement = p; }
 
     private boolean interleave(CfsBandwidth b) { return placement == KernelSpec.TimerPlacement.INTERLEAVE; }
@@ -142,14 +175,15 @@ final class BandwidthControl {
     // Charging: account_cfs_rq_runtime() where a quota applies
     // =====================================================================================================
 
-    /** account_cfs_rq_runtime() (kernel-model §2.2); {@code t} is the running task being charged. */
+    /**
+     * account_cfs_rq_runtime() (kernel-model §2.2); {@code t} is the running task being charged. Before 5.4 the
+     * charge is docked first, then the local runtime may expire ({@link #expireCfsRqRuntime}).
+     */
     void accountCfsRqRuntime(int q, long deltaNs, int t) {
         CfsBandwidth b = bw[k.groupOf(q)];
         if (!b.limited()) return;
-        if (sliceExpiry && expiresSeq[q] != b.periodSeq && runtimeRemainingNs[q] > 0) {
-            runtimeRemainingNs[q] = 0; // pre-5.4: local runtime of an old period expires
-        }
         runtimeRemainingNs[q] -= deltaNs;
+        if (sliceExpiry) expireCfsRqRuntime(b, q);
         if (runtimeRemainingNs[q] > 0 || thr.throttled[q]) return;
         if (assignCfsRqRuntime(q, bandwidthSliceNs)) return;
         int c = k.cpuOf(q);
@@ -159,6 +193,21 @@ final class BandwidthControl {
         } else {
             needResched[c] = true;
         }
+    }
+
+    /**
+     * expire_cfs_rq_runtime() (before 5.4, removed by de53fd7aedb1): once the local deadline has passed, positive
+     * local runtime granted in an earlier period is thrown away; if the pool has not been refilled since, the
+     * deadline is only clock drift and moves on by a tick. 4.18–5.3 tell the two apart by the refill sequence
+     * ({@code expires_seq}, 512ac999d275). Before 4.18 by comparing the two deadlines, which are equal but stale
+     * after the period timer went idle and was re-armed without a refill: then every tick throws the fresh grant
+     * away, and a thread far below its quota is throttled.
+     */
+    private void expireCfsRqRuntime(CfsBandwidth b, int q) {
+        if (k.now < runtimeExpiresNs[q] || runtimeRemainingNs[q] < 0) return;
+        boolean drift = staleExpiry ? runtimeExpiresNs[q] != b.runtimeExpiresNs : expiresSeq[q] == b.periodSeq;
+        if (drift) runtimeExpiresNs[q] += tickNs; // extend the local deadline: drift is bounded by 2 ticks
+        else runtimeRemainingNs[q] = 0;            // the global deadline is ahead: expired
     }
 
     /** __assign_cfs_rq_runtime(): top the cfs_rq up to {@code targetNs} from the pool (§2.3). */
@@ -178,7 +227,12 @@ final class BandwidthControl {
             }
         }
         runtimeRemainingNs[q] += amount;
-        expiresSeq[q] = b.periodSeq;
+        if (staleExpiry) {
+            if (b.runtimeExpiresNs - runtimeExpiresNs[q] > 0) runtimeExpiresNs[q] = b.runtimeExpiresNs;
+        } else if (expiresSeq[q] != b.periodSeq) {
+            expiresSeq[q] = b.periodSeq;
+            runtimeExpiresNs[q] = b.runtimeExpiresNs;
+        }
         return runtimeRemainingNs[q] > 0;
     }
 
@@ -220,7 +274,13 @@ final class BandwidthControl {
             long delta = k.now - b.timerExpiryNs;
             if (delta >= b.periodNs && incr > 0) b.timerExpiryNs += incr * (delta / incr);
         }
-        forwardTimer(b, k.now);
+        long overrun = forwardTimer(b, k.now);
+        if (sliceExpiry && !staleExpiry) {
+            // 4.18–5.3 (512ac999d275): a re-armed timer moves the deadline on and starts a new sequence, so
+            // runtime granted from now on is not taken for stale
+            b.runtimeExpiresNs += (overrun + 1) * b.periodNs;
+            b.periodSeq++;
+        }
         b.timerCpu = cpu;
         b.timerGen++;
         events.push(b.timerExpiryNs, EV_PERIOD_TIMER, EV_PERIOD_TIMER, g, b.timerGen);
@@ -234,7 +294,14 @@ final class BandwidthControl {
         return k;
     }
 
-    /** sched_cfs_period_timer() (§3.2): refill, count, distribute; stops itself after an idle period. */
+    /**
+     * sched_cfs_period_timer() (§3.2): the catch-up loop of refill, count and distribute, in rounds while the
+     * timer has overrun again; stops itself after an idle period. The callback takes simulated time: a round
+     * that ends after the next expiry (a sync distribution of many cfs_rqs can outlast a short period) is
+     * continued by an event when its work is done, so the other CPUs run meanwhile and re-throttle. After more
+     * than 3 rounds the period is scaled per {@code kernel.period_overrun}; an unlimited loop (before 5.1) is
+     * reported by the hard-lockup watchdog after 10 s.
+     */
     void periodTimer(int g, long gen) {
         CfsBandwidth b = bw[g];
         if (gen != b.timerGen || !b.periodActive) return;
@@ -243,30 +310,42 @@ final class BandwidthControl {
             events.push(clock.busyUntil(c), EV_PERIOD_TIMER, EV_PERIOD_TIMER, g, gen);
             return;
         }
-        long elapsed = cost.periodTimerFixedNs();
-        boolean deactivate = false;
-        int count = 0;
+        long elapsed = 0;
+        if (!b.inCallback) {
+            b.inCallback = true;
+            b.callbackCount = 0;
+            b.callbackIdle = false;
+            b.callbackStartNs = k.now;
+            b.lockupReported = false;
+            elapsed = cost.periodTimerFixedNs();
+        }
         while (true) {
             long overrun = forwardTimer(b, k.now + elapsed);
             if (overrun == 0) break;
+            boolean refillFirst = periodOverrun == KernelSpec.PeriodOverrun.SCALE_2_REFILL_FIRST;
+            if (!refillFirst && periodOverrun != KernelSpec.PeriodOverrun.UNLIMITED && ++b.callbackCount > 3) {
+                scalePeriod(b, g, c); // before 5.8 the scaled quota is what this round refills
+            }
             long before = elapsedDistribute;
             elapsedDistribute = 0;
-            deactivate = doSchedCfsPeriodTimer(b, g, (int) overrun, c);
+            b.callbackIdle = doSchedCfsPeriodTimer(b, g, (int) overrun, c);
             elapsed += elapsedDistribute;
             elapsedDistribute = before;
-            if (++count > 3) {
-                long newPeriod = 2 * b.periodNs;
-                if (newPeriod < MAX_CFS_QUOTA_PERIOD_NS) { // 2e8e19226398: scale up rather than lock up
-                    b.periodNs = newPeriod;
-                    if (b.limited()) b.quotaNs *= 2;
-                    b.burstNs *= 2;
-                    observer.periodScaled(g, b.periodNs, b.quotaNs);
+            if (refillFirst && ++b.callbackCount > 3) scalePeriod(b, g, c); // 5a6d6a6ccb5f
+            if (b.timerExpiryNs <= k.now + elapsed) {
+                // overran again while this round worked: the next round runs when it is done
+                clock.stealIrq(c, elapsed);
+                if (k.now + elapsed - b.callbackStartNs >= WATCHDOG_THRESH_NS && !b.lockupReported) {
+                    b.lockupReported = true;
+                    observer.log(k.now + elapsed, "watchdog: Watchdog detected hard LOCKUP on cpu " + c);
                 }
-                count = 0;
+                events.push(k.now + elapsed, EV_PERIOD_TIMER, EV_PERIOD_TIMER, g, gen);
+                return;
             }
         }
         clock.stealIrq(c, elapsed);
-        if (deactivate) {
+        b.inCallback = false;
+        if (b.callbackIdle) {
             b.periodActive = false;
         } else {
             b.timerGen++;
@@ -274,13 +353,56 @@ final class BandwidthControl {
         }
     }
 
-    /** do_sched_cfs_period_timer() (§3.3, v5.14+ order); returns true to deactivate the timer. */
+    /**
+     * The period timer's scaling after more than 3 rounds, with its pr_warn_ratelimited() line:
+     * 2e8e19226398 (5.1) grows period and quota by 147/128, period capped at 1 s; 4929a4e6faa0 (5.4) doubles
+     * period, quota and (5.14+) burst while the period stays below 1 s, so the quota/period ratio that
+     * cgroup v1's hierarchy check compares is kept exactly.
+     */
+    private void scalePeriod(CfsBandwidth b, int g, int cpu) {
+        b.callbackCount = 0; // reset count so we don't come right back in here
+        long old = b.periodNs;
+        if (periodOverrun == KernelSpec.PeriodOverrun.SCALE_147_128) {
+            long scaled = Math.min(old * 147 / 128, MAX_CFS_QUOTA_PERIOD_NS);
+            b.periodNs = scaled;
+            if (b.limited()) {
+                // quota * new / old: 1e9 × 1.8e16 does not fit in 64 bits, so the product is taken exactly
+                b.quotaNs = java.math.BigInteger.valueOf(b.quotaNs).multiply(java.math.BigInteger.valueOf(scaled))
+                        .divide(java.math.BigInteger.valueOf(old)).longValueExact();
+            }
+            if (scaleUpWarning.allow(k.now, observer)) {
+                observer.log(k.now, "cfs_period_timer[cpu" + cpu + "]: period too short, scaling up (new cfs_period_us "
+                        + scaled / 1000 + ", cfs_quota_us = " + b.quotaNs / 1000 + ")");
+            }
+        } else if (2 * old < MAX_CFS_QUOTA_PERIOD_NS) {
+            b.periodNs = 2 * old;
+            if (b.limited()) b.quotaNs *= 2;
+            if (burstRefill) b.burstNs *= 2;
+            if (scaleUpWarning.allow(k.now, observer)) {
+                observer.log(k.now, "cfs_period_timer[cpu" + cpu + "]: period too short, scaling up (new cfs_period_us = "
+                        + b.periodNs / 1000 + ", cfs_quota_us = " + b.quotaNs / 1000 + ")");
+            }
+        } else {
+            if (cannotScaleWarning.allow(k.now, observer)) {
+                observer.log(k.now, "cfs_period_timer[cpu" + cpu + "]: period too short, but cannot scale up without "
+                        + "losing precision (cfs_period_us = " + old / 1000 + ", cfs_quota_us = " + b.quotaNs / 1000 + ")");
+            }
+            return;
+        }
+        observer.periodScaled(g, b.periodNs, b.quotaNs);
+    }
+
+    /**
+     * do_sched_cfs_period_timer() (§3.3); returns true to deactivate the timer. Before 5.14 an idle group is
+     * deactivated before the refill, since 5.14 (burst) after it.
+     */
     boolean doSchedCfsPeriodTimer(CfsBandwidth b, int g, int overrun, int cpu) {
         if (!b.limited()) return true;
         boolean throttledAny = b.throttledHead != NONE;
         b.nrPeriods += overrun;
-        refill(b);
+        if (burstRefill) refill(b);
         if (b.idle && !throttledAny) return true;
+        if (!burstRefill) refill(b);
         if (!throttledAny) {
             b.idle = true;
             return false;
@@ -291,17 +413,26 @@ final class BandwidthControl {
         return false;
     }
 
-    /** __refill_cfs_bandwidth_runtime() with burst and its statistics (§3.5, v5.16+). */
+    /**
+     * __refill_cfs_bandwidth_runtime() (§3.5): since 5.14 the quota is added up to quota + burst and the burst
+     * statistics are kept (printed from 5.16); before, the pool is set to the quota, and before 5.4 its runtime
+     * also gets a deadline one period ahead and a new sequence number (expiry).
+     */
     void refill(CfsBandwidth b) {
         if (!b.limited()) return;
-        b.runtimeNs += b.quotaNs;
-        long beyond = b.runtimeSnapNs - b.runtimeNs;
-        if (beyond > 0) {
-            b.burstTimeNs += beyond;
-            b.nrBurst++;
+        if (burstRefill) {
+            b.runtimeNs += b.quotaNs;
+            long beyond = b.runtimeSnapNs - b.runtimeNs;
+            if (beyond > 0) {
+                b.burstTimeNs += beyond;
+                b.nrBurst++;
+            }
+            b.runtimeNs = Math.min(b.runtimeNs, b.quotaNs + b.burstNs);
+            b.runtimeSnapNs = b.runtimeNs;
+        } else {
+            b.runtimeNs = b.quotaNs;
         }
-        b.runtimeNs = Math.min(b.runtimeNs, b.quotaNs + b.burstNs);
-        b.runtimeSnapNs = b.runtimeNs;
+        b.runtimeExpiresNs = k.now + b.periodNs;
         b.periodSeq++;
     }
 
@@ -311,9 +442,12 @@ final class BandwidthControl {
         if (!b.limited()) return;
         long slack = runtimeRemainingNs[q] - MIN_CFS_RQ_RUNTIME_NS;
         if (slack <= 0) return;
-        b.runtimeNs += slack;
-        if (b.runtimeNs > bandwidthSliceNs && b.throttledHead != NONE) {
-            startCfsSlackBandwidth(b, k.groupOf(q), k.cpuOf(q));
+        // before 5.4 only runtime of the current period goes back to the pool; the rest is dropped all the same
+        if (!sliceExpiry || runtimeExpiresNs[q] == b.runtimeExpiresNs) {
+            b.runtimeNs += slack;
+            if (b.runtimeNs > bandwidthSliceNs && b.throttledHead != NONE) {
+                startCfsSlackBandwidth(b, k.groupOf(q), k.cpuOf(q));
+            }
         }
         runtimeRemainingNs[q] -= slack;
     }
@@ -337,6 +471,7 @@ final class BandwidthControl {
             return;
         }
         b.slackStarted = false;
+        if (b.distributeRunningUntilNs > k.now) return; // 4.19–5.7: a distribution is running
         if (b.periodActive && b.timerExpiryNs - k.now < MIN_BANDWIDTH_EXPIRATION_NS) return;
         if (b.limited() && b.runtimeNs > bandwidthSliceNs) {
             elapsedDistribute = 0;
@@ -417,6 +552,7 @@ final class BandwidthControl {
             }
         }
         elapsedDistribute += costNs;
+        if (distributeRunningFlag && !asyncUnthrottle) b.distributeRunningUntilNs = k.now + costNs;
         observer.distribute(k.now, thisCpu, g, costNs, rqs, remote, cfsRqs, tasks, slack);
         return throttledRemain;
     }
@@ -429,6 +565,7 @@ final class BandwidthControl {
         long give = Math.min(-runtimeRemainingNs[q] + 1, b.runtimeNs);
         b.runtimeNs -= give;
         runtimeRemainingNs[q] += give;
+        if (sliceExpiry) runtimeExpiresNs[q] = b.runtimeExpiresNs; // before 5.4: of this period
         return runtimeRemainingNs[q] > 0;
     }
 

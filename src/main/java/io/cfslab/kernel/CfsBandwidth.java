@@ -27,8 +27,23 @@ final class CfsBandwidth {
     long timerGen;
     int slackCpu;
     long slackGen;
-    /** Refills so far: slice expiry (pre-5.4) compares a cfs_rq's grant sequence with this. */
+    /** Refills so far: slice expiry (pre-5.4) compares a cfs_rq's grant sequence with this ({@code expires_seq}). */
     int periodSeq;
+    /** {@code runtime_expires} (before 5.4): when the pool's runtime expires, set at each refill. */
+    long runtimeExpiresNs;
+    /** End of the distribution in progress ({@code distribute_running}, 4.19 to 5.7), ns; in the past if none. */
+    long distributeRunningUntilNs = Long.MIN_VALUE;
+
+    /** The period timer callback is between rounds of its catch-up loop (it takes simulated time). */
+    boolean inCallback;
+    /** Rounds of the callback in progress since the last scaling ({@code count} of sched_cfs_period_timer()). */
+    int callbackCount;
+    /** The last round's {@code do_sched_cfs_period_timer()} asked to deactivate the timer. */
+    boolean callbackIdle;
+    /** When the callback in progress started, ns (the hard-lockup watchdog of an unlimited loop). */
+    long callbackStartNs;
+    /** The watchdog has reported this callback. */
+    boolean lockupReported;
 
     /** throttled_cfs_rq list: cfs_rq indices, linked through the kernel's thrNext/thrPrev arrays. */
     int throttledHead = -1;

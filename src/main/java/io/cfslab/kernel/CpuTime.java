@@ -35,6 +35,9 @@ final class CpuTime {
     final long[] stolenUntilNs;
     final long[] busyNs;
     final long[] irqNs;
+    /** The latest steal on each CPU: its length and whether it was interrupt time (to split a pending tail). */
+    private final long[] lastStealNs;
+    private final boolean[] lastStealIrq;
     final double[] speed;
 
     // ---- usage: tasks, then groups ----
@@ -61,6 +64,8 @@ final class CpuTime {
         stolenUntilNs = new long[ncpu];
         busyNs = new long[ncpu];
         irqNs = new long[ncpu];
+        lastStealNs = new long[ncpu];
+        lastStealIrq = new boolean[ncpu];
         speed = new double[ncpu];
         Arrays.fill(speed, 1.0);
         usageNs = new long[k.ntasks];
@@ -103,6 +108,8 @@ final class CpuTime {
         if (ns <= 0) return;
         stolenNs[c] += ns;
         stolenUntilNs[c] = Math.max(stolenUntilNs[c], k.now) + ns;
+        lastStealNs[c] = ns;
+        lastStealIrq[c] = false;
     }
 
     /** Interrupt handler time on CPU c (period/slack timer, async-unthrottle IPI): stolen and counted as irq. */
@@ -110,7 +117,26 @@ final class CpuTime {
         if (ns <= 0) return;
         steal(c, ns);
         irqNs[c] += ns;
+        lastStealIrq[c] = true;
     }
+
+    /**
+     * Interrupt time CPU c has spent by now: {@link #irqNs} less the part of pending work still ahead (a steal
+     * occupies the interval after it is made, so at the end of a run the latest steal may not be over). The
+     * pending tail is taken from the latest steal first.
+     */
+    long irqElapsedNs(int c) {
+        long ahead = stolenNs[c] - stolenElapsed(c);
+        long fromLast = Math.min(ahead, lastStealNs[c]);
+        long irqAhead = lastStealIrq[c] ? fromLast : ahead - fromLast;
+        long schedAhead = ahead - irqAhead;
+        long sched = stolenNs[c] - irqNs[c];
+        if (schedAhead > sched) irqAhead += schedAhead - sched; // more sched pending than there was: the rest is irq
+        return irqNs[c] - Math.min(irqAhead, irqNs[c]);
+    }
+
+    /** Scheduler overhead CPU c has spent by now (stolen time that is not interrupt time, pending part excluded). */
+    long schedElapsedNs(int c) { return stolenElapsed(c) - irqElapsedNs(c); }
 
     /** End of the interrupt or overhead work CPU c is doing (in the past when it is doing none), ns. */
     long busyUntil(int c) { return stolenUntilNs[c]; }

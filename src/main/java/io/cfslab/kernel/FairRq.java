@@ -44,6 +44,8 @@ final class FairRq {
 
     // ---- per-CPU list of queued tasks (fair and RT) ----
     final int[] cpuTaskHead;
+    /** Tasks on each CPU's list: queued fair tasks, in a throttled subtree or not, and queued RT tasks. */
+    final int[] cpuTaskCount;
     final int[] cpuTaskNext, cpuTaskPrev;
 
     /** Set by {@link #pickFair}: the pick crossed a throttled level (task models). */
@@ -71,6 +73,7 @@ final class FairRq {
         onRq = new boolean[ne];
         cpuTaskHead = new int[k.ncpu];
         Arrays.fill(cpuTaskHead, NONE);
+        cpuTaskCount = new int[k.ncpu];
         cpuTaskNext = new int[ntasks];
         cpuTaskPrev = new int[ntasks];
     }
@@ -150,9 +153,11 @@ final class FairRq {
                 }
             }
             addRunnable(x, 1);
-            if (clockStart == ThrottledClockStart.NONEMPTY && thr.throttleCount[x] > 0) {
+            if (clockStart != ThrottledClockStart.FIRST_PARK && thr.throttleCount[x] > 0) {
                 if (thr.throttledClockSelfNs[x] == NO_CLOCK) thr.throttledClockSelfNs[x] = k.now;
-                if (thr.throttled[x] && thr.throttledClockNs[x] == NO_CLOCK) thr.throttledClockNs[x] = k.now;
+                if (clockStart == ThrottledClockStart.NONEMPTY && thr.throttled[x] && thr.throttledClockNs[x] == NO_CLOCK) {
+                    thr.throttledClockNs[x] = k.now;
+                }
             }
             if ((!taskBased && thr.throttled[x]) || k.isRootQ(x)) break;
             se = k.groupEntity(x);
@@ -185,6 +190,7 @@ final class FairRq {
     }
 
     void cpuTaskAdd(int c, int t) {
+        cpuTaskCount[c]++;
         int h = cpuTaskHead[c];
         cpuTaskPrev[t] = NONE;
         cpuTaskNext[t] = h;
@@ -193,6 +199,7 @@ final class FairRq {
     }
 
     void cpuTaskRemove(int c, int t) {
+        cpuTaskCount[c]--;
         int p = cpuTaskPrev[t], n = cpuTaskNext[t];
         if (p == NONE) cpuTaskHead[c] = n; else cpuTaskNext[p] = n;
         if (n != NONE) cpuTaskPrev[n] = p;

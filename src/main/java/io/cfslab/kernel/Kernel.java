@@ -69,6 +69,10 @@ public final class Kernel implements WorkloadContext {
     final long schedSliceNs;
     final boolean preemptKernel;
     final ThrottledClockStart clockStart;
+    /** cgroup v1 or v2 (which cpu.stat keys), and which files this kernel prints (5.16 burst stats, 6.6 cpu.stat.local). */
+    private final int cgroupVersion;
+    private final boolean burstStats;
+    private final boolean cpuStatLocal;
 
     final EventQueue events;
     final SplittableRandom random;
@@ -92,6 +96,8 @@ public final class Kernel implements WorkloadContext {
     final long[] nrSwitches, nrMigrations, exitNs;
     final long[] wakeGen;
     final int[] pendingWakeups;
+    /** SIGKILL received: the task exits the next time it runs in the kernel. */
+    final boolean[] killPending;
 
     // ---- CPUs ----
     final int[] curr;
@@ -145,6 +151,9 @@ public final class Kernel implements WorkloadContext {
         this.schedSliceNs = 750_000L * (1 + (31 - Integer.numberOfLeadingZeros(Math.min(ncpu, 8))));
         this.preemptKernel = k.preempt() == KernelSpec.Preempt.FULL;
         this.clockStart = k.throttledClockStart();
+        this.cgroupVersion = k.cgroupVersion();
+        this.burstStats = k.burstStats();
+        this.cpuStatLocal = k.cpuStatLocal();
 
         tGroup = new int[ntasks];
         tCpu = new int[ntasks];
@@ -162,6 +171,7 @@ public final class Kernel implements WorkloadContext {
         Arrays.fill(exitNs, -1);
         wakeGen = new long[ntasks];
         pendingWakeups = new int[ntasks];
+        killPending = new boolean[ntasks];
 
         curr = new int[ncpu];
         Arrays.fill(curr, NONE);
@@ -224,6 +234,20 @@ public final class Kernel implements WorkloadContext {
     }
 
     /**
+     * Sets a group's RT bandwidth (cgroup v1 {@code cpu.rt_runtime_us}, {@code cpu.rt_period_us}; RT group
+     * scheduling only).
+     * @param runtimeNs -1 for no limit
+     */
+    public void setRtBandwidth(int g, long runtimeNs, long periodNs) {
+        rt.setGroupBandwidth(g, runtimeNs, periodNs);
+    }
+
+    /** Sets a group's cgroup v1 {@code cpu.shares} (2..262144; sched_group_set_shares()). */
+    public void setShares(int g, long shares) {
+        fair.shares[g] = Math.max(2, shares);
+    }
+
+    /**
      * Initial period timer expiry per {@code kernel.timer_placement}: a random phase in [0, period) (v6.4+,
      * 41abdba93747, drawn with the group's period), 0 (aligned: before 6.4, and interleave's base), or even
      * spacing ({@code spread}). The kernel's expiry is an absolute CLOCK_MONOTONIC time near boot, long past
@@ -254,13 +278,18 @@ public final class Kernel implements WorkloadContext {
         tCpu[t] = allowed.nextSetBit(0);
     }
 
-    /** Forks task t at time now: picks the least-loaded allowed CPU and makes it runnable. */
+    /**
+     * Forks task t at time now: picks the least-loaded allowed CPU and makes it runnable. A CPU's load counts
+     * every task queued there, also those in a throttled (detached) subtree of the cfs_rq model: they are out of
+     * rq->nr_running but their load is still in the CPU's blocked PELT load that find_idlest_cpu() compares, so
+     * forks do not pile onto CPUs whose tasks are all throttled.
+     */
     public void startTask(int t) {
         int best = NONE;
         long bestKey = Long.MAX_VALUE;
         BitSet a = tAllowed[t];
         for (int c = a.nextSetBit(0); c >= 0 && c < ncpu; c = a.nextSetBit(c + 1)) {
-            long key = (long) nrRunnable(c) * 4 + balancer.coreLoad(c);
+            long key = (long) fair.cpuTaskCount[c] * 4 + balancer.coreLoad(c);
             if (key < bestKey) { bestKey = key; best = c; }
         }
         tCpu[t] = best;
@@ -292,7 +321,7 @@ public final class Kernel implements WorkloadContext {
             case EV_SLACK_TIMER -> bwc.slackTimer(target, arg);
             case EV_IPI -> bwc.csdUnthrottle(target);
             case EV_SYNC_UNTHROTTLE -> bwc.syncUnthrottle(target, arg);
-            case EV_RT_PERIOD -> rt.rtPeriod();
+            case EV_RT_PERIOD -> { if (target == 0) rt.rtPeriod(); else rt.groupPeriod(target); }
             case EV_BALANCE -> balancer.balance();
             default -> throw new IllegalStateException("unknown event " + type);
         }
@@ -310,6 +339,7 @@ public final class Kernel implements WorkloadContext {
         if (d <= 0) return;
         if (!isFair(t)) {
             rt.rtTimeNs[c] += d;
+            rt.chargeGroups(t, c, d);
             return;
         }
         fair.updateCurrFair(t, c, d);
@@ -393,12 +423,17 @@ public final class Kernel implements WorkloadContext {
         while (true) {
             if (rt.rtQueued[c] > 0 && !rt.rtThrottled[c]) {
                 next = rt.rtPick(c);
-                break;
+                if (next != NONE && killPending[next]) { exitPicked(next, c); continue; }
+                if (next != NONE) break;
             }
             next = fair.pickFair(c);
             if (next == NONE) {
                 if (balanced || !balancer.newIdleBalance(c)) break;
                 balanced = true;
+                continue;
+            }
+            if (killPending[next]) { // runs do_exit() in the kernel: exiting tasks are never parked
+                exitPicked(next, c);
                 continue;
             }
             if (taskBased && fair.lastPickThrottled) {
@@ -436,6 +471,22 @@ public final class Kernel implements WorkloadContext {
         armSegmentEnd(c);
         ensureTick(c);
         onAvailabilityChange(c);
+    }
+
+    /** A picked task with a fatal signal pending exits at once (do_exit() in the kernel, its cost not modelled). */
+    private void exitPicked(int t, int c) {
+        makeUnqueued(t, c);
+        exitTask(t);
+    }
+
+    /**
+     * put_prev_entity()'s check_cfs_rq_runtime() for a task that left the CPU by sleeping or exiting: at every
+     * level of its hierarchy a cfs_rq that ran out of runtime is throttled, though its last task has just been
+     * dequeued (before 6.6 its throttled time counts from here, kernel-model §5.1).
+     */
+    private void putPrevCheck(int t, int c) {
+        if (!isFair(t)) return;
+        for (int x = leafQ(t, c); !isRootQ(x); x = parentQ(x)) bwc.checkCfsRqRuntime(x);
     }
 
     /** Scheduler tick: charge, slice expiry, RT throttling; preempt at the interrupt's return if allowed. */
@@ -490,6 +541,10 @@ public final class Kernel implements WorkloadContext {
         clock.settle(c);
         if (segRemainingNs[t] > 0) { armSegmentEnd(c); return; } // delayed by interrupts or SMT
         clock.flushStats(c);
+        if (killPending[t]) { // the kernel stretch is over: the fatal signal is handled before user mode
+            exitRunning(t, c);
+            return;
+        }
         int prevKind = segKind[t];
         nextSegment(t);
         switch (segKind[t]) {
@@ -513,23 +568,29 @@ public final class Kernel implements WorkloadContext {
             }
             case Segment.RUN_KERNEL -> armSegmentEnd(c);
             case Segment.SLEEP, Segment.BLOCK -> {
-                updateCurr(c);
-                curr[c] = NONE;
-                segGen[c]++;
-                throttleWorkPending[t] = false;
-                if (isFair(t)) fair.dequeueTask(t, c); else rt.rtDequeue(t, c);
+                leaveCpu(t, c);
                 startSleep(t);
                 schedule(c);
             }
-            default -> { // EXIT
-                updateCurr(c);
-                curr[c] = NONE;
-                segGen[c]++;
-                if (isFair(t)) fair.dequeueTask(t, c); else rt.rtDequeue(t, c);
-                exitTask(t);
-                schedule(c);
-            }
+            default -> exitRunning(t, c); // EXIT
         }
+    }
+
+    /** The running task t exits on CPU c (do_exit()): charged up to now, dequeued, then the CPU reschedules. */
+    private void exitRunning(int t, int c) {
+        leaveCpu(t, c);
+        exitTask(t);
+        schedule(c);
+    }
+
+    /** The running task t stops running on CPU c and leaves its runqueue (to sleep or exit), charged up to now. */
+    private void leaveCpu(int t, int c) {
+        updateCurr(c);
+        curr[c] = NONE;
+        segGen[c]++;
+        throttleWorkPending[t] = false;
+        if (isFair(t)) fair.dequeueTask(t, c); else rt.rtDequeue(t, c);
+        putPrevCheck(t, c);
     }
 
     private void startSleep(int t) {
@@ -558,7 +619,12 @@ public final class Kernel implements WorkloadContext {
     /** A sleeping or blocked task wakes: next stretch, select_task_rq(), enqueue, preempt an idle CPU. */
     void wake(int t, long gen) {
         if (gen != wakeGen[t] || (tState[t] != T_SLEEPING && tState[t] != T_BLOCKED)) return;
-        nextSegment(t);
+        if (killPending[t]) { // woken by SIGKILL: runs only to exit
+            segKind[t] = Segment.RUN_KERNEL;
+            segRemainingNs[t] = 0;
+        } else {
+            nextSegment(t);
+        }
         while (segKind[t] == Segment.SLEEP && segRemainingNs[t] == 0) nextSegment(t);
         if (segKind[t] == Segment.EXIT) { exitTask(t); return; }
         if (segKind[t] == Segment.SLEEP || segKind[t] == Segment.BLOCK) { startSleep(t); return; }
@@ -604,6 +670,49 @@ public final class Kernel implements WorkloadContext {
     public void setCfsBandwidth(int g, long periodNs, long quotaNs, long burstNs, int writerCpu) {
         bwc.setCfsBandwidth(g, periodNs, quotaNs, burstNs, writerCpu);
     }
+
+    /**
+     * {@code kill -KILL}: a task running in user mode exits at once (the signal's IPI takes it into the kernel);
+     * one running in the kernel exits at the end of that stretch, on its way back to user mode; a queued one when
+     * it next runs, so not before its hierarchy is unthrottled (cfs_rq model) or its limbo list is (a parked task:
+     * the wake-up finds it still queued, kernel-model §7); a sleeping one is woken to exit.
+     */
+    public void killTask(int t) {
+        if (tState[t] == T_EXITED || killPending[t]) return;
+        killPending[t] = true;
+        int c = tCpu[t];
+        if (tState[t] == T_RUNNING && curr[c] == t) {
+            if (segKind[t] != Segment.RUN_KERNEL) {
+                clock.settle(c);
+                clock.flushStats(c);
+                exitRunning(t, c);
+            }
+        } else if (tState[t] == T_SLEEPING || tState[t] == T_BLOCKED) {
+            pendingWakeups[t] = 0;
+            wakeGen[t]++;
+            events.push(now, EV_WAKE, EV_WAKE, t, wakeGen[t]);
+        }
+    }
+
+    /** @return whether any live task is in group g (rmdir refuses with EBUSY) */
+    public boolean groupHasTasks(int g) {
+        for (int t = 0; t < ntasks; t++) if (tGroup[t] == g && tState[t] != T_EXITED) return true;
+        return false;
+    }
+
+    /** rmdir of an empty group: its bandwidth control is torn down (destroy_cfs_bandwidth()). */
+    public void removeGroup(int g) {
+        bwc.destroyCfsBandwidth(g);
+    }
+
+    /** A group's period as the kernel has it now (the period timer may have scaled it), ns. */
+    public long cfsPeriodNs(int g) { return bwc.bw[g].periodNs; }
+
+    /** A group's quota as the kernel has it now, ns; {@link Long#MAX_VALUE} for none. */
+    public long cfsQuotaNs(int g) { return bwc.bw[g].quotaNs; }
+
+    /** A group's burst as the kernel has it now, ns. */
+    public long cfsBurstNs(int g) { return bwc.bw[g].burstNs; }
 
     /** Writing a task to another group's cgroup.procs (sched_move_task). */
     public void moveTask(int t, int g) {
@@ -710,26 +819,42 @@ public final class Kernel implements WorkloadContext {
     /** CPU time of a task so far (flushed), ns. */
     public long taskUsageNs(int t) { return clock.usageNs[t]; }
 
+    /** The group task t is in now. */
+    public int taskGroup(int t) { return tGroup[t]; }
+
+    /** Whether task t has an RT policy now. */
+    public boolean taskRealtime(int t) { return !isFair(t); }
+
     /** Exit time of a task, ns, or -1 while it lives. */
     public long exitTimeNs(int t) { return exitNs[t]; }
 
     /** A task's usage in the result's units (µs). */
     public io.cfslab.metrics.SimulationResult.TaskStats taskStats(int t) {
         return new io.cfslab.metrics.SimulationResult.TaskStats(clock.usageNs[t] / 1000, clock.userNs[t] / 1000,
-                clock.systemNs[t] / 1000, nrSwitches[t], nrMigrations[t]);
+                clock.systemNs[t] / 1000, nrSwitches[t], nrMigrations[t], exitNs[t] < 0 ? null : exitNs[t] / 1e9);
     }
 
     /**
-     * A group's {@code cpu.stat} and {@code cpu.stat.local} as the kernel prints them (cpu_extra_stat_show(),
-     * cpu_local_stat_show()): times truncated to µs, throttled time counted only for finished intervals.
+     * A group's {@code cpu.stat} and {@code cpu.stat.local} as this kernel prints them (cpu_extra_stat_show(),
+     * cpu_local_stat_show(), kernel/sched/core.c): cgroup v2's keys in µs truncated from ns, or v1's with
+     * {@code throttled_time} and {@code burst_time} in ns beside {@code cpuacct.usage} (ns); the burst keys from
+     * 5.16, {@code cpu.stat.local} from 6.6; throttled time counted only for finished intervals.
      */
     public io.cfslab.metrics.SimulationResult.CgroupStats cgroupStats(int g) {
         CfsBandwidth b = bwc.bw[g];
+        Long bursts = burstStats ? b.nrBurst : null;
+        if (cgroupVersion == 1) {
+            var stat = new io.cfslab.metrics.SimulationResult.CpuStat(null, null, null, b.nrPeriods, b.nrThrottled,
+                    null, b.throttledTimeNs, bursts, null, burstStats ? b.burstTimeNs : null);
+            var local = cpuStatLocal ? new io.cfslab.metrics.SimulationResult.CpuStatLocal(null, throttledSelfTimeNs(g)) : null;
+            return new io.cfslab.metrics.SimulationResult.CgroupStats(stat, local, clock.gUsageNs[g], null, null, null,
+                    null, null);
+        }
         var stat = new io.cfslab.metrics.SimulationResult.CpuStat(clock.gUsageNs[g] / 1000, clock.gUserNs[g] / 1000,
-                clock.gSystemNs[g] / 1000, b.nrPeriods, b.nrThrottled, b.throttledTimeNs / 1000, b.nrBurst,
-                b.burstTimeNs / 1000);
+                clock.gSystemNs[g] / 1000, b.nrPeriods, b.nrThrottled, b.throttledTimeNs / 1000, null, bursts,
+                burstStats ? b.burstTimeNs / 1000 : null, null);
         return new io.cfslab.metrics.SimulationResult.CgroupStats(stat,
-                new io.cfslab.metrics.SimulationResult.CpuStatLocal(throttledSelfTimeNs(g) / 1000));
+                cpuStatLocal ? new io.cfslab.metrics.SimulationResult.CpuStatLocal(throttledSelfTimeNs(g) / 1000) : null);
     }
 
     /**
@@ -748,8 +873,9 @@ public final class Kernel implements WorkloadContext {
     public java.util.List<io.cfslab.metrics.SimulationResult.CpuStats> cpuStats() {
         var list = new java.util.ArrayList<io.cfslab.metrics.SimulationResult.CpuStats>(ncpu);
         for (int c = 0; c < ncpu; c++) {
-            list.add(new io.cfslab.metrics.SimulationResult.CpuStats(c, clock.busyNs[c] / 1000, clock.irqNs[c] / 1000,
-                    (clock.stolenNs[c] - clock.irqNs[c]) / 1000));
+            // interrupt and overhead work still ahead at the end of the run is not part of it
+            list.add(new io.cfslab.metrics.SimulationResult.CpuStats(c, clock.busyNs[c] / 1000,
+                    clock.irqElapsedNs(c) / 1000, clock.schedElapsedNs(c) / 1000));
         }
         return java.util.List.copyOf(list);
     }

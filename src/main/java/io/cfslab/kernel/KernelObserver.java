@@ -30,5 +30,8 @@ public interface KernelObserver {
     /** The period timer scaled a group's period up (overrun loop, 2e8e19226398). */
     default void periodScaled(int group, long periodNs, long quotaNs) { }
 
+    /** A line the kernel logged (printk), e.g. the period timer's scaling warning. */
+    default void log(long atNs, String message) { }
+
     KernelObserver NONE = new KernelObserver() { };
 }

@@ -12,7 +12,10 @@ import static io.cfslab.kernel.Kernel.NONE;
 /**
  * The RT class (kernel/sched/rt.c): a FIFO list of queued RT tasks per CPU, highest {@code sched_priority}
  * first, SCHED_RR's time slice, and RT throttling ({@code sched_rt_runtime_us} per
- * {@code sched_rt_period_us}, {@code sched_rt_runtime_exceeded()} and {@code sched_rt_period_timer()}).
+ * {@code sched_rt_period_us}, {@code sched_rt_runtime_exceeded()} and {@code sched_rt_period_timer()}). With RT
+ * group scheduling ({@code CONFIG_RT_GROUP_SCHED}) every group with {@code cpu.rt_runtime_us} also has an rt_rq
+ * per CPU that is charged and throttled against its own runtime per its own period (update_curr_rt() charges
+ * every level); borrowing runtime from other CPUs (RT_RUNTIME_SHARE, off by default since 5.10) is not modelled.
  */
 final class RtClass {
     static final long RR_TIMESLICE_NS = 100_000_000L;
@@ -28,6 +31,13 @@ final class RtClass {
 
     final long rtRuntimeNs;
     final long rtPeriodNs;
+    private final boolean rtGroupSched;
+    private final int[] tGroup;
+
+    // ---- task groups (RT group scheduling): bandwidth, and per rt_rq (q = g * cpus + cpu) time and throttling ----
+    private final long[] groupRuntimeNs, groupPeriodNs;
+    private final long[] groupTimeNs;
+    private final boolean[] groupThrottled;
 
     // ---- tasks ----
     final int[] rtNext, rtPrev;
@@ -48,6 +58,13 @@ final class RtClass {
         this.pickedAtNs = k.pickedAtNs;
         this.rtRuntimeNs = spec.schedRtRuntimeUs() < 0 ? -1 : spec.schedRtRuntimeUs() * 1000L;
         this.rtPeriodNs = spec.schedRtPeriodUs() * 1000L;
+        this.rtGroupSched = spec.rtGroupSched();
+        this.tGroup = k.tGroup;
+        int groups = rtGroupSched ? k.ngroups : 0;
+        groupRuntimeNs = new long[groups];
+        groupPeriodNs = new long[groups];
+        groupTimeNs = new long[groups * ncpu];
+        groupThrottled = new boolean[groups * ncpu];
         rtNext = new int[k.ntasks];
         rtPrev = new int[k.ntasks];
         rtHead = new int[ncpu];
@@ -67,6 +84,15 @@ final class RtClass {
         if (rtRuntimeNs >= 0 && rtTimeNs[c] >= rtRuntimeNs && !rtThrottled[c]) {
             rtThrottled[c] = true;
             needResched[c] = true;
+        }
+        if (rtGroupSched) {
+            for (int g = tGroup[t]; g > 0; g = k.tree.parent(g)) {
+                int q = g * ncpu + c;
+                if (groupRuntimeNs[g] >= 0 && groupTimeNs[q] >= groupRuntimeNs[g] && !groupThrottled[q]) {
+                    groupThrottled[q] = true;
+                    needResched[c] = true;
+                }
+            }
         }
         if (tPolicy[t] == Policy.RR && k.now - pickedAtNs[c] >= RR_TIMESLICE_NS) {
             rtDequeue(t, c);
@@ -103,11 +129,56 @@ final class RtClass {
         k.onAvailabilityChange(c);
     }
 
-    /** pick_next_rt_entity(): the highest-priority queued RT task, the first of equals; NONE if none. */
+    /**
+     * pick_next_rt_entity(): the highest-priority queued RT task, the first of equals, whose group's rt_rqs on
+     * this CPU are not throttled; NONE if none.
+     */
     int rtPick(int c) {
         int best = NONE;
-        for (int t = rtHead[c]; t != NONE; t = rtNext[t]) if (best == NONE || tRtPrio[t] > tRtPrio[best]) best = t;
+        for (int t = rtHead[c]; t != NONE; t = rtNext[t]) {
+            if ((best == NONE || tRtPrio[t] > tRtPrio[best]) && !groupThrottled(t, c)) best = t;
+        }
         return best;
+    }
+
+    private boolean groupThrottled(int t, int c) {
+        if (!rtGroupSched) return false;
+        for (int g = tGroup[t]; g > 0; g = k.tree.parent(g)) if (groupThrottled[g * ncpu + c]) return true;
+        return false;
+    }
+
+    /** update_curr_rt() with RT group scheduling: the running RT task's time is charged at every level. */
+    void chargeGroups(int t, int c, long d) {
+        if (!rtGroupSched) return;
+        for (int g = tGroup[t]; g > 0; g = k.tree.parent(g)) if (groupRuntimeNs[g] >= 0) groupTimeNs[g * ncpu + c] += d;
+    }
+
+    /**
+     * A group's {@code cpu.rt_runtime_us}/{@code cpu.rt_period_us} (tg_set_rt_bandwidth()): starts its period
+     * timer at the first write with a runtime.
+     * @param runtimeNs -1 for no limit
+     */
+    void setGroupBandwidth(int g, long runtimeNs, long periodNs) {
+        boolean started = groupPeriodNs[g] > 0;
+        groupRuntimeNs[g] = runtimeNs;
+        groupPeriodNs[g] = periodNs;
+        if (!started) events.push(k.now + periodNs, EV_RT_PERIOD, EV_RT_PERIOD, g, 0);
+    }
+
+    /**
+     * do_sched_rt_period_timer() of group g: every rt_rq of the group gives back one period's runtime and is
+     * unthrottled once below it.
+     */
+    void groupPeriod(int g) {
+        for (int c = 0; c < ncpu; c++) {
+            int q = g * ncpu + c;
+            groupTimeNs[q] -= Math.min(groupTimeNs[q], Math.max(0, groupRuntimeNs[g]));
+            if (groupThrottled[q] && (groupRuntimeNs[g] < 0 || groupTimeNs[q] < groupRuntimeNs[g])) {
+                groupThrottled[q] = false;
+                if (rtQueued[c] > 0) { needResched[c] = true; k.requestResched(c); }
+            }
+        }
+        events.push(k.now + groupPeriodNs[g], EV_RT_PERIOD, EV_RT_PERIOD, g, 0);
     }
 
     /** Global RT period boundary: reset RT time and lift RT throttling (sched_rt_period_timer). */

@@ -30,7 +30,7 @@ final class Throttling {
     private final CostModel cost;
     private final KernelObserver observer;
     private final boolean taskBased;
-    private final boolean insertHead;
+    private final KernelSpec.ListInsert listInsert;
     private final ThrottledClockStart clockStart;
     private final int[] curr, tCpu, tState;
     private final boolean[] throttleWorkPending;
@@ -60,7 +60,7 @@ final class Throttling {
         this.cost = k.cost;
         this.observer = k.observer;
         this.taskBased = k.taskBased;
-        this.insertHead = spec.throttledListInsert() == KernelSpec.ListInsert.HEAD;
+        this.listInsert = spec.throttledListInsert();
         this.clockStart = k.clockStart;
         this.curr = k.curr;
         this.tCpu = k.tCpu;
@@ -111,8 +111,9 @@ final class Throttling {
         for (int gg = g; gg < g + size; gg++) { // pre-order
             int x = gg * ncpu + c;
             if (throttleCount[x]++ == 0) {
-                if (clockStart == ThrottledClockStart.THROTTLE
-                        || (clockStart == ThrottledClockStart.NONEMPTY && fair.hNrRunning[x] > 0)) {
+                // cpu.stat.local counts a cfs_rq only while it has something queued (677ea015f231): whatever
+                // throttled_clock_start says for cpu.stat, an empty cfs_rq starts its clock at its first enqueue
+                if (clockStart != ThrottledClockStart.FIRST_PARK && fair.hNrRunning[x] > 0) {
                     throttledClockSelfNs[x] = k.now;
                 }
             }
@@ -146,7 +147,13 @@ final class Throttling {
         }
     }
 
+    /**
+     * Adds cfs_rq q to its group's throttled list: at the tail (5.8+), at the head (3.17–4.18, so that a
+     * distribution in progress does not see it), or at the head only while a distribution runs (4.19–5.7).
+     */
     private void listAddThrottled(CfsBandwidth b, int q) {
+        boolean insertHead = listInsert == KernelSpec.ListInsert.HEAD
+                || (listInsert == KernelSpec.ListInsert.TAIL_UNLESS_DISTRIBUTING && b.distributeRunningUntilNs > k.now);
         if (b.throttledHead == NONE) {
             thrPrev[q] = NONE;
             thrNext[q] = NONE;

@@ -21,17 +21,29 @@ public final class CpuStatText {
      * The content of a {@code cpu.stat} file.
      *
      * @param s the counters (µs and counts)
-     * @return 8 lines {@code usage_usec N} ... {@code burst_usec N}, each ending in {@code '\n'}
+     * @return one line per key the kernel prints: cgroup v2's 8 lines {@code usage_usec N} ... {@code burst_usec N}
+     *         (the burst lines from 5.16), or cgroup v1's {@code nr_periods}, {@code nr_throttled},
+     *         {@code throttled_time} (ns) and from 5.16 {@code nr_bursts}, {@code burst_time}; each ending in
+     *         {@code '\n'}
      */
     public static String cpuStat(CpuStat s) {
-        return "usage_usec " + s.usageUsec() + "\n"
-                + "user_usec " + s.userUsec() + "\n"
-                + "system_usec " + s.systemUsec() + "\n"
-                + "nr_periods " + s.nrPeriods() + "\n"
-                + "nr_throttled " + s.nrThrottled() + "\n"
-                + "throttled_usec " + s.throttledUsec() + "\n"
-                + "nr_bursts " + s.nrBursts() + "\n"
-                + "burst_usec " + s.burstUsec() + "\n";
+        StringBuilder b = new StringBuilder();
+        line(b, "usage_usec", s.usageUsec());
+        line(b, "user_usec", s.userUsec());
+        line(b, "system_usec", s.systemUsec());
+        line(b, "nr_periods", s.nrPeriods());
+        line(b, "nr_throttled", s.nrThrottled());
+        line(b, "throttled_usec", s.throttledUsec());
+        line(b, "throttled_time", s.throttledTime());
+        line(b, "nr_bursts", s.nrBursts());
+        line(b, "burst_usec", s.burstUsec());
+        line(b, "burst_time", s.burstTime());
+        return b.toString();
+    }
+
+    /** {@code key value\n}, or nothing for a key this kernel does not print. */
+    private static void line(StringBuilder b, String key, Long value) {
+        if (value != null) b.append(key).append(' ').append(value).append('\n');
     }
 
     /**
@@ -41,7 +53,10 @@ public final class CpuStatText {
      * @return {@code "throttled_usec N\n"}
      */
     public static String cpuStatLocal(CpuStatLocal s) {
-        return "throttled_usec " + s.throttledUsec() + "\n";
+        StringBuilder b = new StringBuilder();
+        line(b, "throttled_usec", s.throttledUsec());
+        line(b, "throttled_time", s.throttledTime());
+        return b.toString();
     }
 
     /**

@@ -24,8 +24,10 @@ import tools.jackson.databind.json.JsonMapper;
  * <p>Keys: record components in snake_case ({@code simulated_ns}, {@code distribute_calls}, {@code at_ns},
  * {@code duration_ns}, {@code cfs_rqs}, {@code remote_rqs}, {@code usage_usec}, {@code nr_periods},
  * {@code cpu_percent}, {@code wall_ms}, ...), except the cgroup files, keyed by their cgroupfs names:
- * {@link SimulationResult.CgroupStats#cpuStat()} is {@code "cpu.stat"} and
- * {@link SimulationResult.CgroupStats#cpuStatLocal()} is {@code "cpu.stat.local"}. A histogram is
+ * {@link SimulationResult.CgroupStats#cpuStat()} is {@code "cpu.stat"},
+ * {@link SimulationResult.CgroupStats#cpuStatLocal()} is {@code "cpu.stat.local"}, and likewise
+ * {@code "cpuacct.usage"} and the read-back bandwidth files ({@code "cpu.max"}, {@code "cpu.cfs_quota_us"}, ...).
+ * Parts a kernel or cgroup version does not have are null and left out. A histogram is
  * {@code {"count", "sum", "buckets": [{"low", "high", "count"}]}}.
  *
  * <p>Deterministic bytes: properties in record component order (so {@code engine} is last), map entries in
@@ -98,7 +100,8 @@ public final class ResultJson {
         }
         List<SimulationResult.SeriesSample> series = r.series().stream().map(ResultJson::roundSample).toList();
         return new SimulationResult(r.scenario(), r.seed(), r.simulatedNs(), r.cgroups(), r.tasks(), r.histograms(),
-                r.distributeCalls(), series, r.benchmarks(), r.machine(), r.cpus(), r.engine());
+                r.distributeCalls(), series, r.benchmarks(), r.machine(), r.cpus(), r.kernel(), r.actions(),
+                r.kernelLog(), r.engine());
     }
 
     private static SimulationResult.SeriesSample roundSample(SimulationResult.SeriesSample s) {
@@ -137,6 +140,12 @@ public final class ResultJson {
             return switch (name) {
                 case "cpuStat" -> "cpu.stat";
                 case "cpuStatLocal" -> "cpu.stat.local";
+                case "cpuacctUsage" -> "cpuacct.usage";
+                case "cpuMax" -> "cpu.max";
+                case "cpuMaxBurst" -> "cpu.max.burst";
+                case "cpuCfsQuotaUs" -> "cpu.cfs_quota_us";
+                case "cpuCfsPeriodUs" -> "cpu.cfs_period_us";
+                case "cpuCfsBurstUs" -> "cpu.cfs_burst_us";
                 default -> super.translate(name);
             };
         }

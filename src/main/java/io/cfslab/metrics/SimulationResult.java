@@ -1,5 +1,7 @@
 package io.cfslab.metrics;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+
 import java.util.List;
 import java.util.Map;
 
@@ -11,7 +13,8 @@ import java.util.Map;
  * @param scenario        scenario name
  * @param seed            seed used
  * @param simulatedNs     simulated time reached, ns
- * @param cgroups         per cgroup path (creation order): its {@code cpu.stat} and {@code cpu.stat.local}
+ * @param cgroups         per cgroup path (creation order; a group removed by {@code rmdir} is left out): its
+ *                        {@code cpu.stat}, {@code cpu.stat.local} (6.6+), and the bandwidth files as they read back
  * @param tasks           per task instance name: usage
  * @param histograms      per histogram name (e.g. {@code distribute_cfs_runtime_ns}): log2 buckets
  * @param distributeCalls each {@code distribute_cfs_runtime} call, capped by {@code record.max_distribute_calls}
@@ -19,13 +22,34 @@ import java.util.Map;
  * @param benchmarks      per task entry name: the workload's own figures (e.g. {@code completion_s})
  * @param machine         machine-wide counters ({@code __schedule()} calls, context switches)
  * @param cpus            per CPU: time running tasks and time in interrupts and scheduler overhead
+ * @param kernel          the effective kernel switches the run used ({@code KernelSpec.switches()}: version, throttle
+ *                        model, every version switch, HZ, ...)
+ * @param actions         one entry per timeline action, in the order they ran: whether the kernel took it, else
+ *                        its errno (contract v1.1)
+ * @param kernelLog       what the kernel logged (dmesg), e.g. the period timer's scaling warning; capped at
+ *                        {@link #MAX_KERNEL_LOG} lines
  * @param engine          wall-clock facts about the run; the only part allowed to differ between runs
  */
+@JsonInclude(JsonInclude.Include.NON_NULL)
 public record SimulationResult(String scenario, long seed, long simulatedNs,
                                Map<String, CgroupStats> cgroups, Map<String, TaskStats> tasks,
                                Map<String, HistogramSnapshot> histograms, List<DistributeCall> distributeCalls,
                                List<SeriesSample> series, Map<String, Map<String, Double>> benchmarks,
-                               MachineStats machine, List<CpuStats> cpus, EngineStats engine) {
+                               MachineStats machine, List<CpuStats> cpus, Map<String, Object> kernel,
+                               List<ActionRecord> actions, List<KernelLogLine> kernelLog, EngineStats engine) {
+
+    /** Most {@code kernel_log} lines a result keeps (the kernel's own ratelimit keeps a run far below). */
+    public static final int MAX_KERNEL_LOG = 1000;
+
+    /** The fields before kernel versions: no kernel switches, actions or kernel log. */
+    public SimulationResult(String scenario, long seed, long simulatedNs, Map<String, CgroupStats> cgroups,
+                            Map<String, TaskStats> tasks, Map<String, HistogramSnapshot> histograms,
+                            List<DistributeCall> distributeCalls, List<SeriesSample> series,
+                            Map<String, Map<String, Double>> benchmarks, MachineStats machine, List<CpuStats> cpus,
+                            EngineStats engine) {
+        this(scenario, seed, simulatedNs, cgroups, tasks, histograms, distributeCalls, series, benchmarks, machine,
+                cpus, Map.of(), List.of(), List.of(), engine);
+    }
 
     /** The contract's fields without the machine counters and the per-CPU extension. */
     public SimulationResult(String scenario, long seed, long simulatedNs, Map<String, CgroupStats> cgroups,
@@ -48,6 +72,26 @@ public record SimulationResult(String scenario, long seed, long simulatedNs,
     public record MachineStats(long schedCalls, long contextSwitches) { }
 
     /**
+     * One timeline action as the run applied it.
+     *
+     * @param atNs   simulated time, ns
+     * @param action the action in the scenario's words ({@code write /a/cpu.max 50000 100000}, {@code kill nop})
+     * @param ok     whether the kernel took it
+     * @param errno  when refused: the errno the kernel returned ({@code EINVAL}, {@code EBUSY}, {@code EPERM})
+     * @param reason when refused: why, in kernel-developer words
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record ActionRecord(long atNs, String action, boolean ok, String errno, String reason) { }
+
+    /**
+     * One line the kernel logged.
+     *
+     * @param atNs    simulated time, ns
+     * @param message the line as dmesg shows it, without the timestamp
+     */
+    public record KernelLogLine(long atNs, String message) { }
+
+    /**
      * One CPU's time (extension of the contract).
      *
      * @param cpu        CPU number
@@ -58,21 +102,58 @@ public record SimulationResult(String scenario, long seed, long simulatedNs,
      */
     public record CpuStats(int cpu, long busyUsec, long irqUsec, long schedUsec) { }
 
-    /** A cgroup's files: {@code cpu.stat} and {@code cpu.stat.local} (also their JSON keys, see {@link ResultJson}). */
-    public record CgroupStats(CpuStat cpuStat, CpuStatLocal cpuStatLocal) { }
+    /**
+     * A cgroup's files (their JSON keys are the file names, see {@link ResultJson}): {@code cpu.stat},
+     * {@code cpu.stat.local} (only on kernels that have it, 6.6+), cgroup v1's {@code cpuacct.usage} (ns), and
+     * at the end of a run the bandwidth files as they read back then (a period timer may have scaled them):
+     * {@code cpu.max} and {@code cpu.max.burst} (v2; burst 5.14+), or {@code cpu.cfs_quota_us},
+     * {@code cpu.cfs_period_us} and {@code cpu.cfs_burst_us} (v1). Absent parts are null and not written.
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record CgroupStats(CpuStat cpuStat, CpuStatLocal cpuStatLocal, Long cpuacctUsage, String cpuMax,
+                              String cpuMaxBurst, String cpuCfsQuotaUs, String cpuCfsPeriodUs, String cpuCfsBurstUs) {
+        /** {@code cpu.stat} and {@code cpu.stat.local} only (series samples, live views). */
+        public CgroupStats(CpuStat cpuStat, CpuStatLocal cpuStatLocal) {
+            this(cpuStat, cpuStatLocal, null, null, null, null, null, null);
+        }
+    }
 
     /**
-     * cgroup v2 {@code cpu.stat} keys, print order of {@code cpu_extra_stat_show} (kernel/sched/core.c).
-     * All times µs (truncated from ns), counts as the kernel counts them (kernel-model.md §5.1).
+     * {@code cpu.stat} in the print order of {@code cpu_extra_stat_show} (kernel/sched/core.c): cgroup v2's keys
+     * ({@code usage_usec} … {@code burst_usec}, µs truncated from ns) or cgroup v1's ({@code nr_periods},
+     * {@code nr_throttled}, {@code throttled_time} in ns, {@code nr_bursts}, {@code burst_time} in ns); the burst
+     * keys only from 5.16 (bcb1704a1ed2). Keys a kernel does not print are null. Counts as the kernel counts
+     * them (kernel-model.md §5.1).
      */
-    public record CpuStat(long usageUsec, long userUsec, long systemUsec, long nrPeriods, long nrThrottled,
-                          long throttledUsec, long nrBursts, long burstUsec) { }
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record CpuStat(Long usageUsec, Long userUsec, Long systemUsec, Long nrPeriods, Long nrThrottled,
+                          Long throttledUsec, Long throttledTime, Long nrBursts, Long burstUsec, Long burstTime) {
+        /** A cgroup v2 {@code cpu.stat} with every key. */
+        public CpuStat(long usageUsec, long userUsec, long systemUsec, long nrPeriods, long nrThrottled,
+                       long throttledUsec, long nrBursts, long burstUsec) {
+            this(usageUsec, userUsec, systemUsec, nrPeriods, nrThrottled, throttledUsec, null, nrBursts, burstUsec, null);
+        }
+    }
 
-    /** {@code cpu.stat.local} (v6.6+): time this group's cfs_rqs spent in a throttled hierarchy, µs. */
-    public record CpuStatLocal(long throttledUsec) { }
+    /**
+     * {@code cpu.stat.local} (6.6+, 677ea015f231): time this group's cfs_rqs spent in a throttled hierarchy:
+     * {@code throttled_usec} (v2) or {@code throttled_time} in ns (v1).
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record CpuStatLocal(Long throttledUsec, Long throttledTime) {
+        /** cgroup v2's {@code cpu.stat.local}. */
+        public CpuStatLocal(long throttledUsec) { this(throttledUsec, null); }
+    }
 
-    /** Per task instance: CPU time in µs, context switches. */
-    public record TaskStats(long usageUsec, long userUsec, long systemUsec, long nrSwitches, long nrMigrations) { }
+    /** Per task instance: CPU time in µs, context switches, migrations, and when it exited (s), if it did. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record TaskStats(long usageUsec, long userUsec, long systemUsec, long nrSwitches, long nrMigrations,
+                            Double exitS) {
+        /** A task that has not exited. */
+        public TaskStats(long usageUsec, long userUsec, long systemUsec, long nrSwitches, long nrMigrations) {
+            this(usageUsec, userUsec, systemUsec, nrSwitches, nrMigrations, null);
+        }
+    }
 
     /**
      * One {@code distribute_cfs_runtime()} call and the counters of seed 01's trace line.

@@ -1,13 +1,18 @@
 package io.cfslab.scenario;
 
 import java.math.BigInteger;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Writes to the cgroup v2 cpu controller files, parsed and validated as the kernel does.
- * Models {@code cpu_period_quota_parse()}, {@code cpu_max_write()}, {@code cpu_burst_write_u64()},
- * {@code cpu_weight_write_u64()} and the checks of {@code tg_set_cfs_bandwidth()} /
- * {@code tg_set_bandwidth()}, kernel/sched/core.c, v6.18 (shared/design/kernel-model.md §5.2–5.4).
+ * Writes to the cpu controller's files, parsed and validated as the kernel does: cgroup v2's
+ * ({@code cpu_period_quota_parse()}, {@code cpu_max_write()}, {@code cpu_burst_write_u64()},
+ * {@code cpu_weight_write_u64()}) and cgroup v1's ({@code cpu_cfs_quota_write_s64()},
+ * {@code cpu_cfs_period_write_u64()}, {@code cpu_cfs_burst_write_u64()}, {@code cpu_shares_write_u64()},
+ * {@code cpu_rt_runtime_write()}, {@code cpu_rt_period_write_uint()}), with the checks of
+ * {@code tg_set_cfs_bandwidth()} / {@code tg_set_bandwidth()}, v1's hierarchical {@code __cfs_schedulable()} and
+ * {@code __rt_schedulable()}, kernel/sched/core.c and rt.c (shared/design/kernel-model.md §5.2–5.4). What differs
+ * between kernel versions (the burst files, the burst-units bug) follows {@link Rules}.
  * All values are in cgroupfs units: microseconds.
  */
 public final class CgroupFiles {
@@ -19,8 +24,32 @@ public final class CgroupFiles {
     public static final String CPU_MAX_BURST = "cpu.max.burst";
     /** {@code cpu.weight}. */
     public static final String CPU_WEIGHT = "cpu.weight";
-    /** The files a scenario may write, in the order the parser applies them. */
+    /** The cgroup v2 files a scenario may write, in the order the parser applies them. */
     public static final List<String> FILES = List.of(CPU_MAX, CPU_MAX_BURST, CPU_WEIGHT);
+
+    /** cgroup v1 {@code cpu.cfs_quota_us}: µs, any negative value for no limit. */
+    public static final String CFS_QUOTA_US = "cpu.cfs_quota_us";
+    /** cgroup v1 {@code cpu.cfs_period_us}: µs. */
+    public static final String CFS_PERIOD_US = "cpu.cfs_period_us";
+    /** cgroup v1 {@code cpu.cfs_burst_us}: µs (5.14+). */
+    public static final String CFS_BURST_US = "cpu.cfs_burst_us";
+    /** cgroup v1 {@code cpu.shares}: 2..262144, default 1024. */
+    public static final String SHARES = "cpu.shares";
+    /** cgroup v1 {@code cpu.rt_runtime_us} (CONFIG_RT_GROUP_SCHED): µs, -1 for no limit, default 0. */
+    public static final String RT_RUNTIME_US = "cpu.rt_runtime_us";
+    /** cgroup v1 {@code cpu.rt_period_us} (CONFIG_RT_GROUP_SCHED): µs, default 1000000. */
+    public static final String RT_PERIOD_US = "cpu.rt_period_us";
+    /** The cgroup v1 files a scenario may write. */
+    public static final List<String> FILES_V1 = List.of(CFS_QUOTA_US, CFS_PERIOD_US, CFS_BURST_US, SHARES, RT_RUNTIME_US,
+            RT_PERIOD_US);
+    /** MIN_SHARES. */
+    public static final long MIN_SHARES = 2;
+    /** MAX_SHARES: 1 &lt;&lt; 18. */
+    public static final long MAX_SHARES = 1L << 18;
+    /** Default {@code cpu.shares}. */
+    public static final long DEFAULT_SHARES = 1024;
+    /** Default {@code cpu.rt_period_us} of a new group (the global sched_rt_period_us default). */
+    public static final long DEFAULT_RT_PERIOD_US = 1_000_000;
 
     /** {@code min_cfs_quota_period}: 1 ms, the minimum quota and period, µs. */
     public static final long MIN_US = 1_000;
@@ -163,26 +192,345 @@ public final class CgroupFiles {
     }
 
     /**
-     * {@code echo value > cgroup/file}: applies one write to a group, as the kernel validates it now.
+     * {@code echo value > cgroup/file} on a cgroup v2 group of a 6.18 kernel, without the hierarchy (the REST
+     * API's cgroup files): {@link #write(CgroupSpec, String, String, Rules, Hierarchy)} with {@link Rules#V2}.
      *
      * @param group the group's current state; a path of {@code "/"} (the root) is refused
      * @param file  {@link #CPU_MAX}, {@link #CPU_MAX_BURST} or {@link #CPU_WEIGHT}
      * @param value the text written
      * @return the group's new state
-     * @throws InvalidValueException {@code EINVAL} for the root or a bad value, {@code ERANGE},
-     *                               {@code ENOENT} for another file name
+     * @throws InvalidValueException {@code EINVAL} for a bad value, {@code ERANGE}, {@code ENOENT} for the root or
+     *                               another file name
      */
     public static CgroupSpec write(CgroupSpec group, String file, String value) {
-        if (!FILES.contains(file)) {
-            throw new InvalidValueException("no file " + file + " in a cgroup; writable are cpu.max, cpu.max.burst, cpu.weight", "ENOENT");
+        return write(group, file, value, Rules.V2, null);
+    }
+
+    /**
+     * {@code echo value > cgroup/file}: applies one write to a group, as the kernel of {@code rules} validates it
+     * now. cgroup v2: {@code cpu.max}, {@code cpu.max.burst} (5.14+), {@code cpu.weight}. cgroup v1:
+     * {@code cpu.cfs_quota_us}, {@code cpu.cfs_period_us}, {@code cpu.cfs_burst_us} (5.14+), {@code cpu.shares},
+     * {@code cpu.rt_runtime_us} and {@code cpu.rt_period_us} (with RT group scheduling), with v1's hierarchical
+     * checks ({@code __cfs_schedulable()}, {@code __rt_schedulable()}, kernel/sched/core.c and rt.c).
+     *
+     * @param group     the group's current state
+     * @param file      the file's name
+     * @param value     the text written
+     * @param rules     the kernel's era and the cgroup version
+     * @param hierarchy the other groups as they are now, for v1's hierarchical checks; null to skip them
+     * @return the group's new state
+     * @throws InvalidValueException {@code EINVAL} (bad value, or a v1 child above its parent), {@code ERANGE},
+     *                               {@code ENOENT} (no such file in this cgroup version or kernel), {@code EBUSY}
+     */
+    public static CgroupSpec write(CgroupSpec group, String file, String value, Rules rules, Hierarchy hierarchy) {
+        checkFile(file, rules);
+        boolean root = "/".equals(group.path());
+        if (rules.cgroupVersion() == 2) {
+            checkNotRoot(group.path(), file);
+            return switch (file) {
+                case CPU_MAX -> {
+                    // cpu_max_write() keeps the current burst; 5.14 until 49217ea147df passed it in µs where
+                    // tg_set_cfs_bandwidth() takes ns, so the burst it keeps is 1000× smaller
+                    long burst = rules.burstUnitsBug() ? group.cpuMaxBurstUs() / 1000 : group.cpuMaxBurstUs();
+                    yield group.withCpuMax(parseCpuMax(value, group.cpuMax(), burst)).withBurstUs(burst);
+                }
+                case CPU_MAX_BURST -> group.withBurstUs(parseBurst(value, group.cpuMax()));
+                default -> new CgroupSpec(group.path(), group.cpuMax(), group.cpuMaxBurstUs(), parseWeight(value),
+                        group.cpuShares(), group.rtRuntimeUs(), group.rtPeriodUs());
+            };
         }
-        checkNotRoot(group.path(), file);
+        if (root && !file.equals(RT_RUNTIME_US) && !file.equals(RT_PERIOD_US)) {
+            // tg_set_cfs_bandwidth() and sched_group_set_shares() refuse the root task group
+            throw einval("the root cgroup's " + file + " cannot be written (root_task_group)");
+        }
+        switch (file) {
+            case CFS_QUOTA_US -> {
+                long q = s64(value, "cfs_quota_us");
+                long quota;
+                if (q < 0) quota = CpuMax.MAX; // any negative is RUNTIME_INF (tg_set_cfs_quota)
+                else if (q > MAX_USEC) throw einval("quota " + q + " us does not survive translation to ns");
+                else quota = q;
+                return setBandwidthV1(group, group.cpuMax().periodUs(), quota, group.cpuMaxBurstUs(), hierarchy);
+            }
+            case CFS_PERIOD_US -> {
+                BigInteger p = u64(value, "cfs_period_us");
+                if (p.compareTo(BigInteger.valueOf(MAX_USEC)) > 0) throw einval("period " + p + " us does not survive translation to ns");
+                return setBandwidthV1(group, p.longValueExact(), group.cpuMax().quotaUs(), group.cpuMaxBurstUs(), hierarchy);
+            }
+            case CFS_BURST_US -> {
+                BigInteger b = u64(value, "cfs_burst_us");
+                if (b.compareTo(BigInteger.valueOf(MAX_USEC)) > 0) throw einval("burst " + b + " us does not survive translation to ns");
+                return setBandwidthV1(group, group.cpuMax().periodUs(), group.cpuMax().quotaUs(), b.longValueExact(), hierarchy);
+            }
+            case SHARES -> {
+                BigInteger v = u64(value, "shares");
+                // sched_group_set_shares(): clamp(shares, MIN_SHARES, MAX_SHARES), no error
+                long shares = v.min(BigInteger.valueOf(MAX_SHARES)).max(BigInteger.valueOf(MIN_SHARES)).longValueExact();
+                return new CgroupSpec(group.path(), group.cpuMax(), group.cpuMaxBurstUs(), weightOfShares(shares),
+                        shares, group.rtRuntimeUs(), group.rtPeriodUs());
+            }
+            case RT_RUNTIME_US -> {
+                if (root) throw new InvalidValueException("writing the root group's RT bandwidth is not modelled; "
+                        + "set kernel.sched_rt_runtime_us", null);
+                long r = s64(value, "rt_runtime_us");
+                long runtime;
+                if (r < 0) runtime = -1; // RUNTIME_INF (sched_group_set_rt_runtime)
+                else if (r > MAX_USEC) throw einval("rt_runtime " + r + " us does not survive translation to ns");
+                else runtime = r;
+                return setRtBandwidth(group, runtime, group.rtPeriodUs(), rules, hierarchy);
+            }
+            default -> { // RT_PERIOD_US
+                if (root) throw new InvalidValueException("writing the root group's RT bandwidth is not modelled; "
+                        + "set kernel.sched_rt_period_us", null);
+                BigInteger p = u64(value, "rt_period_us");
+                if (p.compareTo(BigInteger.valueOf(MAX_USEC)) > 0) throw einval("rt_period " + p + " us does not survive translation to ns");
+                if (p.signum() == 0) throw einval("rt_period 0 is not allowed");
+                return setRtBandwidth(group, group.rtRuntimeUs(), p.longValueExact(), rules, hierarchy);
+            }
+        }
+    }
+
+    /**
+     * The files a scenario may write under {@code rules}: v2's or v1's, without the burst file before 5.14 and
+     * without the RT files unless RT group scheduling is built in.
+     *
+     * @param rules the kernel's era and the cgroup version
+     * @return file names in the order a {@code cgroups[]} entry's v2 files are applied
+     */
+    public static List<String> files(Rules rules) {
+        List<String> out = new ArrayList<>();
+        for (String f : rules.cgroupVersion() == 1 ? FILES_V1 : FILES) {
+            try {
+                checkFile(f, rules);
+                out.add(f);
+            } catch (InvalidValueException e) {
+                // not in this kernel
+            }
+        }
+        return out;
+    }
+
+    /**
+     * @param file a file name
+     * @return 1 for a cgroup v1 cpu controller file, 2 for a v2 one, 0 for neither
+     */
+    public static int versionOf(String file) {
+        if (FILES.contains(file)) return 2;
+        if (FILES_V1.contains(file)) return 1;
+        return 0;
+    }
+
+    /**
+     * @param file  a file name
+     * @param rules the kernel's era and the cgroup version
+     * @throws InvalidValueException {@code ENOENT} unless {@code file} is a writable file of a cgroup of this
+     *                               version on this kernel (naming why: the other cgroup version, burst before
+     *                               5.14, RT files without RT group scheduling)
+     */
+    public static void checkFile(String file, Rules rules) {
+        List<String> all = rules.cgroupVersion() == 1 ? FILES_V1 : FILES;
+        if (!all.contains(file)) {
+            int other = versionOf(file);
+            if (other != 0) {
+                throw new InvalidValueException(file + " is a cgroup v" + other + " file; this scenario's files are cgroup v"
+                        + rules.cgroupVersion() + " (one scenario uses v1 or v2 files, not both)", "ENOENT");
+            }
+            throw new InvalidValueException("no file " + file + " in a cgroup; writable are " + String.join(", ", all), "ENOENT");
+        }
+        if ((file.equals(CPU_MAX_BURST) || file.equals(CFS_BURST_US)) && !rules.burst()) {
+            throw new InvalidValueException("no file " + file + " on kernel " + rules.version()
+                    + ": CFS burst is 5.14+ (f4183717b370)", "ENOENT");
+        }
+        if ((file.equals(RT_RUNTIME_US) || file.equals(RT_PERIOD_US)) && !rules.rtGroupSched()) {
+            throw new InvalidValueException("no file " + file + " without RT group scheduling "
+                    + "(kernel.rt_group_sched, CONFIG_RT_GROUP_SCHED)", "ENOENT");
+        }
+    }
+
+    /**
+     * The read-back value of a file, as {@code cat} prints it without the newline.
+     *
+     * @param group a group's state
+     * @param file  one of the bandwidth files: {@code cpu.max}, {@code cpu.max.burst}, {@code cpu.cfs_quota_us},
+     *              {@code cpu.cfs_period_us}, {@code cpu.cfs_burst_us}
+     * @return e.g. {@code "max 100000"}, {@code "-1"}, {@code "0"}
+     */
+    public static String read(CgroupSpec group, String file) {
         return switch (file) {
-            case CPU_MAX -> new CgroupSpec(group.path(), parseCpuMax(value, group.cpuMax(), group.cpuMaxBurstUs()),
-                    group.cpuMaxBurstUs(), group.cpuWeight());
-            case CPU_MAX_BURST -> new CgroupSpec(group.path(), group.cpuMax(), parseBurst(value, group.cpuMax()), group.cpuWeight());
-            default -> new CgroupSpec(group.path(), group.cpuMax(), group.cpuMaxBurstUs(), parseWeight(value));
+            case CPU_MAX -> group.cpuMax().toString();
+            case CPU_MAX_BURST, CFS_BURST_US -> Long.toString(group.cpuMaxBurstUs());
+            case CFS_QUOTA_US -> Long.toString(group.cpuMax().limited() ? group.cpuMax().quotaUs() : -1);
+            case CFS_PERIOD_US -> Long.toString(group.cpuMax().periodUs());
+            default -> throw new IllegalArgumentException("not a bandwidth file: " + file);
         };
+    }
+
+    /** tg_set_cfs_bandwidth() for a v1 write: the value checks, then __cfs_schedulable() over the tree. */
+    private static CgroupSpec setBandwidthV1(CgroupSpec group, long periodUs, long quotaUs, long burstUs, Hierarchy h) {
+        checkBandwidth(periodUs, quotaUs, burstUs);
+        if (h != null) cfsSchedulableV1(h, group.path(), periodUs, quotaUs);
+        return group.withCpuMax(new CpuMax(quotaUs, periodUs)).withBurstUs(burstUs);
+    }
+
+    /** {@code to_ratio()} of a cgroup v1 quota/period in µs, {@code (quota << 20) / period}; -1 for no limit. */
+    static long ratio(long periodUs, long quotaUs) {
+        if (quotaUs == CpuMax.MAX) return -1;
+        return BigInteger.valueOf(quotaUs).shiftLeft(20).divide(BigInteger.valueOf(periodUs)).longValueExact();
+    }
+
+    /**
+     * {@code __cfs_schedulable()} on cgroup v1 (kernel/sched/core.c): walking the tree, every limited group's
+     * {@code (quota << 20) / period} must not exceed its parent's hierarchical quota (the nearest limited
+     * ancestor's ratio); an unlimited group inherits its parent's. Only the target's new ratio against its
+     * ancestors and its descendants against the target can change, so only those are checked.
+     *
+     * @throws InvalidValueException {@code EINVAL} naming the group above its parent
+     */
+    static void cfsSchedulableV1(Hierarchy h, String target, long periodUs, long quotaUs) {
+        long parentHq = hierarchicalQuota(h, CgroupTree.parent(target));
+        long own = ratio(periodUs, quotaUs);
+        if (own >= 0 && parentHq >= 0 && own > parentHq) {
+            throw einval("quota/period " + quotaUs + "/" + periodUs + " us (ratio " + own + ") exceeds the parent's ("
+                    + parentHq + ", " + nearestLimited(h, CgroupTree.parent(target)) + "); cgroup v1 keeps a child at or below its parent");
+        }
+        checkChildren(h, target, own >= 0 ? own : parentHq);
+    }
+
+    private static void checkChildren(Hierarchy h, String path, long hq) {
+        for (String child : h.children(path)) {
+            CgroupSpec c = h.state(child);
+            long r = ratio(c.cpuMax().periodUs(), c.cpuMax().quotaUs());
+            if (r >= 0 && hq >= 0 && r > hq) {
+                throw einval("child " + child + " at " + c.cpuMax() + " (ratio " + r + ") would exceed this group's ratio "
+                        + hq + "; cgroup v1 keeps a child at or below its parent");
+            }
+            checkChildren(h, child, r >= 0 ? r : hq);
+        }
+    }
+
+    /** hierarchical_quota: the ratio of the nearest limited group at or above {@code path}, or -1. */
+    private static long hierarchicalQuota(Hierarchy h, String path) {
+        for (String p = path; !p.equals("/"); p = CgroupTree.parent(p)) {
+            CgroupSpec s = h.state(p);
+            if (s != null && s.cpuMax().limited()) return ratio(s.cpuMax().periodUs(), s.cpuMax().quotaUs());
+        }
+        return -1;
+    }
+
+    private static String nearestLimited(Hierarchy h, String path) {
+        for (String p = path; !p.equals("/"); p = CgroupTree.parent(p)) {
+            CgroupSpec s = h.state(p);
+            if (s != null && s.cpuMax().limited()) return p + " at " + s.cpuMax().quotaUs() + " " + s.cpuMax().periodUs();
+        }
+        return "/";
+    }
+
+    /**
+     * tg_set_rt_bandwidth() then __rt_schedulable() (kernel/sched/rt.c): runtime at most the period, every group
+     * at most the global {@code sched_rt_runtime_us}/{@code sched_rt_period_us} ratio, and the children's ratios
+     * summed at most their parent's (the root's is the global one).
+     */
+    private static CgroupSpec setRtBandwidth(CgroupSpec group, long runtimeUs, long periodUs, Rules rules, Hierarchy h) {
+        if (runtimeUs >= 0 && runtimeUs > periodUs) {
+            throw einval("rt_runtime " + runtimeUs + " us exceeds rt_period " + periodUs + " us");
+        }
+        BigInteger global = rtRatio(rules.schedRtPeriodUs(), rules.schedRtRuntimeUs());
+        BigInteger own = rtRatio(periodUs, runtimeUs);
+        if (own.compareTo(global) > 0) {
+            throw einval("rt_runtime/rt_period " + runtimeUs + "/" + periodUs + " exceeds the global sched_rt_runtime_us/"
+                    + "sched_rt_period_us " + rules.schedRtRuntimeUs() + "/" + rules.schedRtPeriodUs());
+        }
+        if (h != null) {
+            if (runtimeUs == 0 && group.rtRuntimeUs() != 0 && h.hasRtTasks(group.path())) {
+                throw new InvalidValueException("rt_runtime 0 would starve the RT tasks in " + group.path(), "EBUSY");
+            }
+            String parent = CgroupTree.parent(group.path());
+            BigInteger parentRatio = parent.equals("/") ? global
+                    : rtRatio(h.state(parent).rtPeriodUs(), h.state(parent).rtRuntimeUs());
+            BigInteger sum = own;
+            for (String sib : h.children(parent)) {
+                if (sib.equals(group.path())) continue;
+                CgroupSpec s = h.state(sib);
+                sum = sum.add(rtRatio(s.rtPeriodUs(), s.rtRuntimeUs()));
+            }
+            if (sum.compareTo(parentRatio) > 0) {
+                throw einval(parent.equals("/")
+                        ? "the RT bandwidth of the root's children would exceed the global sched_rt_runtime_us/sched_rt_period_us "
+                                + rules.schedRtRuntimeUs() + "/" + rules.schedRtPeriodUs()
+                        : "the RT bandwidth of " + parent + "'s children would exceed " + parent + "'s");
+            }
+            BigInteger kids = BigInteger.ZERO;
+            for (String child : h.children(group.path())) {
+                CgroupSpec s = h.state(child);
+                kids = kids.add(rtRatio(s.rtPeriodUs(), s.rtRuntimeUs()));
+            }
+            if (kids.compareTo(own) > 0) throw einval("the RT bandwidth of " + group.path() + "'s children exceeds the new value");
+        }
+        return group.withRt(runtimeUs, periodUs);
+    }
+
+    /**
+     * Why an RT policy is refused for a task of {@code group} under RT group scheduling ({@code EPERM} from
+     * {@code sched_setscheduler()}, whose check is {@code task_group(p)->rt_bandwidth.rt_runtime == 0}).
+     * @param group the task's group, whose RT runtime is 0
+     * @param rules the cgroup version
+     * @return the reason, for a problem or an {@code actions} entry
+     */
+    public static String rtRefusal(String group, Rules rules) {
+        return rules.cgroupVersion() == 1
+                ? "cgroup " + group + " has no RT runtime (cpu.rt_runtime_us is 0) under RT group scheduling"
+                : "RT group scheduling gives cgroup " + group + " no RT runtime, and cgroup v2 has no cpu.rt_runtime_us; "
+                        + "RT tasks stay in the root";
+    }
+
+    /** to_ratio() of RT bandwidth in ns: BW_UNIT for no limit. */
+    private static BigInteger rtRatio(long periodUs, long runtimeUs) {
+        if (runtimeUs < 0) return BigInteger.ONE.shiftLeft(20);
+        return BigInteger.valueOf(runtimeUs).multiply(BigInteger.valueOf(1000)).shiftLeft(20)
+                .divide(BigInteger.valueOf(periodUs).multiply(BigInteger.valueOf(1000)));
+    }
+
+    /** sched_weight_to_cgroup(): the cpu.weight a v1 group's shares correspond to, 1..10000. */
+    static int weightOfShares(long shares) {
+        long w = Math.round(shares * (double) DEFAULT_WEIGHT / 1024);
+        return (int) Math.max(MIN_WEIGHT, Math.min(MAX_WEIGHT, w));
+    }
+
+    /** kstrtoll(strstrip(buf), 0, &v) as cgroup_file_write() calls it for s64 files. */
+    private static long s64(String value, String what) {
+        String t = value == null ? "" : value.strip();
+        String shown = t.length() > 40 ? t.substring(0, 40) + "…" : t;
+        boolean neg = t.startsWith("-");
+        BigInteger v = kstrtoull(neg ? t.substring(1) : t);
+        if (v == null || (neg && t.substring(1).startsWith("+"))) throw einval(what + " \"" + shown + "\" is not a number");
+        if (neg) v = v.negate();
+        if (v.bitLength() > 63) throw new InvalidValueException(what + " " + shown + " is out of range of s64", "ERANGE");
+        return v.longValueExact();
+    }
+
+    /** How a kernel's cgroup files behave: the cgroup version and the era switches that change them. */
+    public record Rules(int cgroupVersion, String version, boolean burst, boolean burstUnitsBug, boolean rtGroupSched,
+                        long schedRtRuntimeUs, long schedRtPeriodUs) {
+        /** cgroup v2 on the default kernel (6.18). */
+        public static final Rules V2 = new Rules(2, KernelVersions.DEFAULT, true, false, false, 950_000, 1_000_000);
+
+        /** @return the rules of a scenario's kernel */
+        public static Rules of(KernelSpec k) {
+            return new Rules(k.cgroupVersion(), k.version(), k.burst(), k.burstUnitsBug(), k.rtGroupSched(),
+                    k.schedRtRuntimeUs(), k.schedRtPeriodUs());
+        }
+    }
+
+    /** The other groups as they are at the time of a write, for cgroup v1's hierarchical checks. */
+    public interface Hierarchy {
+        /** @return the state of the group at {@code path} (not the root) */
+        CgroupSpec state(String path);
+
+        /** @return the children of {@code path} ({@code "/"} for the root's) */
+        List<String> children(String path);
+
+        /** @return whether RT tasks are in the group now (EBUSY on taking its RT runtime away) */
+        default boolean hasRtTasks(String path) { return false; }
     }
 
     /**
@@ -206,6 +554,16 @@ public final class CgroupFiles {
      */
     public static CgroupSpec newGroup(String path) {
         return new CgroupSpec(path, CpuMax.DEFAULT, 0, DEFAULT_WEIGHT);
+    }
+
+    /**
+     * A new group's state on a cgroup v1 hierarchy: unlimited, shares 1024, no RT runtime (a new group's
+     * {@code rt_runtime} is 0 under RT group scheduling).
+     * @param path the group's path
+     * @return the group
+     */
+    public static CgroupSpec newGroupV1(String path) {
+        return new CgroupSpec(path, CpuMax.DEFAULT, 0, DEFAULT_WEIGHT, DEFAULT_SHARES, 0, DEFAULT_RT_PERIOD_US);
     }
 
     /**

@@ -5,26 +5,52 @@ import java.util.LinkedHashMap;
 import java.util.List;
 
 /**
- * The cgroup hierarchy as the parser builds it: {@code mkdir -p} under the cgroup limit, file writes through
- * {@link CgroupFiles} (the kernel's checks), and the rules for where tasks may go. Groups keep creation order.
+ * The cgroup hierarchy as the parser builds it: {@code mkdir -p} under the cgroup limit, {@code rmdir}, file
+ * writes through {@link CgroupFiles} (the kernel's checks, cgroup v1's over the whole hierarchy), and the rules
+ * for where tasks may go. Groups keep creation order.
  */
-final class CgroupTree {
+final class CgroupTree implements CgroupFiles.Hierarchy {
     /** One cgroup directory and its files' current state. */
     static final class Node {
         final String path;
         final int depth;
         final List<Node> children = new ArrayList<>();
         CgroupSpec state;
-        Node(String path, int depth) { this.path = path; this.depth = depth; this.state = CgroupFiles.newGroup(path); }
+        Node(String path, int depth, boolean v1) {
+            this.path = path;
+            this.depth = depth;
+            this.state = v1 ? CgroupFiles.newGroupV1(path) : CgroupFiles.newGroup(path);
+        }
     }
 
     private final ParseContext c;
+    private final CgroupFiles.Rules rules;
     private final LinkedHashMap<String, Node> nodes = new LinkedHashMap<>();
     private boolean limitHit;
 
-    CgroupTree(ParseContext c) {
+    /** @param rules the kernel's era and the scenario's cgroup version */
+    CgroupTree(ParseContext c, CgroupFiles.Rules rules) {
         this.c = c;
-        nodes.put("/", new Node("/", 0));
+        this.rules = rules;
+        nodes.put("/", new Node("/", 0, rules.cgroupVersion() == 1));
+    }
+
+    /** @return the kernel's era and the cgroup version the files follow */
+    CgroupFiles.Rules rules() { return rules; }
+
+    @Override
+    public CgroupSpec state(String path) {
+        Node n = nodes.get(path);
+        return n == null ? null : n.state;
+    }
+
+    @Override
+    public List<String> children(String path) {
+        Node n = nodes.get(path);
+        if (n == null) return List.of();
+        List<String> out = new ArrayList<>(n.children.size());
+        for (Node ch : n.children) out.add(ch.path);
+        return out;
     }
 
     Node get(String path) { return nodes.get(path); }
@@ -61,7 +87,7 @@ final class CgroupTree {
             return false;
         }
         Node par = nodes.get(parent(p));
-        Node n = new Node(p, par.depth + 1);
+        Node n = new Node(p, par.depth + 1, rules.cgroupVersion() == 1);
         par.children.add(n);
         nodes.put(p, n);
         return true;
@@ -70,23 +96,50 @@ final class CgroupTree {
     /** echo value > node/file, problem at ptr if refused (the node's state is then unchanged). */
     void write(Node n, String file, String value, String ptr) {
         try {
-            n.state = CgroupFiles.write(n.state, file, value);
+            n.state = CgroupFiles.write(n.state, file, value, rules, this);
         } catch (InvalidValueException e) {
             c.add(ptr, e);
         }
     }
 
     /**
-     * True if tasks may be attached to {@code p}: it exists and is the root or a leaf (cgroup v2
-     * "no internal processes": a group with children and controllers enabled for them takes no tasks,
-     * {@code cgroup_migrate_vet_dst()}). Otherwise a problem at ptr: {@code ENOENT} or {@code EBUSY}.
+     * rmdir of an existing group: refused ({@code EBUSY}) for the root and a group with child groups; whether
+     * it still has tasks is decided when the run gets there.
+     * @param mayHaveTasks a task may still be in the group then: the group stays in this tree (the run decides)
+     * @return whether the rmdir is valid (else a problem at ptr)
+     */
+    boolean rmdir(String p, String ptr, boolean mayHaveTasks) {
+        Node n = nodes.get(p);
+        if (n == null) {
+            c.add(ptr, "cgroup " + p + " does not exist", "ENOENT");
+            return false;
+        }
+        if (p.equals("/")) {
+            c.add(ptr, "the root cgroup cannot be removed", "EBUSY");
+            return false;
+        }
+        if (!n.children.isEmpty()) {
+            c.add(ptr, "cgroup " + p + " has child groups (" + n.children.get(0).path + "); remove them first", "EBUSY");
+            return false;
+        }
+        if (mayHaveTasks) return true;
+        nodes.get(parent(p)).children.remove(n);
+        nodes.remove(p);
+        return true;
+    }
+
+    /**
+     * True if tasks may be attached to {@code p}: it exists and, on cgroup v2, is the root or a leaf ("no
+     * internal processes": a group with children and controllers enabled for them takes no tasks,
+     * {@code cgroup_migrate_vet_dst()}; cgroup v1 has no such rule). Otherwise a problem at ptr: {@code ENOENT}
+     * or {@code EBUSY}.
      */
     boolean acceptsTasks(String p, String ptr) {
         if (!nodes.containsKey(p)) {
             c.add(ptr, "cgroup " + p + " does not exist", "ENOENT");
             return false;
         }
-        if (!p.equals("/") && !nodes.get(p).children.isEmpty()) {
+        if (!p.equals("/") && rules.cgroupVersion() == 2 && !nodes.get(p).children.isEmpty()) {
             c.add(ptr, "cgroup " + p + " has child groups; tasks go in leaves or the root", "EBUSY");
             return false;
         }

@@ -4,9 +4,11 @@ import static io.cfslab.scenario.ParseContext.esc;
 import static io.cfslab.scenario.ParseContext.type;
 
 import java.math.BigInteger;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import tools.jackson.databind.JsonNode;
@@ -14,23 +16,88 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The scenario's {@code cgroups} (groups listed one by one) and {@code generate} (trees by fan-out per level)
- * sections: both build the initial {@link CgroupTree}, writing each group's files as the kernel would.
+ * sections: both build the initial {@link CgroupTree}, writing each group's files as the kernel would. cgroup v2
+ * files are applied in a fixed order ({@link CgroupFiles#FILES}); cgroup v1 files, which are separate writes
+ * whose order matters, in the order the entry gives them.
  */
 final class CgroupsSection {
     private final ParseContext c;
     private final CgroupTree tree;
-
-    private CgroupsSection(ParseContext c) {
-        this.c = c;
-        this.tree = new CgroupTree(c);
+    /** Every cpu controller file name of either version: all are known keys, the wrong version's are refused. */
+    private static final List<String> ALL_FILES;
+    static {
+        List<String> all = new ArrayList<>(CgroupFiles.FILES);
+        all.addAll(CgroupFiles.FILES_V1);
+        ALL_FILES = List.copyOf(all);
     }
 
-    /** The tree made by {@code cgroups}, then {@code generate}. */
-    static CgroupTree parse(CheckedObject top, ParseContext c) {
-        CgroupsSection s = new CgroupsSection(c);
+    private CgroupsSection(ParseContext c, CgroupFiles.Rules rules) {
+        this.c = c;
+        this.tree = new CgroupTree(c, rules);
+    }
+
+    /** The tree made by {@code cgroups}, then {@code generate}, with the files and checks of {@code rules}. */
+    static CgroupTree parse(CheckedObject top, ParseContext c, CgroupFiles.Rules rules) {
+        CgroupsSection s = new CgroupsSection(c, rules);
         s.cgroups(top);
         s.generate(top);
         return s.tree;
+    }
+
+    /**
+     * The cgroup version of a scenario's files: that of the first cpu controller file it writes, in
+     * {@code cgroups}, {@code generate} or a timeline {@code write} (v2 if none). A file of the other version is
+     * refused where it is written.
+     *
+     * @param top the scenario's top-level object (read without marking keys)
+     * @return 1 or 2
+     */
+    static int cgroupVersion(CheckedObject top) {
+        for (String section : List.of("cgroups", "generate")) {
+            JsonNode arr = top.node.get(section);
+            if (arr == null || !arr.isArray()) continue;
+            for (JsonNode e : arr) {
+                if (!(e instanceof ObjectNode o)) continue;
+                for (String k : o.propertyNames()) {
+                    int v = CgroupFiles.versionOf(k);
+                    if (v != 0) return v;
+                }
+            }
+        }
+        JsonNode tl = top.node.get("timeline");
+        if (tl != null && tl.isArray()) {
+            for (JsonNode e : tl) {
+                JsonNode w = e == null ? null : e.get("write");
+                if (w == null || !w.isString()) continue;
+                String f = w.stringValue();
+                int v = CgroupFiles.versionOf(f.substring(f.lastIndexOf('/') + 1));
+                if (v != 0) return v;
+            }
+        }
+        return 2;
+    }
+
+    /** The files of an entry in the order they are written: v2's fixed order, v1's as given. */
+    private List<String> fileKeys(CheckedObject o) {
+        List<String> out = new ArrayList<>();
+        if (tree.rules().cgroupVersion() == 1) {
+            for (String k : o.node.propertyNames()) if (ALL_FILES.contains(k)) out.add(k);
+        } else {
+            for (String f : CgroupFiles.FILES) if (o.node.has(f)) out.add(f);
+            for (String f : CgroupFiles.FILES_V1) if (o.node.has(f)) out.add(f);
+        }
+        return out;
+    }
+
+    /** A file key the group may not have in this scenario (the other cgroup version, or not in this kernel). */
+    private boolean refuse(String file, String ptr) {
+        try {
+            CgroupFiles.checkFile(file, tree.rules());
+            return false;
+        } catch (InvalidValueException e) {
+            c.add(ptr, e);
+            return true;
+        }
     }
 
     private void cgroups(CheckedObject top) {
@@ -43,9 +110,9 @@ final class CgroupsSection {
             if (o == null) continue;
             String p = c.cgroupPath(o.get("path"), o.at("path"), false);
             Map<String, String> values = new LinkedHashMap<>();
-            for (String f : CgroupFiles.FILES) {
+            for (String f : fileKeys(o)) {
                 JsonNode v = o.get(f);
-                if (v == null) continue;
+                if (v == null || refuse(f, o.at(f))) continue;
                 String s = fileValue(f, v, o.at(f));
                 if (s != null) values.put(f, s);
             }
@@ -80,9 +147,9 @@ final class CgroupsSection {
             String under = un == null ? "/" : c.cgroupPath(un, o.at("under"), true);
             int[] levels = levels(o);
             Map<Integer, Map<String, String>> writes = new HashMap<>();
-            for (String f : CgroupFiles.FILES) {
+            for (String f : fileKeys(o)) {
                 JsonNode m = o.get(f);
-                if (m == null) continue;
+                if (m == null || refuse(f, o.at(f))) continue;
                 if (!(m instanceof ObjectNode mo)) {
                     c.add(o.at(f), "must be an object mapping a depth (\"1\" = first level) to a value, not " + type(m), null);
                     continue;

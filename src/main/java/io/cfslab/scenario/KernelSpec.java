@@ -1,27 +1,62 @@
 package io.cfslab.scenario;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.RecordComponent;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 /**
  * {@code kernel}: which kernel behaviour to simulate. Every behaviour that changed between kernel
- * versions is an explicit switch here ({@code shared/design/kernel-model.md} §9), so that version
- * presets are just sets of values.
+ * versions is an explicit switch here ({@code shared/design/kernel-model.md} §9, {@code docs/kernel-eras.md}),
+ * so that a {@code kernel.version} or a distribution alias is just a set of values ({@link KernelVersions}),
+ * and each switch can be overridden on its own.
  *
+ * @param version               {@code kernel.version} as given (a release such as {@code 5.4}, or a distribution
+ *                              alias such as {@code ubuntu-22.04}); {@code 6.18} when not given
  * @param throttle              throttle model
  * @param unthrottle            unthrottle mode
- * @param hz                    scheduler tick frequency, Hz (100, 250, 300 or 1000)
+ * @param hz                    scheduler tick frequency, Hz (100, 250, 300 or 1000); a build option, not set by the version
  * @param bandwidthSliceUs      {@code sched_cfs_bandwidth_slice_us}, microseconds (&ge; 1; default 5000)
  * @param timerPlacement        phase of each group's period timer
  * @param preempt               kernel preemption model: whether kernel-mode execution is preempted at the tick
+ *                              (a build/boot option, not set by the version)
  * @param throttledListInsert   where {@code throttle_cfs_rq} inserts into {@code cfs_b->throttled_cfs_rq}
- *                              ({@code tail} since v5.7, {@code head} before 4.19)
- * @param sliceExpiry           pre-5.4 expiry of cpu-local runtime at each period (de53fd7aedb1 removed it)
+ * @param sliceExpiry           cpu-local runtime expires at the period boundary (before 5.4; de53fd7aedb1 removed it)
+ * @param staleExpiry           the drift check of {@code expire_cfs_rq_runtime()} before 4.18 (fixed by 512ac999d275):
+ *                              after the period timer went idle and was re-armed, freshly granted local runtime is
+ *                              thrown away at every tick
+ * @param periodOverrun         what {@code sched_cfs_period_timer()} does when its catch-up loop runs more than 3 rounds
+ * @param burst                 {@code cpu.max.burst} / {@code cpu.cfs_burst_us} exist (5.14, f4183717b370)
+ * @param burstStats            {@code nr_bursts} and {@code burst_usec}/{@code burst_time} in {@code cpu.stat} (5.16, bcb1704a1ed2)
+ * @param burstUnitsBug         {@code cpu_max_write()} passes the burst in µs where ns are expected, so rewriting
+ *                              {@code cpu.max} makes the burst 1000× smaller (5.14 until 49217ea147df, 6.10)
+ * @param cpuStatLocal          {@code cpu.stat.local} exists (6.6, 677ea015f231)
  * @param throttledClockStart   when {@code throttled_usec} starts counting for a throttled cfs_rq
+ * @param rtGroupSched          {@code CONFIG_RT_GROUP_SCHED}: RT tasks are limited per group ({@code cpu.rt_runtime_us});
+ *                              a group without RT runtime refuses RT tasks. A build option, not set by the version
  * @param schedRtRuntimeUs      {@code sched_rt_runtime_us} (default 950000; -1 = no RT throttling)
  * @param schedRtPeriodUs       {@code sched_rt_period_us} (default 1000000)
+ * @param cgroupVersion         1 or 2: the cgroup hierarchy the scenario's files belong to (not a key: it follows
+ *                              from the files a scenario writes)
  */
-public record KernelSpec(Throttle throttle, Unthrottle unthrottle, int hz, long bandwidthSliceUs,
+public record KernelSpec(String version, Throttle throttle, Unthrottle unthrottle, int hz, long bandwidthSliceUs,
                          TimerPlacement timerPlacement, Preempt preempt, ListInsert throttledListInsert,
-                         boolean sliceExpiry, ThrottledClockStart throttledClockStart,
-                         long schedRtRuntimeUs, long schedRtPeriodUs) {
+                         boolean sliceExpiry, boolean staleExpiry, PeriodOverrun periodOverrun, boolean burst,
+                         boolean burstStats, boolean burstUnitsBug, boolean cpuStatLocal,
+                         ThrottledClockStart throttledClockStart, boolean rtGroupSched,
+                         long schedRtRuntimeUs, long schedRtPeriodUs, int cgroupVersion) {
+
+    /**
+     * The switches before {@code kernel.version} existed; every switch added since takes its 6.18 value.
+     */
+    public KernelSpec(Throttle throttle, Unthrottle unthrottle, int hz, long bandwidthSliceUs,
+                      TimerPlacement timerPlacement, Preempt preempt, ListInsert throttledListInsert,
+                      boolean sliceExpiry, ThrottledClockStart throttledClockStart,
+                      long schedRtRuntimeUs, long schedRtPeriodUs) {
+        this(KernelVersions.DEFAULT, throttle, unthrottle, hz, bandwidthSliceUs, timerPlacement, preempt,
+                throttledListInsert, sliceExpiry, false, PeriodOverrun.SCALE_2_REFILL_FIRST, true, true, false, true,
+                throttledClockStart, false, schedRtRuntimeUs, schedRtPeriodUs, 2);
+    }
 
     /** {@code kernel.throttle}. */
     public enum Throttle {
@@ -35,9 +70,9 @@ public record KernelSpec(Throttle throttle, Unthrottle unthrottle, int hz, long 
 
     /** {@code kernel.unthrottle}. */
     public enum Unthrottle {
-        /** the timer CPU unthrottles every cfs_rq itself (before 6.2). JSON {@code sync}. */
+        /** the timer CPU unthrottles every cfs_rq itself (before 6.3). JSON {@code sync}. */
         SYNC,
-        /** remote cfs_rqs are unthrottled by their own CPU after an IPI (6.2+). JSON {@code async}. */
+        /** remote cfs_rqs are unthrottled by their own CPU after an IPI (6.3+, 8ad075c2eb1f). JSON {@code async}. */
         ASYNC
     }
 
@@ -48,7 +83,14 @@ public record KernelSpec(Throttle throttle, Unthrottle unthrottle, int hz, long 
     public enum Preempt { NONE, VOLUNTARY, FULL }
 
     /** {@code kernel.throttled_list_insert}. */
-    public enum ListInsert { TAIL, HEAD }
+    public enum ListInsert {
+        /** always at the tail: the list is FIFO (5.8+, e98fa02c4f2e). */
+        TAIL,
+        /** always at the head (3.17 to 4.18, c06f04c70489). */
+        HEAD,
+        /** at the tail, but at the head while a distribution is running (4.19 to 5.7, baa9be4ffb55). */
+        TAIL_UNLESS_DISTRIBUTING
+    }
 
     /** {@code kernel.throttled_clock_start}. */
     public enum ThrottledClockStart {
@@ -58,5 +100,56 @@ public record KernelSpec(Throttle throttle, Unthrottle unthrottle, int hz, long 
         NONEMPTY,
         /** when the first task of the hierarchy parks (6.18 task-based). JSON {@code first-park}. */
         FIRST_PARK
+    }
+
+    /** {@code kernel.period_overrun}: {@code sched_cfs_period_timer()}'s catch-up loop after more than 3 rounds. */
+    public enum PeriodOverrun {
+        /** no limit: the loop runs as long as it overruns (before 5.1). */
+        UNLIMITED,
+        /** period and quota scaled by 147/128, period capped at 1 s (5.1 to 5.3, 2e8e19226398). */
+        SCALE_147_128,
+        /** period, quota (and burst) doubled while the period stays below 1 s (5.4, 4929a4e6faa0); scaled before
+         *  the round's refill. */
+        SCALE_2,
+        /** as {@link #SCALE_2}, with the round's refill before the scaling (5.8+, 5a6d6a6ccb5f). */
+        SCALE_2_REFILL_FIRST
+    }
+
+    /** @return whether this is a task-based throttle model ({@code task} or {@code task-account}) */
+    public boolean taskBased() { return throttle != Throttle.CFS_RQ; }
+
+    /**
+     * Every component as the result and the run pages show it: keys in snake_case ({@code bandwidth_slice_us}),
+     * enum values in the scenario's words ({@link ScenarioParser#jsonName}), numbers as {@link Integer} when they
+     * fit (so the map equals itself after a JSON round trip). Found by reflection: a switch added to this record
+     * appears without more code.
+     *
+     * @return the switches in component order
+     */
+    public Map<String, Object> switches() {
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (RecordComponent c : KernelSpec.class.getRecordComponents()) {
+            Object v;
+            try {
+                v = c.getAccessor().invoke(this);
+            } catch (IllegalAccessException | InvocationTargetException e) {
+                throw new IllegalStateException("cannot read " + c.getName(), e);
+            }
+            if (v instanceof Enum<?> e) v = ScenarioParser.jsonName(e);
+            else if (v instanceof Long l && l == l.intValue()) v = l.intValue();
+            out.put(snake(c.getName()), v);
+        }
+        return out;
+    }
+
+    /** {@code bandwidthSliceUs} → {@code bandwidth_slice_us}. */
+    static String snake(String camel) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < camel.length(); i++) {
+            char ch = camel.charAt(i);
+            if (Character.isUpperCase(ch)) b.append('_').append(Character.toLowerCase(ch));
+            else b.append(ch);
+        }
+        return b.toString();
     }
 }

@@ -8,8 +8,10 @@ import tools.jackson.databind.JsonNode;
  * Reads a contract v1 scenario from JSON or YAML text, checks every field (unknown keys are errors),
  * fills defaults, expands {@code generate} and {@code leaves:} and returns a {@link Scenario}.
  * Every problem found is collected (the parser does not stop at the first), each with the RFC 6901
- * JSON pointer of the offending value. cgroupfs writes are validated as kernel v6.18 would
- * ({@link CgroupFiles}); timeline writes against the group's state at that simulated time.
+ * JSON pointer of the offending value. cgroupfs writes are validated as the scenario's kernel would
+ * ({@link CgroupFiles}, {@link KernelVersions}; 6.18 unless {@code kernel.version} says otherwise), cgroup v1 or
+ * v2 as the scenario's files are; timeline writes against the group's state at that simulated time (a write the
+ * kernel could refuse only for what happens during the run is checked again then, see {@code actions}).
  * A JSON {@code null} is treated as an absent key (so the default applies).
  *
  * <p>This class reads the top-level keys and runs one class per section, in this order (the order of the
@@ -67,14 +69,14 @@ public final class ScenarioParser {
         long seed = c.integer(o, "seed", 1, Long.MIN_VALUE, Long.MAX_VALUE);
         long durationNs = duration(o, c);
         MachineSection.Parsed machine = MachineSection.parse(o, c);
-        KernelSpec kernel = KernelSection.parse(o, c);
+        KernelSpec kernel = KernelSection.parse(o, c, CgroupsSection.cgroupVersion(o));
         RecordSpec record = RecordSection.parse(o, c, durationNs);
-        CgroupTree tree = CgroupsSection.parse(o, c);
+        CgroupTree tree = CgroupsSection.parse(o, c, CgroupFiles.Rules.of(kernel));
         List<CgroupSpec> groups = tree.groups(); // initial state, before timeline writes
+        tree.checkCfsRqLimit(machine.spec(), machine.checkedCpus());
         List<TaskSpec> tasks = new TasksSection(c, tree, machine.checkedCpus()).parse(o);
         List<TimelineAction> timeline = new TimelineSection(c, tree, machine.checkedCpus(), durationNs).parse(o, tasks);
         o.finish(c);
-        tree.checkCfsRqLimit(machine.spec(), machine.checkedCpus());
         RecordSection.checkSeriesBudget(c, record, durationNs, groups, tasks);
         return new Scenario(name, seed, Math.max(durationNs, 0), machine.spec(), kernel, List.copyOf(groups),
                 List.copyOf(tasks), List.copyOf(timeline), record);

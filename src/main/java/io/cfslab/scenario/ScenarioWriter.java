@@ -42,24 +42,31 @@ public final class ScenarioWriter {
         mo.put("sockets", m.sockets());
         KernelSpec k = s.kernel();
         ObjectNode ko = o.putObject("kernel");
-        ko.put("throttle", ScenarioParser.jsonName(k.throttle()));
-        ko.put("unthrottle", ScenarioParser.jsonName(k.unthrottle()));
-        ko.put("hz", k.hz());
-        ko.put("bandwidth_slice_us", k.bandwidthSliceUs());
-        ko.put("timer_placement", ScenarioParser.jsonName(k.timerPlacement()));
-        ko.put("preempt", ScenarioParser.jsonName(k.preempt()));
-        ko.put("throttled_list_insert", ScenarioParser.jsonName(k.throttledListInsert()));
-        ko.put("slice_expiry", k.sliceExpiry());
-        ko.put("throttled_clock_start", ScenarioParser.jsonName(k.throttledClockStart()));
-        ko.put("sched_rt_runtime_us", k.schedRtRuntimeUs());
-        ko.put("sched_rt_period_us", k.schedRtPeriodUs());
+        // every switch explicitly (explicit keys override the version), the cgroup version follows from the files
+        k.switches().forEach((key, v) -> {
+            if (!key.equals("cgroup_version")) ko.set(key, JSON.valueToTree(v));
+        });
+        CgroupFiles.Rules rules = CgroupFiles.Rules.of(k);
+        java.util.List<String> files = CgroupFiles.files(rules);
         ArrayNode cg = o.putArray("cgroups");
         for (CgroupSpec c : s.cgroups()) {
             ObjectNode co = cg.addObject();
             co.put("path", c.path());
-            co.put(CgroupFiles.CPU_MAX, c.cpuMax().toString());
-            co.put(CgroupFiles.CPU_MAX_BURST, c.cpuMaxBurstUs());
-            co.put(CgroupFiles.CPU_WEIGHT, c.cpuWeight());
+            if (k.cgroupVersion() == 1) {
+                // separate writes: the period first, so that the quota is checked against the final period
+                co.put(CgroupFiles.CFS_PERIOD_US, c.cpuMax().periodUs());
+                co.put(CgroupFiles.CFS_QUOTA_US, c.cpuMax().limited() ? c.cpuMax().quotaUs() : -1);
+                if (files.contains(CgroupFiles.CFS_BURST_US)) co.put(CgroupFiles.CFS_BURST_US, c.cpuMaxBurstUs());
+                co.put(CgroupFiles.SHARES, c.cpuShares());
+                if (files.contains(CgroupFiles.RT_PERIOD_US)) {
+                    co.put(CgroupFiles.RT_PERIOD_US, c.rtPeriodUs());
+                    co.put(CgroupFiles.RT_RUNTIME_US, c.rtRuntimeUs());
+                }
+            } else {
+                co.put(CgroupFiles.CPU_MAX, c.cpuMax().toString());
+                if (files.contains(CgroupFiles.CPU_MAX_BURST)) co.put(CgroupFiles.CPU_MAX_BURST, c.cpuMaxBurstUs());
+                co.put(CgroupFiles.CPU_WEIGHT, c.cpuWeight());
+            }
         }
         ArrayNode ts = o.putArray("tasks");
         for (TaskSpec t : s.tasks()) {
@@ -118,6 +125,10 @@ public final class ScenarioWriter {
                 ao.put("chrt", ch.task());
                 ao.put("policy", ScenarioParser.jsonName(ch.policy()));
                 ao.put("priority", ch.priority());
+            } else if (a instanceof TimelineAction.Kill kl) {
+                ao.put("kill", kl.task());
+            } else if (a instanceof TimelineAction.Rmdir rm) {
+                ao.put("rmdir", rm.cgroup());
             }
         }
         RecordSpec r = s.record();

@@ -85,6 +85,7 @@ final class TasksSection {
             TaskSpec.Policy policy = c.enumValue(o, "policy", TaskSpec.Policy.class, TaskSpec.Policy.NORMAL);
             JsonNode pn = o.get("priority");
             int prio = priority(c, policy, pn, o.at("priority"));
+            if (policy.realtime() && ok) ok = rtAllowed(groups, o.at("policy"));
             o.finish(c);
             if (!ok || w == null || (an != null && allowed == null)) continue;
             long entryTasks = count * groups.size() * w.tasksPerInstance();
@@ -98,6 +99,21 @@ final class TasksSection {
             c.add("/tasks", total + " task instances; exceeds the limit of " + Limits.MAX_TASKS, null);
         }
         return out;
+    }
+
+    /**
+     * With RT group scheduling, {@code sched_setscheduler()} refuses an RT policy for a task whose group has no RT
+     * runtime ({@code EPERM}, kernel/sched/syscalls.c): a new group's is 0, and cgroup v2 has no file to give it one.
+     * @return false if some group refuses (problem at ptr)
+     */
+    private boolean rtAllowed(List<String> groups, String ptr) {
+        if (!tree.rules().rtGroupSched()) return true;
+        for (String g : groups) {
+            if (g.equals("/") || tree.state(g) == null || tree.state(g).rtRuntimeUs() != 0) continue;
+            c.add(ptr, CgroupFiles.rtRefusal(g, tree.rules()), "EPERM");
+            return false;
+        }
+        return true;
     }
 
     /** Appends the cgroups named by {@code "/x"} or {@code "leaves:/x"}; false on a problem. */

@@ -12,12 +12,14 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The scenario's {@code timeline} section: actions at simulated times ({@code write}, {@code move},
- * {@code taskset}, {@code chrt}). Writes are checked in time order against each group's state at that
- * moment, as the kernel would see them; a refused write is left out of the timeline.
+ * {@code taskset}, {@code chrt}, {@code kill}, {@code rmdir}). Writes and rmdirs are checked in time order against
+ * the hierarchy at that moment, as the kernel would see them; a refused one is a problem. What only the run can
+ * decide (a group's tasks at an rmdir, a period the kernel scaled, RT runtime at a chrt) is checked again when
+ * the run gets there, and a refusal then goes to the result's {@code actions}.
  */
 final class TimelineSection {
     /** The action kinds; an entry has exactly one. */
-    private static final List<String> KINDS = List.of("write", "move", "taskset", "chrt");
+    private static final List<String> KINDS = List.of("write", "move", "taskset", "chrt", "kill", "rmdir");
 
     private record Action(int index, long at, TimelineAction action) { }
 
@@ -64,7 +66,7 @@ final class TimelineSection {
             for (String k : KINDS) if (o.node.has(k)) kinds.add(k);
             TimelineAction a = null;
             if (kinds.size() != 1) {
-                c.add(ptr, kinds.isEmpty() ? "no action; give one of write, move, taskset, chrt"
+                c.add(ptr, kinds.isEmpty() ? "no action; give one of " + String.join(", ", KINDS)
                         : "more than one action: " + String.join(", ", kinds), null);
                 o.useAll();
             } else {
@@ -73,18 +75,41 @@ final class TimelineSection {
                     case "write" -> write(o, t, i, valuePtrs);
                     case "move" -> move(o, t, taskNames);
                     case "taskset" -> taskset(o, t, taskNames);
-                    default -> chrt(o, t, taskNames);
+                    case "chrt" -> chrt(o, t, taskNames);
+                    case "kill" -> {
+                        String task = taskRef(o, "kill", taskNames);
+                        yield task == null ? null : new TimelineAction.Kill(t, task);
+                    }
+                    default -> rmdir(o, t);
                 };
             }
             o.finish(c);
             if (a != null && at >= 0) actions.add(new Action(i, at, a));
         }
         actions.sort(Comparator.comparingLong(Action::at)); // stable
+        // where each entry's tasks may be: an rmdir of a group they may still be in is decided by the run
+        Map<String, List<String>> where = new HashMap<>();
+        for (TaskSpec t : tasks) where.put(t.name(), t.cgroups());
         for (Action act : actions) {
+            String at = "/timeline/" + act.index();
             if (act.action() instanceof TimelineAction.Write w && !apply(w, act.index(), valuePtrs)) continue;
+            if (act.action() instanceof TimelineAction.Rmdir r) {
+                boolean occupied = where.values().stream().anyMatch(gs -> gs.contains(r.cgroup()));
+                if (!tree.rmdir(r.cgroup(), at + "/rmdir", occupied)) continue;
+            }
+            if (act.action() instanceof TimelineAction.Move m) {
+                if (!tree.acceptsTasks(m.to(), at + "/to")) continue;
+                where.put(m.task(), List.of(m.to()));
+            }
             out.add(act.action());
         }
         return out;
+    }
+
+    private TimelineAction rmdir(CheckedObject o, long t) {
+        JsonNode n = o.get("rmdir");
+        String p = c.cgroupPath(n, o.at("rmdir"), true);
+        return p == null ? null : new TimelineAction.Rmdir(t, p);
     }
 
     /** The entry's time, ns; -1 on a problem. */
@@ -125,7 +150,6 @@ final class TimelineSection {
         JsonNode to = o.get("to");
         String p = to == null ? null : c.cgroupPath(to, o.at("to"), true);
         if (to == null) c.add(o.at("to"), "to is required", null);
-        else if (p != null && !tree.acceptsTasks(p, o.at("to"))) p = null;
         return task != null && p != null ? new TimelineAction.Move(t, task, p) : null;
     }
 
@@ -161,11 +185,13 @@ final class TimelineSection {
     /** Writes the file in the group's state at the action's time; false if refused (problem added). */
     private boolean apply(TimelineAction.Write w, int index, Map<Integer, String> valuePtrs) {
         String ptr = "/timeline/" + index + "/write";
-        if (!CgroupFiles.FILES.contains(w.file())) {
-            c.add(ptr, "no file " + w.file() + " in a cgroup; writable are cpu.max, cpu.max.burst, cpu.weight", "ENOENT");
+        try {
+            CgroupFiles.checkFile(w.file(), tree.rules());
+        } catch (InvalidValueException e) {
+            c.add(ptr, e);
             return false;
         }
-        if (w.cgroup().equals("/")) {
+        if (w.cgroup().equals("/") && tree.rules().cgroupVersion() == 2) {
             c.add(ptr, "the root cgroup has no " + w.file() + " (cgroup v2)", "ENOENT");
             return false;
         }

@@ -3,7 +3,9 @@ package io.cfslab.sim;
 import io.cfslab.kernel.GroupTree;
 import io.cfslab.kernel.KernelObserver;
 import io.cfslab.metrics.Log2Histogram;
+import io.cfslab.metrics.SimulationResult;
 import io.cfslab.metrics.SimulationResult.DistributeCall;
+import io.cfslab.metrics.SimulationResult.KernelLogLine;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -27,6 +29,8 @@ final class DistributeRecorder implements KernelObserver {
     long throttles;
     long parks;
     long distributes;
+    /** The kernel's log lines, the first {@link SimulationResult#MAX_KERNEL_LOG}. */
+    final List<KernelLogLine> kernelLog = new ArrayList<>();
 
     DistributeRecorder(GroupTree tree, int maxCalls) {
         this.tree = tree;
@@ -67,4 +71,9 @@ final class DistributeRecorder implements KernelObserver {
 
     @Override
     public void park(long atNs, int cpu, int task) { parks++; }
+
+    @Override
+    public void log(long atNs, String message) {
+        if (kernelLog.size() < SimulationResult.MAX_KERNEL_LOG) kernelLog.add(new KernelLogLine(atNs, message));
+    }
 }

@@ -12,9 +12,7 @@ import io.cfslab.metrics.SimulationResult.MachineStats;
 import io.cfslab.metrics.SimulationResult.SeriesSample;
 import io.cfslab.metrics.SimulationResult.TaskSample;
 import io.cfslab.metrics.SimulationResult.TaskStats;
-import io.cfslab.scenario.CgroupFiles;
 import io.cfslab.scenario.CgroupSpec;
-import io.cfslab.scenario.CpuMax;
 import io.cfslab.scenario.KernelSpec;
 import io.cfslab.scenario.Scenario;
 import io.cfslab.scenario.TaskSpec;
@@ -24,7 +22,6 @@ import io.cfslab.workload.Workloads;
 
 import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,10 +46,10 @@ public final class Simulation {
     private final Kernel kernel;
     private final DistributeRecorder recorder;
     private final int[] groupIndexOfCgroup;      // scenario order -> tree index
-    private final Map<String, CgroupSpec> cgroupState = new HashMap<>();
+    private final CgroupFs cgroupFs;
     private final String[] taskNames;
     private final Map<String, int[]> tasksByEntry = new LinkedHashMap<>();
-    private final Map<String, List<WorkloadInstance>> instancesByEntry = new HashMap<>();
+    private final Map<String, List<WorkloadInstance>> instancesByEntry = new LinkedHashMap<>();
     private final List<SeriesSample> series = new ArrayList<>();
     private final long[] lastSampleUsageNs;
     private long lastSampleNs;
@@ -72,6 +69,7 @@ public final class Simulation {
                 new SplittableRandom(scenario.seed()), recorder);
         kernel.setTimerPlacement(scenario.kernel().timerPlacement());
 
+        cgroupFs = new CgroupFs(kernel, tree, scenario, tasksByEntry);
         groupIndexOfCgroup = new int[scenario.cgroups().size()];
         int limitedCount = 0;
         for (CgroupSpec c : scenario.cgroups()) if (c.cpuMax().limited()) limitedCount++;
@@ -80,8 +78,7 @@ public final class Simulation {
             CgroupSpec c = scenario.cgroups().get(i);
             int g = tree.indexOf(c.path());
             groupIndexOfCgroup[i] = g;
-            cgroupState.put(c.path(), c);
-            kernel.setWeight(g, c.cpuWeight());
+            cgroupFs.applyWeight(g, c);
             kernel.initTimerPhase(g, scenario.kernel().timerPlacement(),
                     c.cpuMax().limited() ? limitedIndex++ : 0, limitedCount, c.cpuMax().periodUs() * 1000L);
         }
@@ -127,7 +124,8 @@ public final class Simulation {
         // cgroup settings are writes at time 0, in creation order (like the seeds' set-up scripts)
         for (int i = 0; i < scenario.cgroups().size(); i++) {
             CgroupSpec c = scenario.cgroups().get(i);
-            if (c.cpuMax().limited() || c.cpuMaxBurstUs() != 0) applyBandwidth(groupIndexOfCgroup[i], c);
+            if (c.cpuMax().limited() || c.cpuMaxBurstUs() != 0) cgroupFs.applyBandwidth(groupIndexOfCgroup[i], c);
+            cgroupFs.applyRt(groupIndexOfCgroup[i], c);
         }
         for (int t = 0; t < taskNames.length; t++) kernel.startTask(t);
         for (int i = 0; i < scenario.timeline().size(); i++) {
@@ -186,27 +184,7 @@ public final class Simulation {
     // ---- timeline ----
 
     private void apply(TimelineAction a) {
-        if (a instanceof TimelineAction.Write w) {
-            CgroupSpec before = cgroupState.get(w.cgroup());
-            CgroupSpec after = CgroupFiles.write(before, w.file(), w.value());
-            cgroupState.put(w.cgroup(), after);
-            int g = tree.indexOf(w.cgroup());
-            if (w.file().equals(CgroupFiles.CPU_WEIGHT)) kernel.setWeight(g, after.cpuWeight());
-            else applyBandwidth(g, after);
-        } else if (a instanceof TimelineAction.Move mv) {
-            int g = tree.indexOf(mv.to());
-            for (int t : tasksByEntry.get(mv.task())) kernel.moveTask(t, g);
-        } else if (a instanceof TimelineAction.Taskset ts) {
-            for (int t : tasksByEntry.get(ts.task())) kernel.setAffinity(t, (BitSet) ts.cpus().clone());
-        } else if (a instanceof TimelineAction.Chrt ch) {
-            for (int t : tasksByEntry.get(ch.task())) kernel.setPolicy(t, ch.policy(), ch.priority());
-        }
-    }
-
-    private void applyBandwidth(int g, CgroupSpec c) {
-        CpuMax m = c.cpuMax();
-        long quotaNs = m.limited() ? m.quotaUs() * 1000L : Long.MAX_VALUE;
-        kernel.setCfsBandwidth(g, m.periodUs() * 1000L, quotaNs, c.cpuMaxBurstUs() * 1000L, -1);
+        cgroupFs.apply(a, kernel.now());
     }
 
     // ---- series ----
@@ -218,7 +196,8 @@ public final class Simulation {
         boolean allGroups = scenario.cgroups().size() <= scenario.record().maxSeriesCgroups();
         for (int i = 0; i < scenario.cgroups().size(); i++) {
             CgroupSpec c = scenario.cgroups().get(i);
-            if (allGroups || cgroupState.get(c.path()).cpuMax().limited()) {
+            if (cgroupFs.removed(c.path())) continue;
+            if (allGroups || cgroupFs.limited(c.path())) {
                 groups.put(c.path(), stats(groupIndexOfCgroup[i]));
             }
         }
@@ -248,7 +227,8 @@ public final class Simulation {
         boolean allGroups = scenario.cgroups().size() <= scenario.record().maxSeriesCgroups();
         for (int i = 0; i < scenario.cgroups().size(); i++) {
             CgroupSpec c = scenario.cgroups().get(i);
-            if (allGroups || cgroupState.get(c.path()).cpuMax().limited()) {
+            if (cgroupFs.removed(c.path())) continue;
+            if (allGroups || cgroupFs.limited(c.path())) {
                 cgroups.put(c.path(), stats(groupIndexOfCgroup[i]));
             }
         }
@@ -271,7 +251,9 @@ public final class Simulation {
     private SimulationResult result(long end, long wallMs) {
         Map<String, CgroupStats> cgroups = new LinkedHashMap<>();
         for (int i = 0; i < scenario.cgroups().size(); i++) {
-            cgroups.put(scenario.cgroups().get(i).path(), stats(groupIndexOfCgroup[i]));
+            String path = scenario.cgroups().get(i).path();
+            if (cgroupFs.removed(path)) continue; // rmdir: the files are gone
+            cgroups.put(path, cgroupFs.withFiles(path, stats(groupIndexOfCgroup[i])));
         }
         Map<String, TaskStats> tasks = new LinkedHashMap<>();
         for (int t = 0; t < taskNames.length; t++) tasks.put(taskNames[t], kernel.taskStats(t));
@@ -286,6 +268,7 @@ public final class Simulation {
         return new SimulationResult(scenario.name(), scenario.seed(), end, cgroups, tasks, histograms,
                 List.copyOf(recorder.calls), List.copyOf(series), benchmarks,
                 new MachineStats(kernel.schedCalls(), kernel.contextSwitches()), kernel.cpuStats(),
+                scenario.kernel().switches(), List.copyOf(cgroupFs.actions), List.copyOf(recorder.kernelLog),
                 new EngineStats(eventCount, wallMs));
     }
 }

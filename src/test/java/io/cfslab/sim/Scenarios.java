@@ -23,6 +23,22 @@ final class Scenarios {
 
     static Scenario load(String resource) { return ScenarioParser.parse(text(resource)); }
 
+    /**
+     * A scenario resource with {@code kernel} keys set (or replaced), e.g. another {@code version}.
+     * @param kernel alternating keys and values: {@code "version", "5.4", "throttle", "cfs_rq"}
+     */
+    static String withKernel(String resource, Object... kernel) {
+        var root = (tools.jackson.databind.node.ObjectNode) ScenarioParser.readTree(text(resource));
+        var k = root.has("kernel") ? (tools.jackson.databind.node.ObjectNode) root.get("kernel") : root.putObject("kernel");
+        for (int i = 0; i < kernel.length; i += 2) {
+            Object v = kernel[i + 1];
+            if (v instanceof Boolean b) k.put((String) kernel[i], b);
+            else if (v instanceof Number n) k.put((String) kernel[i], n.longValue());
+            else k.put((String) kernel[i], (String) v);
+        }
+        return root.toString();
+    }
+
     static SimulationResult run(String json) { return Simulator.run(ScenarioParser.parse(json), RunControl.NONE); }
 
     /** Mean of a task's cpu_percent over samples with from &lt; at &lt;= to (seconds). */

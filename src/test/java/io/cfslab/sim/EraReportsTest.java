@@ -1,0 +1,109 @@
+package io.cfslab.sim;
+
+import io.cfslab.metrics.SimulationResult;
+import io.cfslab.metrics.SimulationResult.ActionRecord;
+import io.cfslab.metrics.SimulationResult.CpuStat;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The public reports of docs/kernel-eras.md ("Cases from public reports"), each run on the kernels before and
+ * after the fix: the scenarios are src/test/resources/eras/report-*.json with {@code kernel.version} replaced.
+ */
+class EraReportsTest {
+
+    static final String STALE = "/eras/report-2017-stale-expiry.json";
+    static final String FIBTEST = "/eras/report-2019-fibtest.json";
+    static final String SCALING = "/eras/report-2019-period-scaling.json";
+
+    /**
+     * 512ac999d275's report (2018, the Kubernetes "throttled far below quota" thread 67577 of 2017–2018): on 4.14
+     * the period timer goes idle in the period a 105 ms cycle skips; re-armed without a refill, the two stale
+     * deadlines are equal and every tick throws the fresh 5 ms grant away, so the 20 ms pool is gone within the
+     * run and the group is throttled until the next refill, using a fifth of its quota.
+     */
+    @Test
+    void staleExpiryThrottlesAThreadFarBelowItsQuotaBefore418Only() {
+        CpuStat old = Scenarios.run(Scenarios.withKernel(STALE, "version", "4.14")).cgroups().get("/a").cpuStat();
+        assertThat(old.nrThrottled()).isGreaterThanOrEqualTo(1);
+        assertThat(old.throttledUsec() / old.nrThrottled()).as("each throttle holds most of a period").isGreaterThan(50_000L);
+        assertThat(old.usageUsec()).as("far below the quota: 5 s × 20 %% = 1 s").isLessThan(250_000L);
+        for (String v : List.of("4.18", "4.19", "5.4", "6.1", "6.18", "rhel8")) {
+            SimulationResult r = Scenarios.run(Scenarios.withKernel(STALE, "version", v));
+            CpuStat s = r.cgroups().get("/a").cpuStat();
+            assertThat(s.nrThrottled()).as(v).isZero();
+            assertThat(s.throttledUsec()).as(v).isZero();
+            // every run takes its 5 ms: 48 cycles of 105 ms start in 5 s
+            assertThat(r.tasks().get("t").usageUsec()).as(v).isEqualTo(48 * 5_000L);
+        }
+    }
+
+    /** A run a little longer than what the 20 ms pool gives under the bug (6 ms) is stretched to the refill. */
+    @Test
+    void staleExpiryStretchesARunToTheNextRefill() {
+        String six = Scenarios.text(STALE).replace("\"run\": \"5ms\"", "\"run\": \"6ms\"");
+        String v414 = six.replace("\"version\": \"4.14\"", "\"version\": \"4.14\"");
+        String v418 = six.replace("\"version\": \"4.14\"", "\"version\": \"4.18\"");
+        SimulationResult old = Scenarios.run(v414), fixed = Scenarios.run(v418);
+        CpuStat s = old.cgroups().get("/a").cpuStat();
+        assertThat(s.throttledUsec() / s.nrThrottled()).as("stretched towards a whole period").isGreaterThan(90_000L);
+        // the stretched runs cost cycles: less work in the same 5 s
+        assertThat(old.tasks().get("t").usageUsec()).isLessThan(fixed.tasks().get("t").usageUsec());
+        assertThat(fixed.cgroups().get("/a").cpuStat().nrThrottled()).isZero();
+    }
+
+    /**
+     * de53fd7aedb1 (5.4), fibtest: before, each slow thread's CPU takes a slice at its first wake of a period,
+     * returns all but 1 ms when it sleeps, and the 1 ms expires at the next period: the quota is stranded on the
+     * 79 CPUs and the spinner gets about one tick per period. From 5.4 the silos carry over and the spinner gets
+     * the quota. The fibtest README's own 64-CPU run shows 8× (150M vs 1209M iterations), the commit ~30× on 80.
+     */
+    @Test
+    void sliceExpiryStrandsTheQuotaBefore54() {
+        SimulationResult old = Scenarios.run(Scenarios.withKernel(FIBTEST, "version", "4.19"));
+        SimulationResult fixed = Scenarios.run(Scenarios.withKernel(FIBTEST, "version", "5.4"));
+        assertThat(old.cgroups().get("/fib").cpuStat().usageUsec()).as("4.19 far below 500 ms").isLessThan(200_000L);
+        assertThat(fixed.cgroups().get("/fib").cpuStat().usageUsec()).as("5.4 about 500 ms").isBetween(400_000L, 510_000L);
+        long fastOld = old.tasks().get("fast").usageUsec(), fastFixed = fixed.tasks().get("fast").usageUsec();
+        assertThat((double) fastFixed / fastOld).as("spinner's work 5.4 / 4.19").isGreaterThanOrEqualTo(8.0);
+    }
+
+    /**
+     * 2e8e19226398 (5.1) scaled an overrunning period by 147/128, which loses the quota/period ratio: the parent
+     * at 1000/10000 µs reads back 1148/11484 and a child's 1000/10000 is above it (104857 &gt; 104821, the
+     * numbers of 4929a4e6faa0's message), so cgroup v1 refuses it with EINVAL. Since 5.4 the scaling is exactly ×2
+     * and the same write succeeds. The sync distribution of 64 cfs_rqs with 2,000-group subtrees outlasts the
+     * 10 ms period; the timer's catch-up loop runs, and after its fourth round the kernel scales and logs.
+     */
+    @Test
+    void periodScalingBy147Over128LosesTheRatioAndTimesTwoKeepsIt() {
+        SimulationResult coarse = Scenarios.run(Scenarios.withKernel(SCALING, "version", "5.3"));
+        var p = coarse.cgroups().get("/p");
+        assertThat(p.cpuCfsQuotaUs()).isEqualTo("1148");
+        assertThat(p.cpuCfsPeriodUs()).isEqualTo("11484");
+        assertThat(coarse.kernelLog()).anySatisfy(l -> assertThat(l.message()).matches(
+                "cfs_period_timer\\[cpu\\d+\\]: period too short, scaling up \\(new cfs_period_us 11484, cfs_quota_us = 1148\\)"));
+        ActionRecord childQuota = coarse.actions().get(2);
+        assertThat(childQuota.action()).isEqualTo("write /p/c/cpu.cfs_quota_us 1000");
+        assertThat(childQuota.ok()).isFalse();
+        assertThat(childQuota.errno()).isEqualTo("EINVAL");
+        assertThat(coarse.actions().get(1).ok()).as("the period write alone is fine").isTrue();
+
+        SimulationResult exact = Scenarios.run(Scenarios.withKernel(SCALING, "version", "5.4"));
+        var p2 = exact.cgroups().get("/p");
+        assertThat(p2.cpuCfsQuotaUs()).isEqualTo("2000");
+        assertThat(p2.cpuCfsPeriodUs()).isEqualTo("20000");
+        assertThat(exact.kernelLog()).anySatisfy(l -> assertThat(l.message()).matches(
+                "cfs_period_timer\\[cpu\\d+\\]: period too short, scaling up \\(new cfs_period_us = 20000, cfs_quota_us = 2000\\)"));
+        assertThat(exact.actions()).allSatisfy(a -> assertThat(a.ok()).as(a.action()).isTrue());
+        assertThat(exact.cgroups().get("/p/c").cpuCfsQuotaUs()).isEqualTo("1000");
+
+        // before 5.1 the loop has no limit: nothing is scaled, the timer CPU just stays in the callback
+        SimulationResult unlimited = Scenarios.run(Scenarios.withKernel(SCALING, "version", "5.0"));
+        assertThat(unlimited.cgroups().get("/p").cpuCfsPeriodUs()).isEqualTo("10000");
+        assertThat(unlimited.kernelLog()).isEmpty();
+    }
+}
