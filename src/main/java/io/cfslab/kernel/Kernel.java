@@ -2,6 +2,7 @@ package io.cfslab.kernel;
 
 import io.cfslab.machine.CostModel;
 import io.cfslab.machine.MachineProfile;
+import io.cfslab.machine.PowerModel;
 import io.cfslab.machine.Topology;
 import io.cfslab.scenario.KernelSpec;
 import io.cfslab.scenario.KernelSpec.Throttle;
@@ -114,6 +115,8 @@ public final class Kernel implements WorkloadContext {
     private long schedCalls;
     /** Context switches: a CPU starts running a task other than the one it ran last (or after idle). */
     private long contextSwitches;
+    /** The machine's power model, or null. */
+    private final PowerModel power;
 
     // ---- the collaborators, one job each ----
     final CpuTime clock;
@@ -138,6 +141,7 @@ public final class Kernel implements WorkloadContext {
                   SplittableRandom random, KernelObserver observer) {
         this.topo = machine.topology();
         this.cost = machine.costs();
+        this.power = machine.power();
         this.ncpu = topo.cpus();
         this.ntasks = ntasks;
         this.tree = tree;
@@ -368,6 +372,7 @@ public final class Kernel implements WorkloadContext {
     void onAvailabilityChange(int c) {
         balancer.updateIdle(c);
         clock.updateSmtSpeed(c);
+        clock.updateCoreActive(c);
     }
 
     // =====================================================================================================
@@ -812,6 +817,18 @@ public final class Kernel implements WorkloadContext {
 
     /** {@code __schedule()} calls so far on all CPUs: each schedule() and each park from task work (seed 00's figure). */
     public long schedCalls() { return schedCalls; }
+
+    /**
+     * Mean power draw from the start of the run to now, W, by the machine's power model from the mean number of
+     * active cores and busy hardware threads (running a task, an interrupt handler or scheduler work); NaN on a
+     * machine without a power model ({@code generic}) or before any time has passed.
+     */
+    public double meanPowerW() {
+        if (power == null || now <= 0) return Double.NaN;
+        long threadNs = 0;
+        for (int c = 0; c < ncpu; c++) threadNs += clock.busyNs[c] + clock.stolenElapsed(c);
+        return power.meanPowerW((double) clock.coreActiveNs() / now, (double) threadNs / now);
+    }
 
     /** Context switches so far on all CPUs (to a task other than the one the CPU ran last, or after idle). */
     public long contextSwitches() { return contextSwitches; }

@@ -68,8 +68,17 @@ public record SimulationResult(String scenario, long seed, long simulatedNs,
      *                        one this way: seed 00's explanation of head's hackbench slowdown)
      * @param contextSwitches switches of a CPU to a task other than the one it ran last (or after idle), parked
      *                        tasks included
+     * @param powerW          mean power over the run, W, by the machine profile's power model; null on a machine
+     *                        without one ({@code generic})
+     * @param energyJ         energy over the run, J ({@code powerW} × simulated seconds); null with it
      */
-    public record MachineStats(long schedCalls, long contextSwitches) { }
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record MachineStats(long schedCalls, long contextSwitches, Double powerW, Double energyJ) {
+        /** Counters without a power model. */
+        public MachineStats(long schedCalls, long contextSwitches) {
+            this(schedCalls, contextSwitches, null, null);
+        }
+    }
 
     /**
      * One timeline action as the run applied it.

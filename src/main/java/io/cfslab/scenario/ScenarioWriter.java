@@ -37,9 +37,11 @@ public final class ScenarioWriter {
         MachineSpec m = s.machine();
         ObjectNode mo = o.putObject("machine");
         mo.put("profile", m.profile());
-        mo.put("cpus", m.cpus());
-        mo.put("smt", m.smt());
-        mo.put("sockets", m.sockets());
+        if (io.cfslab.machine.MachineProfiles.GENERIC.equals(m.profile())) { // a named machine fixes its topology
+            mo.put("cpus", m.cpus());
+            mo.put("smt", m.smt());
+            mo.put("sockets", m.sockets());
+        }
         KernelSpec k = s.kernel();
         ObjectNode ko = o.putObject("kernel");
         // every switch explicitly (explicit keys override the version), the cgroup version follows from the files

@@ -4,6 +4,7 @@ import io.cfslab.event.EventQueue;
 import io.cfslab.kernel.GroupTree;
 import io.cfslab.kernel.Kernel;
 import io.cfslab.machine.MachineProfile;
+import io.cfslab.machine.MachineProfiles;
 import io.cfslab.metrics.HistogramSnapshot;
 import io.cfslab.metrics.SimulationResult;
 import io.cfslab.metrics.SimulationResult.CgroupStats;
@@ -60,7 +61,7 @@ public final class Simulation {
     public Simulation(Scenario scenario) {
         this.scenario = scenario;
         var m = scenario.machine();
-        MachineProfile machine = MachineProfile.generic(m.cpus(), m.smt(), m.sockets());
+        MachineProfile machine = MachineProfiles.of(m.profile(), m.cpus(), m.smt(), m.sockets());
         tree = new GroupTree(scenario.cgroups());
         int ntasks = 0;
         for (TaskSpec ts : scenario.tasks()) ntasks += ts.total();
@@ -267,8 +268,16 @@ public final class Simulation {
         }
         return new SimulationResult(scenario.name(), scenario.seed(), end, cgroups, tasks, histograms,
                 List.copyOf(recorder.calls), List.copyOf(series), benchmarks,
-                new MachineStats(kernel.schedCalls(), kernel.contextSwitches()), kernel.cpuStats(),
+                machineStats(end), kernel.cpuStats(),
                 scenario.kernel().switches(), List.copyOf(cgroupFs.actions), List.copyOf(recorder.kernelLog),
                 new EngineStats(eventCount, wallMs));
+    }
+
+    /** Counters, and with a power model the mean power and the energy over {@code end} ns (rounded to mW, mJ). */
+    private MachineStats machineStats(long end) {
+        double w = kernel.meanPowerW();
+        if (Double.isNaN(w)) return new MachineStats(kernel.schedCalls(), kernel.contextSwitches());
+        return new MachineStats(kernel.schedCalls(), kernel.contextSwitches(), Math.round(w * 1000) / 1000.0,
+                Math.round(w * end / 1e6) / 1000.0);
     }
 }
