@@ -21,7 +21,7 @@ import static io.cfslab.kernel.Kernel.NONE;
  * lists and IPIs, and {@code tg_set_cfs_bandwidth()}. When a cfs_rq runs out or gets runtime back it asks
  * {@link Throttling} to throttle or unthrottle it.
  *
- * <p>Per-cfs_rq state is indexed {@code q = group * cpus + cpu}; each CPU's CSD list is linked through the
+ * <p>Per-cfs_rq state is indexed {@code q = Kernel.cfsRq(group, cpu)}; each CPU's CSD list is linked through the
  * {@code csdNext} index array, a group's throttled list through {@link Throttling}'s.
  */
 final class BandwidthControl {
@@ -59,7 +59,7 @@ final class BandwidthControl {
     // ---- task groups ----
     final CfsBandwidth[] bw;
 
-    // ---- cfs_rq, index q = g * ncpu + cpu ----
+    // ---- cfs_rq, index q = Kernel.cfsRq(group, cpu) ----
     final long[] runtimeRemainingNs;
     final int[] csdNext;
     /** Given runtime by distribute, unthrottle still to come (on a CSD list, or later in a sync walk). */
@@ -102,7 +102,7 @@ final class BandwidthControl {
         bw = new CfsBandwidth[k.ngroups];
         for (int g = 0; g < k.ngroups; g++) bw[g] = new CfsBandwidth();
 
-        int nq = k.ngroups * ncpu;
+        int nq = k.nq;
         runtimeRemainingNs = new long[nq];
         csdNext = new int[nq];
         csdPending = new boolean[nq];
@@ -143,7 +143,7 @@ final class BandwidthControl {
             startCfsBandwidth(b, g, writerCpu);
         }
         for (int c = 0; c < ncpu; c++) {
-            int q = g * ncpu + c;
+            int q = k.cfsRq(g, c);
             runtimeRemainingNs[q] = taskBased ? 1 : 0;
             expiresSeq[q] = b.periodSeq;
             if (thr.throttled[q]) {
@@ -250,15 +250,13 @@ final class BandwidthControl {
         if (runtimeRemainingNs[q] <= 0) thr.throttleCfsRq(q, 1);
     }
 
-    /** True if the CPU's running fair task is inside cfs_rq q's hierarchy (cfs_rq->curr != NULL). */
+    /**
+     * True if the CPU's running fair task is inside cfs_rq q's hierarchy (cfs_rq->curr != NULL): its group is
+     * in q's group's subtree, a pre-order index range (no walk up the tree).
+     */
     boolean runsCurr(int q) {
-        int c = k.cpuOf(q);
-        int t = curr[c];
-        if (t == NONE || !k.isFair(t)) return false;
-        for (int x = k.leafQ(t, c); ; x = k.parentQ(x)) {
-            if (x == q) return true;
-            if (k.isRootQ(x)) return false;
-        }
+        int t = curr[k.cpuOf(q)];
+        return t != NONE && k.isFair(t) && k.tree.inSubtree(k.groupOf(q), k.tGroup[t]);
     }
 
     // =====================================================================================================

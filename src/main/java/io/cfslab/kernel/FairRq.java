@@ -10,7 +10,7 @@ import static io.cfslab.kernel.Kernel.NO_CLOCK;
 
 /**
  * The fair class's runqueues (kernel/sched/fair.c): a {@code cfs_rq} per task group per CPU
- * ({@code q = group * cpus + cpu}) with its queued entities (tasks {@code t < tasks}, group entities
+ * ({@code q = Kernel.cfsRq(group, cpu)}) with its queued entities (tasks {@code t < tasks}, group entities
  * {@code tasks + q}), vruntimes and runnable counts; {@code enqueue_task_fair()}, {@code dequeue_task_fair()},
  * {@code place_entity()}, the hierarchical pick and the group entity weights of {@code calc_group_shares()}.
  * Also each CPU's list of queued tasks (fair and RT), which the load balancer walks.
@@ -31,16 +31,19 @@ final class FairRq {
     final long[] shares;
     final int[] groupRunnable;
 
-    // ---- cfs_rq, index q = g * ncpu + cpu ----
-    final int[] nrQueued;
-    final int[] hNrRunning;
-    final long[] minVruntime;
-    final int[] entHead;
+    // ---- cfs_rq, index q = Kernel.cfsRq(group, cpu), and scheduling entities: tasks, then one group
+    //      entity per cfs_rq; vruntime, min_vruntime and h_nr_running live in their records ----
+    private final SchedRecords records;
+    private final int[] recInts;
+    private final long[] recLongs;
+    /**
+     * cfs_rqs with runnable tasks (hNrRunning &gt; 0), kept unless {@code throttled_clock_start=first-park}: a
+     * throttle starts the throttled_clock_self of exactly these; null otherwise.
+     */
+    final GroupBitmap nonEmpty;
 
-    // ---- scheduling entities: tasks, then one group entity per cfs_rq ----
-    final int[] entNext, entPrev;
-    final long[] vruntime;
-    final boolean[] onRq;
+    /** Each cfs_rq's queued entities, first by (vruntime, index). */
+    private final EntityQueue queued;
 
     // ---- per-CPU list of queued tasks (fair and RT) ----
     final int[] cpuTaskHead;
@@ -60,17 +63,11 @@ final class FairRq {
         shares = new long[k.ngroups];
         Arrays.fill(shares, NICE_0_LOAD);
         groupRunnable = new int[k.ngroups];
-        int nq = k.ngroups * k.ncpu;
-        nrQueued = new int[nq];
-        hNrRunning = new int[nq];
-        minVruntime = new long[nq];
-        entHead = new int[nq];
-        Arrays.fill(entHead, NONE);
-        int ne = ntasks + nq;
-        entNext = new int[ne];
-        entPrev = new int[ne];
-        vruntime = new long[ne];
-        onRq = new boolean[ne];
+        records = k.records;
+        recInts = records.ints;
+        recLongs = records.longs;
+        nonEmpty = clockStart != ThrottledClockStart.FIRST_PARK ? new GroupBitmap(k.ngroups, k.ncpu) : null;
+        queued = new EntityQueue(records);
         cpuTaskHead = new int[k.ncpu];
         Arrays.fill(cpuTaskHead, NONE);
         cpuTaskCount = new int[k.ncpu];
@@ -83,15 +80,38 @@ final class FairRq {
         this.thr = thr;
     }
 
+    /** se->vruntime of entity e, ns. */
+    long vruntime(int e) { return recLongs[SchedRecords.entL(e) + SchedRecords.VRUNTIME]; }
+
+    /**
+     * Sets the vruntime of an entity that is not queued: a queued one's only changes through
+     * {@link #updateCurrFair}, which tells its cfs_rq's {@link EntityQueue} (the pick order relies on it).
+     */
+    void setVruntime(int e, long v) {
+        if (queued.isQueued(e)) throw new IllegalStateException("vruntime of queued entity " + e + " set directly");
+        recLongs[SchedRecords.entL(e) + SchedRecords.VRUNTIME] = v;
+    }
+
+    /** cfs_rq->min_vruntime of cfs_rq q, ns. */
+    long minVruntime(int q) { return recLongs[records.rqL(q) + SchedRecords.MIN_VRUNTIME]; }
+
+    /** cfs_rq->h_nr_running of cfs_rq q: runnable tasks in its hierarchy on its CPU. */
+    int hNrRunning(int q) { return recInts[records.rq(q) + SchedRecords.H_NR_RUNNING]; }
+
     /**
      * The fair part of update_curr() at every level of running task t's hierarchy: vruntime, and
      * account_cfs_rq_runtime() where a quota applies.
      */
     void updateCurrFair(int t, int c, long d) {
-        vruntime[t] += d;
-        for (int q = k.leafQ(t, c); !k.isRootQ(q); q = k.parentQ(q)) {
+        int leaf = k.leafQ(t, c);
+        recLongs[SchedRecords.entL(t) + SchedRecords.VRUNTIME] += d;
+        if (onRq(t)) queued.keyIncreased(leaf, t);
+        for (int q = leaf; !k.isRootQ(q); q = k.parentQ(q)) {
             bwc.accountCfsRqRuntime(q, d, t);
-            vruntime[k.groupEntity(q)] += d * NICE_0_LOAD / groupEntityWeight(q);
+            int se = k.groupEntity(q);
+            long dv = d * NICE_0_LOAD / groupEntityWeight(q);
+            recLongs[SchedRecords.entL(se) + SchedRecords.VRUNTIME] += dv;
+            if (dv != 0 && onRq(se)) queued.keyIncreased(k.parentQ(q), se);
         }
     }
 
@@ -99,37 +119,38 @@ final class FairRq {
     long groupEntityWeight(int q) {
         int g = k.groupOf(q);
         int total = groupRunnable[g];
-        long w = total > 0 ? shares[g] * Math.max(1, hNrRunning[q]) / total : shares[g];
+        long w = total > 0 ? shares[g] * Math.max(1, hNrRunning(q)) / total : shares[g];
         return Math.max(2, w);
     }
 
-    void entAdd(int q, int se) {
-        int h = entHead[q];
-        entPrev[se] = NONE;
-        entNext[se] = h;
-        if (h != NONE) entPrev[h] = se;
-        entHead[q] = se;
-        onRq[se] = true;
-        nrQueued[q]++;
-    }
+    /** __enqueue_entity(): entity se joins cfs_rq q. */
+    void entAdd(int q, int se) { queued.add(q, se); }
 
-    void entRemove(int q, int se) {
-        int p = entPrev[se], n = entNext[se];
-        if (p == NONE) entHead[q] = n; else entNext[p] = n;
-        if (n != NONE) entPrev[n] = p;
-        onRq[se] = false;
-        nrQueued[q]--;
-    }
+    /** __dequeue_entity(): entity se leaves cfs_rq q. */
+    void entRemove(int q, int se) { queued.remove(q, se); }
+
+    /** cfs_rq->nr_queued: entities queued on cfs_rq q. */
+    int nrQueued(int q) { return queued.count(q); }
+
+    /** se->on_rq: entity se is queued. */
+    boolean onRq(int se) { return queued.isQueued(se); }
 
     /** place_entity(): a waking entity gets no more than half a slice of credit below min_vruntime. */
     void placeEntity(int q, int se) {
-        long floor = minVruntime[q] - schedSliceNs / 2;
-        if (vruntime[se] < floor) vruntime[se] = floor;
+        long floor = minVruntime(q) - schedSliceNs / 2;
+        if (vruntime(se) < floor) setVruntime(se, floor);
     }
 
     void addRunnable(int x, int delta) {
-        hNrRunning[x] += delta;
-        groupRunnable[k.groupOf(x)] += delta;
+        int i = records.rq(x) + SchedRecords.H_NR_RUNNING;
+        int before = recInts[i];
+        recInts[i] = before + delta;
+        int g = k.groupOf(x);
+        groupRunnable[g] += delta;
+        if (nonEmpty != null && (before == 0) != (before + delta == 0)) {
+            if (before == 0) nonEmpty.set(g, k.cpuOf(x)); else nonEmpty.clear(g, k.cpuOf(x));
+        }
+        if (g == 0) k.balancer.nrRunningChanged(k.cpuOf(x));
     }
 
     /**
@@ -144,17 +165,17 @@ final class FairRq {
         int se = t;
         for (int x = q; ; x = k.parentQ(x)) {
             if (structural) {
-                if (!onRq[se]) {
+                if (!onRq(se)) {
                     if (se != t) placeEntity(x, se);
                     entAdd(x, se);
-                    if (nrQueued[x] == 1 && !k.isRootQ(x)) bwc.checkEnqueueThrottle(x);
+                    if (nrQueued(x) == 1 && !k.isRootQ(x)) bwc.checkEnqueueThrottle(x);
                 } else {
                     structural = false;
                 }
             }
             addRunnable(x, 1);
-            if (clockStart != ThrottledClockStart.FIRST_PARK && thr.throttleCount[x] > 0) {
-                if (thr.throttledClockSelfNs[x] == NO_CLOCK) thr.throttledClockSelfNs[x] = k.now;
+            if (clockStart != ThrottledClockStart.FIRST_PARK && thr.throttledHierarchy(x)) {
+                thr.startSelfClockIfStopped(x);
                 if (clockStart == ThrottledClockStart.NONEMPTY && thr.throttled[x] && thr.throttledClockNs[x] == NO_CLOCK) {
                     thr.throttledClockNs[x] = k.now;
                 }
@@ -172,9 +193,9 @@ final class FairRq {
         boolean structural = true;
         int se = t;
         for (int x = q; ; x = k.parentQ(x)) {
-            if (structural && onRq[se]) {
+            if (structural && onRq(se)) {
                 entRemove(x, se);
-                if (nrQueued[x] == 0) {
+                if (nrQueued(x) == 0) {
                     if (!k.isRootQ(x)) bwc.returnCfsRqRuntime(x);
                 } else {
                     structural = false;
@@ -214,23 +235,22 @@ final class FairRq {
         restart:
         while (true) {
             lastPickThrottled = false;
-            int x = c;
+            int x = k.rootQ(c);
+            int throttledAbove = thr.throttled[x] ? 1 : 0; // throttled cfs_rqs on the way down
             while (true) {
-                if (nrQueued[x] == 0) return NONE;
+                if (nrQueued(x) == 0) return NONE;
                 if (!k.isRootQ(x)) {
                     if (bwc.checkCfsRqRuntime(x)) {
                         if (!taskBased) continue restart;
                         lastPickThrottled = true;
                     }
-                    if (thr.throttleCount[x] > 0) lastPickThrottled = true;
+                    if (thr.throttled[x]) throttledAbove++;
+                    if (throttledAbove > 0 || thr.inWalkQ(x, c)) lastPickThrottled = true; // throttle_count > 0
                 }
-                int best = entHead[x];
-                long bv = vruntime[best];
-                for (int e = entNext[best]; e != NONE; e = entNext[e]) {
-                    long v = vruntime[e];
-                    if (v < bv || (v == bv && e < best)) { best = e; bv = v; }
-                }
-                if (bv > minVruntime[x]) minVruntime[x] = bv;
+                int best = queued.first(x); // least vruntime, the lower index of equals
+                long bv = vruntime(best);
+                int minAt = records.rqL(x) + SchedRecords.MIN_VRUNTIME;
+                if (bv > recLongs[minAt]) recLongs[minAt] = bv;
                 if (best < ntasks) return best;
                 x = best - ntasks;
             }
@@ -238,6 +258,6 @@ final class FairRq {
     }
 
     void migrateVruntime(int t, int from, int to) {
-        vruntime[t] = vruntime[t] - minVruntime[k.leafQ(t, from)] + minVruntime[k.leafQ(t, to)];
+        setVruntime(t, vruntime(t) - minVruntime(k.leafQ(t, from)) + minVruntime(k.leafQ(t, to)));
     }
 }

@@ -66,6 +66,8 @@ public final class GroupTree {
     /** Number of groups in g's subtree, g included: the number of cfs_rqs {@code walk_tg_tree_from} visits per CPU. */
     public int subtreeSize(int g) { return subtreeSize[g]; }
     public int childCount(int g) { return childCount[g]; }
+    /** True if group {@code x} is {@code g} or one of its descendants (pre-order: an index range). */
+    public boolean inSubtree(int g, int x) { return x >= g && x < g + subtreeSize[g]; }
     public String path(int g) { return path[g]; }
     /** Index of a path, or -1. */
     public int indexOf(String p) { return byPath.getOrDefault(p, -1); }

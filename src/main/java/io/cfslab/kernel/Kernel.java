@@ -30,8 +30,8 @@ import java.util.SplittableRandom;
  * cfs_rqs, parked tasks) and {@link LoadBalancer} (wake-up CPU selection and load balancing).
  *
  * <p>State is held in primitive arrays ("struct of arrays"): a cfs_rq is the index
- * {@code q = group * cpus + cpu}; a scheduling entity is a task index {@code t < tasks} or, for the group
- * entity that represents cfs_rq {@code q} in its parent, {@code tasks + q}. The task and CPU state arrays
+ * {@code q = group * cpus + cpu} ({@link #cfsRq}); a scheduling entity is a task index {@code t < tasks} or, for the group entity that
+ * represents cfs_rq {@code q} in its parent, {@code tasks + q}. The task and CPU state arrays
  * here are shared with the collaborators, which keep references to them. Nothing on the event path
  * allocates.
  *
@@ -61,6 +61,8 @@ public final class Kernel implements WorkloadContext {
     final int ncpu;
     final int ntasks;
     final int ngroups;
+    /** cfs_rqs: groups × CPUs. */
+    final int nq;
     final GroupTree tree;
     final Topology topo;
     final CostModel cost;
@@ -115,6 +117,9 @@ public final class Kernel implements WorkloadContext {
     /** Context switches: a CPU starts running a task other than the one it ran last (or after idle). */
     private long contextSwitches;
 
+    /** The hot fields of entities and cfs_rqs, packed by record (shared by FairRq, EntityQueue, Throttling). */
+    final SchedRecords records;
+
     // ---- the collaborators, one job each ----
     final CpuTime clock;
     final FairRq fair;
@@ -142,6 +147,7 @@ public final class Kernel implements WorkloadContext {
         this.ntasks = ntasks;
         this.tree = tree;
         this.ngroups = tree.size();
+        this.nq = ngroups * ncpu;
         this.events = events;
         this.random = random;
         this.observer = observer;
@@ -184,6 +190,7 @@ public final class Kernel implements WorkloadContext {
         pickedAtNs = new long[ncpu];
         reschedPending = new boolean[ncpu];
 
+        records = new SchedRecords(ntasks, nq);
         clock = new CpuTime(this, machine);
         fair = new FairRq(this);
         rt = new RtClass(this, k);
@@ -201,6 +208,11 @@ public final class Kernel implements WorkloadContext {
     // Index helpers
     // =====================================================================================================
 
+    /**
+     * The cfs_rq of group g on CPU c. Group-major: a group's cfs_rqs on all CPUs are adjacent, so the top of
+     * the tree, which every CPU's scheduling touches, stays in a few cache lines.
+     */
+    int cfsRq(int g, int c) { return g * ncpu + c; }
     int leafQ(int t, int c) { return tGroup[t] * ncpu + c; }
     int groupOf(int q) { return q / ncpu; }
     int cpuOf(int q) { return q % ncpu; }
@@ -210,7 +222,10 @@ public final class Kernel implements WorkloadContext {
     boolean isFair(int t) { return !tPolicy[t].realtime(); }
 
     /** Runnable tasks a CPU could run now: rq->nr_running (fair h_nr_running of the root plus RT). */
-    int nrRunnable(int c) { return fair.hNrRunning[c] + rt.rtQueued[c]; }
+    int nrRunnable(int c) { return fair.hNrRunning(rootQ(c)) + rt.rtQueued[c]; }
+
+    /** CPU c's root cfs_rq. */
+    int rootQ(int c) { return c; }
 
     boolean cpuIdle(int c) { return curr[c] == NONE && nrRunnable(c) == 0; }
 
@@ -296,7 +311,7 @@ public final class Kernel implements WorkloadContext {
         nextSegment(t);
         if (segKind[t] == Segment.EXIT) { exitTask(t); return; }
         if (segKind[t] == Segment.SLEEP || segKind[t] == Segment.BLOCK) { startSleep(t); return; }
-        fair.vruntime[t] = fair.minVruntime[leafQ(t, best)];
+        fair.setVruntime(t, fair.minVruntime(leafQ(t, best)));
         makeRunnable(t, best, false);
         requestResched(best);
     }
@@ -496,7 +511,7 @@ public final class Kernel implements WorkloadContext {
         if (t == NONE) { tickArmed[c] = false; return; } // NOHZ idle
         updateCurr(c);
         if (isFair(t)) {
-            if (now - pickedAtNs[c] >= schedSliceNs && fair.hNrRunning[c] > 1) needResched[c] = true;
+            if (now - pickedAtNs[c] >= schedSliceNs && fair.hNrRunning(rootQ(c)) > 1) needResched[c] = true;
             if (throttleWorkPending[t] && segKind[t] == Segment.RUN_USER) needResched[c] = true;
         } else {
             rt.taskTick(t, c);
@@ -553,7 +568,7 @@ public final class Kernel implements WorkloadContext {
                     // return to user mode: task work (park) and deferred preemption happen here
                     if (taskBased && throttleWorkPending[t]) {
                         throttleWorkPending[t] = false;
-                        if (thr.throttleCount[leafQ(t, c)] > 0 && isFair(t)) {
+                        if (thr.throttledHierarchy(leafQ(t, c)) && isFair(t)) {
                             updateCurr(c);
                             curr[c] = NONE;
                             segGen[c]++;
@@ -727,9 +742,9 @@ public final class Kernel implements WorkloadContext {
         }
         int oldLeaf = leafQ(t, c);
         tGroup[t] = g;
-        fair.vruntime[t] = fair.vruntime[t] - fair.minVruntime[oldLeaf] + fair.minVruntime[leafQ(t, c)];
+        fair.setVruntime(t, fair.vruntime(t) - fair.minVruntime(oldLeaf) + fair.minVruntime(leafQ(t, c)));
         if (queued && isFair(t)) {
-            if (wasParked && thr.throttleCount[leafQ(t, c)] > 0) {
+            if (wasParked && thr.throttledHierarchy(leafQ(t, c))) {
                 thr.limboPush(leafQ(t, c), t);
             } else {
                 if (wasParked) tState[t] = T_RUNNABLE;
@@ -806,7 +821,7 @@ public final class Kernel implements WorkloadContext {
     /** cpu.stat.local throttled time of a group: sum over CPUs of throttled_clock_self_time, ns. */
     public long throttledSelfTimeNs(int g) {
         long s = 0;
-        for (int c = 0; c < ncpu; c++) s += thr.throttledClockSelfTimeNs[g * ncpu + c];
+        for (int c = 0; c < ncpu; c++) s += thr.throttledClockSelfTimeNs(cfsRq(g, c));
         return s;
     }
 
@@ -864,8 +879,8 @@ public final class Kernel implements WorkloadContext {
      */
     public int cpuState(int c) {
         int t = curr[c];
-        if (t != NONE) return isFair(t) && thr.throttleCount[leafQ(t, c)] > 0 ? 2 : 1;
-        for (int g = 1; g < ngroups; g++) if (thr.throttled[g * ncpu + c]) return 3;
+        if (t != NONE) return isFair(t) && thr.throttledHierarchy(leafQ(t, c)) ? 2 : 1;
+        for (int g = 1; g < ngroups; g++) if (thr.throttled[cfsRq(g, c)]) return 3;
         return 0;
     }
 

@@ -23,7 +23,7 @@ final class LoadBalancer {
     private final int ncpu;
     private final Topology topo;
     private final EventQueue events;
-    private final int[] curr, tCpu, tState;
+    private final int[] curr, tCpu, tState, tGroup;
     private final BitSet[] tAllowed;
     private final long[] nrMigrations;
     private FairRq fair;
@@ -31,8 +31,15 @@ final class LoadBalancer {
 
     /** Idle CPUs per LLC. */
     final int[] llcIdle;
-    /** CPUs counted idle in {@link #llcIdle}. */
-    private BitSet idleCpus;
+    /** CPUs counted idle in {@link #llcIdle} (a plain array: BitSet.clear() rescans its words on every call). */
+    private final boolean[] countedIdle;
+    /**
+     * CPUs with a runnable task (rq->nr_running &gt; 0), one bit each: only these can have a {@link #load} above
+     * 1, so new-idle balance looks at them alone (the kernel checks rd->overload for the same reason).
+     */
+    private final long[] hasRunnable;
+    /** Scratch for {@link #pullOne}: the throttled subtrees of the source and destination CPUs. */
+    private final int[] srcThrottled = new int[16], dstThrottled = new int[16];
 
     LoadBalancer(Kernel k) {
         this.k = k;
@@ -42,10 +49,14 @@ final class LoadBalancer {
         this.curr = k.curr;
         this.tCpu = k.tCpu;
         this.tState = k.tState;
+        this.tGroup = k.tGroup;
         this.tAllowed = k.tAllowed;
         this.nrMigrations = k.nrMigrations;
         llcIdle = new int[topo.llcs()];
         for (int c = 0; c < ncpu; c++) llcIdle[topo.llcOf(c)]++;
+        countedIdle = new boolean[ncpu];
+        java.util.Arrays.fill(countedIdle, true);
+        hasRunnable = new long[(ncpu + 63) >>> 6];
     }
 
     void link(FairRq fair, Throttling thr) {
@@ -56,15 +67,19 @@ final class LoadBalancer {
     /** Keeps the idle-CPU count per LLC in step with CPU c's busy state. */
     void updateIdle(int c) {
         boolean idleNow = curr[c] == NONE && k.nrRunnable(c) == 0;
-        if (idleNow != wasIdle(c)) {
-            setWasIdle(c, idleNow);
+        if (idleNow != countedIdle[c]) {
+            countedIdle[c] = idleNow;
             llcIdle[topo.llcOf(c)] += idleNow ? 1 : -1;
         }
     }
 
-    private void setWasIdle(int c, boolean v) { idleCpus.set(c, v); }
+    /** CPU c's runnable count changed (fair root h_nr_running or RT queue): keeps {@link #hasRunnable}. */
+    void nrRunningChanged(int c) {
+        if (k.nrRunnable(c) > 0) hasRunnable[c >>> 6] |= 1L << c;
+        else hasRunnable[c >>> 6] &= ~(1L << c);
+    }
 
-    private boolean isQueuedTask(int t) { return k.isFair(t) ? fair.onRq[t] : true; }
+    private boolean isQueuedTask(int t) { return k.isFair(t) ? fair.onRq(t) : true; }
 
     /** Arms the first periodic balance. */
     void start() {
@@ -140,22 +155,43 @@ final class LoadBalancer {
         return k.nrRunnable(c) - (running == 1 && isQueuedTask(curr[c]) ? 1 : 0) + running;
     }
 
-    /** New-idle balance: an idle CPU pulls one task from the busiest CPU. */
+    /**
+     * New-idle balance: an idle CPU pulls one task from the busiest CPU (the first of equals). A CPU without
+     * runnable tasks has a load of at most 1 and is never the busiest, so only CPUs with runnable tasks are
+     * looked at, in CPU order.
+     */
     boolean newIdleBalance(int c) {
         int busiest = NONE, most = 1;
-        for (int s = 0; s < ncpu; s++) {
-            if (s == c) continue;
-            int l = load(s);
-            if (l > most) { most = l; busiest = s; }
+        for (int w = 0; w < hasRunnable.length; w++) {
+            for (long bits = hasRunnable[w]; bits != 0; bits &= bits - 1) {
+                int s = (w << 6) + Long.numberOfTrailingZeros(bits);
+                if (s == c) continue;
+                int l = load(s);
+                if (l > most) { most = l; busiest = s; }
+            }
         }
         return busiest != NONE && pullOne(busiest, c);
     }
 
-    /** Moves one queued, not running, migratable fair task from src to dst. */
+    /**
+     * Moves one queued, not running, migratable fair task from src to dst: the first on src's list that is
+     * allowed on dst and in a throttled hierarchy on neither (throttled_lb_pair()).
+     */
     boolean pullOne(int src, int dst) {
+        // the throttled subtrees of both CPUs, fetched once: the list may hold hundreds of throttled tasks
+        int ns = thr.throttledRanges(src, srcThrottled), nd = thr.throttledRanges(dst, dstThrottled);
+        if (ns >= 0) {
+            // none outside src's throttled subtrees but the running task: nothing to look at
+            int outside = thr.queuedOutsideThrottled(src, srcThrottled, ns);
+            int cur = curr[src];
+            if (cur != NONE && k.isFair(cur) && fair.onRq(cur) && !Throttling.inRanges(tGroup[cur], srcThrottled, ns)) outside--;
+            if (outside <= 0) return false;
+        }
         for (int t = fair.cpuTaskHead[src]; t != NONE; t = fair.cpuTaskNext[t]) {
             if (t == curr[src] || !k.isFair(t) || tState[t] != T_RUNNABLE || !tAllowed[t].get(dst)) continue;
-            if (thr.throttleCount[k.leafQ(t, src)] > 0 || thr.throttleCount[k.leafQ(t, dst)] > 0) continue;
+            int g = tGroup[t];
+            if (ns < 0 ? thr.throttledHierarchy(g, src) : Throttling.inRanges(g, srcThrottled, ns)) continue;
+            if (nd < 0 ? thr.throttledHierarchy(g, dst) : Throttling.inRanges(g, dstThrottled, nd)) continue;
             fair.dequeueTask(t, src);
             fair.migrateVruntime(t, src, dst);
             tCpu[t] = dst;
@@ -165,10 +201,5 @@ final class LoadBalancer {
             return true;
         }
         return false;
-    }
-
-    private boolean wasIdle(int c) {
-        if (idleCpus == null) { idleCpus = new BitSet(ncpu); idleCpus.set(0, ncpu); }
-        return idleCpus.get(c);
     }
 }

@@ -115,6 +115,7 @@ final class RtClass {
             rtPrev[t] = x;
         }
         rtQueued[c]++;
+        k.balancer.nrRunningChanged(c);
         fair.cpuTaskAdd(c, t);
         k.onAvailabilityChange(c);
     }
@@ -125,6 +126,7 @@ final class RtClass {
         if (p == NONE) rtHead[c] = n; else rtNext[p] = n;
         if (n != NONE) rtPrev[n] = p;
         rtQueued[c]--;
+        k.balancer.nrRunningChanged(c);
         fair.cpuTaskRemove(c, t);
         k.onAvailabilityChange(c);
     }

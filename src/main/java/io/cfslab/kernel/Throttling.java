@@ -10,6 +10,13 @@ import static io.cfslab.kernel.Kernel.NONE;
 import static io.cfslab.kernel.Kernel.NO_CLOCK;
 import static io.cfslab.kernel.Kernel.T_PARKED;
 import static io.cfslab.kernel.Kernel.T_RUNNABLE;
+import static io.cfslab.kernel.SchedRecords.CLOCK_SELF;
+import static io.cfslab.kernel.SchedRecords.CLOCK_SELF_TIME;
+import static io.cfslab.kernel.SchedRecords.LIMBO_COUNT;
+import static io.cfslab.kernel.SchedRecords.LIMBO_HEAD;
+import static io.cfslab.kernel.SchedRecords.LIMBO_NEXT;
+import static io.cfslab.kernel.SchedRecords.LIMBO_PREV;
+import static io.cfslab.kernel.SchedRecords.ent;
 
 /**
  * Throttling and unthrottling of cfs_rqs (kernel/sched/fair.c, kernel-model.md §3.7, §4): {@code
@@ -19,9 +26,26 @@ import static io.cfslab.kernel.Kernel.T_RUNNABLE;
  * group entity chain, the task models park tasks on per-cfs_rq limbo lists on their way back to user mode
  * (the task work of the 6.18 and 2026 series) and re-enqueue them on unthrottle.
  *
- * <p>Per-cfs_rq state is indexed {@code q = group * cpus + cpu}; a subtree on one CPU is a range of group
+ * <p>Per-cfs_rq state is indexed {@code q = Kernel.cfsRq(group, cpu)}; a subtree on one CPU is a range of group
  * indices (pre-order numbering, see {@link GroupTree}); the throttled lists link cfs_rq indices through
- * {@code thrNext}/{@code thrPrev}, the limbo lists task indices through {@code limboNext}/{@code limboPrev}.
+ * {@code thrNext}/{@code thrPrev}, the limbo lists task indices through the tasks' {@link SchedRecords}, which also
+ * hold each cfs_rq's limbo list head and count and its {@code throttled_clock_self}.
+ *
+ * <p><b>The walks are accounted, not made.</b> The kernel's {@code tg_throttle_down()} and
+ * {@code tg_unthrottle_up()} visit every cfs_rq of the subtree on the CPU (1,101 per CPU in the seeds' large
+ * tree) to keep {@code cfs_rq->throttle_count}; the simulator charges that walk's cost and reports its size
+ * ({@code subtreeSize} cfs_rqs), but holds the state so that it need not visit them. The invariants:
+ * <ul>
+ * <li>{@link #throttleCount} is derived, not stored: the number of throttled cfs_rqs at or above q on its
+ *     CPU (O(depth)), plus one while an unthrottle walk of an ancestor has not yet reached q (the kernel's
+ *     post-order walk decrements q's count only when it gets there, and the tasks it re-enqueues on the way
+ *     can see that).</li>
+ * <li>A cfs_rq with {@code throttle_count == 0} has no running {@code throttled_clock_self}; a cfs_rq
+ *     whose count is 0 and that has no clock running and no parked task is left exactly as the walk
+ *     would leave it. So the walks visit only the cfs_rqs set in {@link #clockRunning} and {@link #limbo}
+ *     (and, at throttle, the ones whose clock starts: the non-empty ones, none with {@code first-park}), in
+ *     the kernel's order.</li>
+ * </ul>
  */
 final class Throttling {
     private final Kernel k;
@@ -32,26 +56,38 @@ final class Throttling {
     private final boolean taskBased;
     private final KernelSpec.ListInsert listInsert;
     private final ThrottledClockStart clockStart;
-    private final int[] curr, tCpu, tState;
+    private final int[] curr, tCpu, tState, tGroup;
     private final boolean[] throttleWorkPending;
     private CpuTime clock;
     private FairRq fair;
     private BandwidthControl bwc;
 
-    // ---- cfs_rq, index q = g * ncpu + cpu ----
+    // ---- cfs_rq, index q = Kernel.cfsRq(group, cpu) ----
     final boolean[] throttled;
-    /** Throttled cfs_rqs at or above this one on its CPU (cfs_rq->throttle_count). */
-    final int[] throttleCount;
     final long[] throttledClockNs;
-    final long[] throttledClockSelfNs;
-    final long[] throttledClockSelfTimeNs;
     final int[] thrNext, thrPrev;
-    final int[] limboHead;
-    /** Tasks on each cfs_rq's limbo list. */
-    final int[] limboCount;
 
-    // ---- tasks: limbo lists ----
-    final int[] limboNext, limboPrev;
+    // ---- cfs_rqs and tasks: limbo lists and throttled_clock_self, in the records ----
+    private final SchedRecords records;
+    private final int[] recInts;
+    private final long[] recLongs;
+
+    // ---- per CPU and group: throttled cfs_rqs again, packed by CPU, for the walks up a path ----
+    /** {@link #throttled} as one bitmap row per CPU: a path's marks are a few words apart, not a few MB. */
+    private final GroupBitmap throttledBits;
+    /** Throttled cfs_rqs per CPU: none (the common case while runtime lasts) needs no walk up at all. */
+    private final int[] nrThrottledOnCpu;
+
+    // ---- per CPU and group: which cfs_rqs a subtree walk has anything to do for ----
+    /** cfs_rqs with tasks on their limbo list. */
+    private final GroupBitmap limbo;
+    /** cfs_rqs whose throttled_clock_self runs. */
+    private final GroupBitmap clockRunning;
+
+    // ---- the tg_unthrottle_up() walk in progress (at most one: nothing it calls unthrottles) ----
+    private int walkCpu = NONE;
+    /** The walk's subtree root (a group) and the group it has reached: [walkTop, walkPos) is still to come. */
+    private int walkTop, walkPos;
 
     Throttling(Kernel k, KernelSpec spec) {
         this.k = k;
@@ -65,23 +101,22 @@ final class Throttling {
         this.curr = k.curr;
         this.tCpu = k.tCpu;
         this.tState = k.tState;
+        this.tGroup = k.tGroup;
         this.throttleWorkPending = k.throttleWorkPending;
 
-        int nq = k.ngroups * ncpu;
+        int nq = k.nq;
         throttled = new boolean[nq];
-        throttleCount = new int[nq];
         throttledClockNs = new long[nq];
-        throttledClockSelfNs = new long[nq];
         Arrays.fill(throttledClockNs, NO_CLOCK);
-        Arrays.fill(throttledClockSelfNs, NO_CLOCK);
-        throttledClockSelfTimeNs = new long[nq];
         thrNext = new int[nq];
         thrPrev = new int[nq];
-        limboHead = new int[nq];
-        limboCount = new int[nq];
-        Arrays.fill(limboHead, NONE);
-        limboNext = new int[k.ntasks];
-        limboPrev = new int[k.ntasks];
+        records = k.records;
+        recInts = records.ints;
+        recLongs = records.longs;
+        throttledBits = new GroupBitmap(k.ngroups, ncpu);
+        nrThrottledOnCpu = new int[ncpu];
+        limbo = new GroupBitmap(k.ngroups, ncpu);
+        clockRunning = new GroupBitmap(k.ngroups, ncpu);
     }
 
     void link(CpuTime clock, FairRq fair, BandwidthControl bwc) {
@@ -108,19 +143,10 @@ final class Throttling {
         CfsBandwidth b = bwc.bw[g];
         listAddThrottled(b, q);
         int size = tree.subtreeSize(g);
-        for (int gg = g; gg < g + size; gg++) { // pre-order
-            int x = gg * ncpu + c;
-            if (throttleCount[x]++ == 0) {
-                // cpu.stat.local counts a cfs_rq only while it has something queued (677ea015f231): whatever
-                // throttled_clock_start says for cpu.stat, an empty cfs_rq starts its clock at its first enqueue
-                if (clockStart != ThrottledClockStart.FIRST_PARK && fair.hNrRunning[x] > 0) {
-                    throttledClockSelfNs[x] = k.now;
-                }
-            }
-        }
-        throttled[q] = true;
+        tgThrottleDown(g, c, size);
+        setThrottled(q, g, c, true);
         if (clockStart == ThrottledClockStart.THROTTLE
-                || (clockStart == ThrottledClockStart.NONEMPTY && fair.hNrRunning[q] > 0)) {
+                || (clockStart == ThrottledClockStart.NONEMPTY && fair.hNrRunning(q) > 0)) {
             throttledClockNs[q] = k.now;
         }
         if (!taskBased) detachGroupEntity(q);
@@ -129,21 +155,38 @@ final class Throttling {
         return true;
     }
 
+    /**
+     * tg_throttle_down() over group g's subtree on CPU c, before g's cfs_rq is marked throttled: every cfs_rq
+     * whose throttle_count goes from 0 to 1 starts its throttled_clock_self if it has something queued
+     * (cpu.stat.local counts a cfs_rq only while it has, 677ea015f231; an empty one starts at its first enqueue),
+     * unless the clocks start at the first park ({@code throttled_clock_start=first-park}). The counts themselves
+     * are derived ({@link #throttleCount}), so only the non-empty cfs_rqs are visited; the walk's cost is
+     * charged by the caller for all {@code size}.
+     */
+    private void tgThrottleDown(int g, int c, int size) {
+        if (clockStart == ThrottledClockStart.FIRST_PARK) return;
+        int end = g + size;
+        GroupBitmap nonEmpty = fair.nonEmpty;
+        for (int gg = nonEmpty.next(c, g, end); gg >= 0; gg = nonEmpty.next(c, gg + 1, end)) {
+            if (throttleCount(gg, c) == 0) startSelfClock(k.cfsRq(gg, c));
+        }
+    }
+
     /** cfs_rq model: dequeue the group entity and every ancestor entity that becomes empty. */
     private void detachGroupEntity(int q) {
         int se = k.groupEntity(q);
-        if (!fair.onRq[se]) return;
-        int delta = fair.hNrRunning[q];
+        if (!fair.onRq(se)) return;
+        int delta = fair.hNrRunning(q);
         boolean structural = true;
         for (int x = k.parentQ(q); ; x = k.parentQ(x)) {
             if (structural) {
                 fair.entRemove(x, se);
-                if (fair.nrQueued[x] > 0) structural = false;
+                if (fair.nrQueued(x) > 0) structural = false;
             }
             fair.addRunnable(x, -delta);
             if (throttled[x] || k.isRootQ(x)) break;
             se = k.groupEntity(x);
-            if (!fair.onRq[se]) structural = false;
+            if (!fair.onRq(se)) structural = false;
         }
     }
 
@@ -193,28 +236,191 @@ final class Throttling {
         if (taskBased && bwc.runtimeRemainingNs[q] <= 0) return 0; // 6.18: never unthrottle without runtime
         int g = k.groupOf(q), c = k.cpuOf(q);
         CfsBandwidth b = bwc.bw[g];
-        throttled[q] = false;
+        setThrottled(q, g, c, false);
         if (throttledClockNs[q] != NO_CLOCK) {
             b.throttledTimeNs += k.now - throttledClockNs[q];
             throttledClockNs[q] = NO_CLOCK;
         }
         listRemoveThrottled(b, q);
         if (bwc.csdPending[q]) bwc.removeCsd(q, c);
-        int tasks = 0;
         int size = tree.subtreeSize(g);
-        for (int gg = g + size - 1; gg >= g; gg--) { // post-order: descendants before ancestors
-            int x = gg * ncpu + c;
-            if (--throttleCount[x] == 0) {
-                if (throttledClockSelfNs[x] != NO_CLOCK) {
-                    throttledClockSelfTimeNs[x] += k.now - throttledClockSelfNs[x];
-                    throttledClockSelfNs[x] = NO_CLOCK;
-                }
-                if (taskBased) tasks += unparkLimbo(x, c);
-            }
-        }
+        int tasks = tgUnthrottleUp(g, c, size);
         if (!taskBased) tasks = reattachGroupEntity(q);
         if (curr[c] == NONE && k.nrRunnable(c) > 0) k.requestResched(c);
         return ((long) size << 32) | tasks;
+    }
+
+    /**
+     * tg_unthrottle_up() over group g's subtree on CPU c, post-order (descendants before ancestors; the
+     * pre-order numbering backwards), after g's cfs_rq is marked unthrottled: every cfs_rq whose
+     * throttle_count reaches 0 stops its throttled_clock_self and, in the task models, re-enqueues the tasks
+     * parked on its limbo list. Only cfs_rqs with a clock running or parked tasks are visited, in the same
+     * order; the re-enqueues may throttle cfs_rqs again on the way (check_enqueue_throttle), which the
+     * derived counts see as the kernel's counters would.
+     *
+     * @return tasks enqueued
+     */
+    private int tgUnthrottleUp(int g, int c, int size) {
+        if (walkCpu != NONE) throw new IllegalStateException("tg_unthrottle_up() inside another one");
+        walkCpu = c;
+        walkTop = g;
+        walkPos = g + size;
+        int tasks = 0;
+        GroupBitmap parked = taskBased ? limbo : null;
+        for (int gg; (gg = clockRunning.prevInEither(parked, c, walkPos - 1, g)) >= 0; ) {
+            walkPos = gg; // from here on gg's count no longer includes the walk's root
+            if (throttleCount(gg, c) == 0) {
+                int x = k.cfsRq(gg, c);
+                stopSelfClock(x);
+                if (taskBased) tasks += unparkLimbo(x, c);
+            }
+        }
+        walkCpu = NONE;
+        return tasks;
+    }
+
+    // =====================================================================================================
+    // cfs_rq->throttle_count, derived
+    // =====================================================================================================
+
+    /**
+     * cfs_rq->throttle_count of cfs_rq q: the throttled cfs_rqs at or above it on its CPU, plus one while an
+     * unthrottle walk of an ancestor (or of q) has not reached q yet (the kernel decrements each count when
+     * its post-order walk gets there). O(depth).
+     */
+    int throttleCount(int q) {
+        int g = k.groupOf(q);
+        return throttleCount(g, k.cpuOf(q));
+    }
+
+    private int throttleCount(int g, int c) {
+        return throttledOnPath(g, c) + (inWalk(g, c) ? 1 : 0);
+    }
+
+    /** Throttled cfs_rqs at or above group g's cfs_rq on CPU c. */
+    private int throttledOnPath(int g, int c) {
+        if (nrThrottledOnCpu[c] == 0) return 0;
+        int n = 0;
+        for (int y = g; y >= 0; y = tree.parent(y)) if (throttledBits.get(y, c)) n++;
+        return n;
+    }
+
+    /** Marks cfs_rq q (group g on CPU c) throttled or not. */
+    private void setThrottled(int q, int g, int c, boolean value) {
+        throttled[q] = value;
+        if (value) {
+            throttledBits.set(g, c);
+            nrThrottledOnCpu[c]++;
+        } else {
+            throttledBits.clear(g, c);
+            nrThrottledOnCpu[c]--;
+        }
+    }
+
+    /** throttled_hierarchy(): cfs_rq q or an ancestor on its CPU is throttled (throttle_count &gt; 0). */
+    boolean throttledHierarchy(int q) {
+        int g = k.groupOf(q);
+        return throttledHierarchy(g, k.cpuOf(q));
+    }
+
+    /** {@link #throttledHierarchy(int)} of group g's cfs_rq on CPU c. */
+    boolean throttledHierarchy(int g, int c) {
+        if (walkCpu == c && g >= walkTop && g < walkPos) return true;
+        if (nrThrottledOnCpu[c] == 0) return false;
+        for (int y = g; y >= 0; y = tree.parent(y)) if (throttledBits.get(y, c)) return true;
+        return false;
+    }
+
+    /**
+     * The throttled cfs_rqs of CPU c as pre-order group ranges {@code [from, to)}, written pairwise into
+     * {@code ranges}: a group's cfs_rq on c is in a throttled hierarchy iff the group is in one of them. For
+     * callers that ask about many tasks of one CPU (the load balancer): a few comparisons per task instead
+     * of a walk up its path.
+     *
+     * @return the number of ranges, or -1 if there are more than fit (or an unthrottle walk runs on c): then
+     *         ask {@link #throttledHierarchy(int, int)}
+     */
+    int throttledRanges(int c, int[] ranges) {
+        int n = nrThrottledOnCpu[c];
+        if (n * 2 > ranges.length || walkCpu == c) return -1;
+        int i = 0;
+        for (int g = throttledBits.next(c, 0, k.ngroups); g >= 0 && i < n; g = throttledBits.next(c, g + 1, k.ngroups)) {
+            ranges[2 * i] = g;
+            ranges[2 * i + 1] = g + tree.subtreeSize(g);
+            i++;
+        }
+        return i;
+    }
+
+    /**
+     * Fair tasks queued on CPU c (running or not) outside throttled hierarchies, given c's throttled ranges
+     * from {@link #throttledRanges}: h_nr_running of the root, which in the cfs_rq model already stops at
+     * throttled cfs_rqs (their subtrees are detached), and in the task models counts every queued task, so
+     * the top-most throttled cfs_rqs' own counts come off.
+     */
+    int queuedOutsideThrottled(int c, int[] ranges, int n) {
+        int outside = fair.hNrRunning(k.rootQ(c));
+        if (taskBased) {
+            int end = -1;
+            for (int i = 0; i < 2 * n; i += 2) {
+                if (ranges[i] < end) continue; // inside a throttled range already counted
+                outside -= fair.hNrRunning(k.cfsRq(ranges[i], c));
+                end = ranges[i + 1];
+            }
+        }
+        return outside;
+    }
+
+    /** True if group g lies in one of the first n ranges of {@link #throttledRanges}. */
+    static boolean inRanges(int g, int[] ranges, int n) {
+        for (int i = 0; i < 2 * n; i += 2) if (g >= ranges[i] && g < ranges[i + 1]) return true;
+        return false;
+    }
+
+    /**
+     * True while an unthrottle walk on CPU c has not yet reached group g of its subtree: the walk's root still
+     * counts in g's throttle_count.
+     */
+    private boolean inWalk(int g, int c) {
+        return walkCpu == c && g >= walkTop && g < walkPos;
+    }
+
+    /** {@link #inWalk(int, int)} for cfs_rq q on CPU c. */
+    boolean inWalkQ(int q, int c) {
+        return walkCpu == c && inWalk(k.groupOf(q), c);
+    }
+
+    // =====================================================================================================
+    // throttled_clock_self
+    // =====================================================================================================
+
+    /** throttled_clock_self of cfs_rq x: when it started, or NO_CLOCK. */
+    long throttledClockSelfNs(int x) { return recLongs[records.rqL(x) + CLOCK_SELF]; }
+
+    /** throttled_clock_self_time of cfs_rq x: its finished throttled intervals, ns (cpu.stat.local). */
+    long throttledClockSelfTimeNs(int x) { return recLongs[records.rqL(x) + CLOCK_SELF_TIME]; }
+
+    /** Starts cfs_rq x's throttled_clock_self now (it is known not to run, or is restarted as the kernel does). */
+    private void startSelfClock(int x) {
+        recLongs[records.rqL(x) + CLOCK_SELF] = k.now;
+        int g = k.groupOf(x);
+        clockRunning.set(g, k.cpuOf(x));
+    }
+
+    /** Starts cfs_rq x's throttled_clock_self now unless it runs. */
+    void startSelfClockIfStopped(int x) {
+        if (throttledClockSelfNs(x) == NO_CLOCK) startSelfClock(x);
+    }
+
+    /** Stops cfs_rq x's throttled_clock_self, adding the finished interval to throttled_clock_self_time. */
+    private void stopSelfClock(int x) {
+        int at = records.rqL(x);
+        long started = recLongs[at + CLOCK_SELF];
+        if (started == NO_CLOCK) return;
+        recLongs[at + CLOCK_SELF_TIME] += k.now - started;
+        recLongs[at + CLOCK_SELF] = NO_CLOCK;
+        int g = k.groupOf(x);
+        clockRunning.clear(g, k.cpuOf(x));
     }
 
     /**
@@ -230,12 +436,11 @@ final class Throttling {
         int size = tree.subtreeSize(g);
         int tasks = 0;
         if (taskBased) {
-            for (int gg = g; gg < g + size; gg++) {
-                int x = gg * ncpu + c;
-                if (throttleCount[x] == 1) tasks += limboCount[x];
+            for (int gg = limbo.next(c, g, g + size); gg >= 0; gg = limbo.next(c, gg + 1, g + size)) {
+                if (throttleCount(gg, c) == 1) tasks += recInts[records.rq(k.cfsRq(gg, c)) + LIMBO_COUNT];
             }
-        } else if (fair.nrQueued[q] > 0) {
-            tasks = fair.hNrRunning[q];
+        } else if (fair.nrQueued(q) > 0) {
+            tasks = fair.hNrRunning(q);
         }
         return ((long) size << 32) | tasks;
     }
@@ -243,11 +448,12 @@ final class Throttling {
     /** Task models: enqueue every task parked on cfs_rq x's limbo list (wake-up style). */
     private int unparkLimbo(int x, int c) {
         int n = 0;
-        for (int t = limboHead[x]; t != NONE; ) {
-            int next = limboNext[t];
-            limboHead[x] = next;
-            limboCount[x]--;
-            if (next != NONE) limboPrev[next] = NONE;
+        int xb = records.rq(x);
+        for (int t = recInts[xb + LIMBO_HEAD]; t != NONE; ) {
+            int next = recInts[ent(t) + LIMBO_NEXT];
+            recInts[xb + LIMBO_HEAD] = next;
+            if (--recInts[xb + LIMBO_COUNT] == 0) limbo.clear(k.groupOf(x), c);
+            if (next != NONE) recInts[ent(next) + LIMBO_PREV] = NONE;
             tState[t] = T_RUNNABLE;
             fair.enqueueTask(t, c, true);
             n++;
@@ -258,13 +464,13 @@ final class Throttling {
 
     /** cfs_rq model: re-enqueue the group entity chain up to the first throttled ancestor. */
     private int reattachGroupEntity(int q) {
-        int delta = fair.hNrRunning[q];
-        if (fair.nrQueued[q] == 0) return 0;
+        int delta = fair.hNrRunning(q);
+        if (fair.nrQueued(q) == 0) return 0;
         boolean structural = true;
         int se = k.groupEntity(q);
         for (int x = k.parentQ(q); ; x = k.parentQ(x)) {
             if (structural) {
-                if (!fair.onRq[se]) {
+                if (!fair.onRq(se)) {
                     fair.placeEntity(x, se);
                     fair.entAdd(x, se);
                 } else {
@@ -293,10 +499,15 @@ final class Throttling {
         int q = k.leafQ(t, c);
         limboPush(q, t);
         if (clockStart == ThrottledClockStart.FIRST_PARK) {
-            for (int x = q; !k.isRootQ(x); x = k.parentQ(x)) {
-                if (throttleCount[x] == 0) continue;
-                if (throttledClockSelfNs[x] == NO_CLOCK) throttledClockSelfNs[x] = k.now;
-                if (throttled[x] && throttledClockNs[x] == NO_CLOCK) throttledClockNs[x] = k.now;
+            int g = tGroup[t];
+            int onPath = throttledOnPath(g, c);
+            for (; g != 0; g = tree.parent(g)) {
+                int x = k.cfsRq(g, c);
+                if (onPath > 0 || inWalk(g, c)) { // throttle_count > 0
+                    startSelfClockIfStopped(x);
+                    if (throttled[x] && throttledClockNs[x] == NO_CLOCK) throttledClockNs[x] = k.now;
+                }
+                if (throttled[x]) onPath--;
             }
         }
         clock.steal(c, cost.taskParkNs());
@@ -305,19 +516,22 @@ final class Throttling {
 
     /** Puts task t at the head of cfs_rq q's limbo list. */
     void limboPush(int q, int t) {
-        limboCount[q]++;
-        limboPrev[t] = NONE;
-        limboNext[t] = limboHead[q];
-        if (limboHead[q] != NONE) limboPrev[limboHead[q]] = t;
-        limboHead[q] = t;
+        int qb = records.rq(q), tb = ent(t);
+        if (recInts[qb + LIMBO_COUNT]++ == 0) limbo.set(k.groupOf(q), k.cpuOf(q));
+        int head = recInts[qb + LIMBO_HEAD];
+        recInts[tb + LIMBO_PREV] = NONE;
+        recInts[tb + LIMBO_NEXT] = head;
+        if (head != NONE) recInts[ent(head) + LIMBO_PREV] = t;
+        recInts[qb + LIMBO_HEAD] = t;
     }
 
     /** Takes task t off its cfs_rq's limbo list (it leaves without an unthrottle). */
     void unlinkLimbo(int t) {
         int q = k.leafQ(t, tCpu[t]);
-        limboCount[q]--;
-        int p = limboPrev[t], n = limboNext[t];
-        if (p == NONE) limboHead[q] = n; else limboNext[p] = n;
-        if (n != NONE) limboPrev[n] = p;
+        int qb = records.rq(q), tb = ent(t);
+        if (--recInts[qb + LIMBO_COUNT] == 0) limbo.clear(k.groupOf(q), k.cpuOf(q));
+        int p = recInts[tb + LIMBO_PREV], n = recInts[tb + LIMBO_NEXT];
+        if (p == NONE) recInts[qb + LIMBO_HEAD] = n; else recInts[ent(p) + LIMBO_NEXT] = n;
+        if (n != NONE) recInts[ent(n) + LIMBO_PREV] = p;
     }
 }

@@ -1,0 +1,165 @@
+package io.cfslab.kernel;
+
+import static io.cfslab.kernel.Kernel.NONE;
+import static io.cfslab.kernel.SchedRecords.CHILD;
+import static io.cfslab.kernel.SchedRecords.HEAP_ROOT;
+import static io.cfslab.kernel.SchedRecords.HEAP_STALE;
+import static io.cfslab.kernel.SchedRecords.NEXT;
+import static io.cfslab.kernel.SchedRecords.NR_QUEUED;
+import static io.cfslab.kernel.SchedRecords.ON_RQ;
+import static io.cfslab.kernel.SchedRecords.PREV;
+import static io.cfslab.kernel.SchedRecords.VRUNTIME;
+import static io.cfslab.kernel.SchedRecords.ent;
+import static io.cfslab.kernel.SchedRecords.entL;
+
+/**
+ * The queued scheduling entities of every cfs_rq, each cfs_rq's in a pairing heap ordered by (vruntime,
+ * entity index): the simulator's stand-in for the kernel's vruntime-ordered rbtree with its cached leftmost
+ * ({@code __pick_first_entity()}). The order is total, so the first entity is the same as a scan for the
+ * minimum would find, however the heap is shaped.
+ *
+ * <p>Entities are the kernel's indices (tasks, then group entities); the heap links are arrays over them
+ * ({@code child}, {@code next} sibling, {@code prev}: the previous sibling, or the parent of a first child),
+ * so nothing allocates. Insert is O(1), the first entity O(1), removal O(log n) amortised. It also keeps
+ * {@code se->on_rq} and {@code cfs_rq->nr_queued}, all in the entities' {@link SchedRecords}.
+ *
+ * <p>Invariant the caller keeps: a queued entity's vruntime changes only through {@link #keyIncreased}
+ * (update_curr() of the running entities); every other change (place_entity(), migration, a group move)
+ * happens while the entity is not queued. An increased key is re-placed lazily, at the next
+ * {@link #first} of that cfs_rq (as the kernel re-inserts curr at put_prev_entity()); at most one entity
+ * per cfs_rq is pending so, the one on the running task's path.
+ */
+final class EntityQueue {
+    private final SchedRecords r;
+    private final int[] in;
+    private final long[] lo;
+
+    EntityQueue(SchedRecords records) {
+        this.r = records;
+        this.in = records.ints;
+        this.lo = records.longs;
+    }
+
+    /** cfs_rq->nr_queued: entities queued on cfs_rq q. */
+    int count(int q) { return in[r.rq(q) + NR_QUEUED]; }
+
+    /** se->on_rq: entity e is queued (on some cfs_rq). */
+    boolean isQueued(int e) { return in[ent(e) + ON_RQ] != 0; }
+
+    /** Queues entity e (not queued anywhere) on cfs_rq q. */
+    void add(int q, int e) {
+        in[ent(e) + ON_RQ] = q + 1;
+        in[r.rq(q) + NR_QUEUED]++;
+        place(q, e);
+    }
+
+    /** Takes entity e, queued on cfs_rq q, off it. */
+    void remove(int q, int e) {
+        int qb = r.rq(q);
+        if (in[qb + HEAP_STALE] == e) in[qb + HEAP_STALE] = NONE;
+        unlink(qb, e);
+        in[ent(e) + ON_RQ] = 0;
+        in[qb + NR_QUEUED]--;
+    }
+
+    /** The queued entity of cfs_rq q with the least (vruntime, index), or NONE. */
+    int first(int q) {
+        int qb = r.rq(q);
+        int s = in[qb + HEAP_STALE];
+        if (s != NONE) {
+            in[qb + HEAP_STALE] = NONE;
+            unlink(qb, s);
+            place(q, s);
+        }
+        return in[qb + HEAP_ROOT];
+    }
+
+    /** Entity e, queued on cfs_rq q, has a larger vruntime now. */
+    void keyIncreased(int q, int e) {
+        int qb = r.rq(q);
+        int s = in[qb + HEAP_STALE];
+        if (s == e) return;
+        if (s != NONE) { // not expected (one running path per CPU), but keep the heap right
+            unlink(qb, s);
+            place(q, s);
+        }
+        in[qb + HEAP_STALE] = e;
+    }
+
+    /** Puts entity e (unlinked) into cfs_rq q's heap. */
+    private void place(int q, int e) {
+        int b = ent(e);
+        in[b + CHILD] = in[b + NEXT] = in[b + PREV] = NONE;
+        int qb = r.rq(q);
+        int root = in[qb + HEAP_ROOT];
+        in[qb + HEAP_ROOT] = root == NONE ? e : link(root, e);
+    }
+
+    private boolean before(int a, int b) {
+        long ka = lo[entL(a) + VRUNTIME], kb = lo[entL(b) + VRUNTIME];
+        return ka < kb || (ka == kb && a < b);
+    }
+
+    /** Joins two heap roots; returns the new root (its next/prev are left to the caller). */
+    private int link(int a, int b) {
+        if (before(b, a)) { int t = a; a = b; b = t; }
+        int ab = ent(a), bb = ent(b);
+        int c = in[ab + CHILD];
+        in[bb + NEXT] = c;
+        if (c != NONE) in[ent(c) + PREV] = b;
+        in[bb + PREV] = a;
+        in[ab + CHILD] = b;
+        return a;
+    }
+
+    /** Cuts entity e out of the heap whose cfs_rq ints start at qb. */
+    private void unlink(int qb, int e) {
+        int b = ent(e);
+        if (in[qb + HEAP_ROOT] == e) {
+            in[qb + HEAP_ROOT] = mergePairs(in[b + CHILD]);
+        } else {
+            int p = in[b + PREV], n = in[b + NEXT];
+            int pb = ent(p);
+            if (in[pb + CHILD] == e) in[pb + CHILD] = n; else in[pb + NEXT] = n;
+            if (n != NONE) in[ent(n) + PREV] = p;
+            int sub = mergePairs(in[b + CHILD]);
+            if (sub != NONE) in[qb + HEAP_ROOT] = link(in[qb + HEAP_ROOT], sub);
+        }
+        in[b + CHILD] = in[b + NEXT] = in[b + PREV] = NONE;
+    }
+
+    /** The two-pass pairing of a sibling list: pairs left to right, then melds them right to left. */
+    private int mergePairs(int first) {
+        if (first == NONE) return NONE;
+        int pairs = NONE; // the paired trees, last pair first, linked through NEXT
+        for (int a = first; a != NONE; ) {
+            int ab = ent(a);
+            int b = in[ab + NEXT];
+            if (b == NONE) {
+                in[ab + PREV] = NONE;
+                in[ab + NEXT] = pairs;
+                pairs = a;
+                break;
+            }
+            int bb = ent(b);
+            int rest = in[bb + NEXT];
+            in[ab + PREV] = in[bb + PREV] = NONE;
+            int w = link(a, b);
+            in[ent(w) + NEXT] = pairs;
+            pairs = w;
+            a = rest;
+        }
+        int result = pairs;
+        pairs = in[ent(result) + NEXT];
+        while (pairs != NONE) {
+            int n = in[ent(pairs) + NEXT];
+            in[ent(pairs) + NEXT] = NONE;
+            in[ent(result) + NEXT] = NONE;
+            result = link(result, pairs);
+            pairs = n;
+        }
+        in[ent(result) + NEXT] = NONE;
+        in[ent(result) + PREV] = NONE;
+        return result;
+    }
+}
