@@ -108,9 +108,24 @@ public class ExperimentController {
                 }
                 base = ScenarioDocs.readObject(entry.document(), "/scenario_id");
             }
+            int runsAsked = e.arms().size() * e.repeats(), most = experiments.maxRuns(client);
+            if (runsAsked > most) {
+                throw ApiException.of(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid experiment", "/repeats", e.arms().size()
+                        + " arms x " + e.repeats() + " repeats = " + runsAsked + " runs, more than one client can ever have"
+                        + " queued (" + most + ": cfslab.runs.queue.max, max-per-client)", "ERANGE");
+            }
             ExperimentPlan plan;
             try {
-                plan = ExperimentPlan.of(e, base, e.scenario() == null ? e.scenarioId() : null, engine::parse);
+                // each arm's scenario as POST /api/runs would take it: names the store keeps, then the engine's parser
+                plan = ExperimentPlan.of(e, base, e.scenario() == null ? e.scenarioId() : null, text -> {
+                    try {
+                        ScenarioDocs.checkNames(ScenarioDocs.readObject(text, ""), "");
+                    } catch (ApiException bad) {
+                        throw new io.cfslab.scenario.ScenarioException(bad.problems().stream()
+                                .map(f -> new Problem(f.pointer(), f.reason(), f.errno())).toList());
+                    }
+                    return engine.parse(text);
+                });
             } catch (ExperimentException ex) {
                 throw invalid(ex.problems());
             }

@@ -35,6 +35,8 @@ public final class ExperimentParser {
 
     /** Longest arm name (it heads a table column). */
     public static final int MAX_NAME = 64;
+    /** Longest experiment name, UTF-16 units (column {@code experiment.name}, as a scenario's name). */
+    public static final int MAX_EXPERIMENT_NAME = 500;
     private static final List<String> KEYS = List.of("name", "description", "scenario", "scenario_id", "seed", "set",
             "arms", "repeats", "metrics");
     private static final List<String> ARM_KEYS = List.of("name", "set");
@@ -70,6 +72,10 @@ public final class ExperimentParser {
         }
         String name = string(o, "name", problems);
         if (name == null || name.isBlank()) name = "unnamed experiment";
+        if (name.length() > MAX_EXPERIMENT_NAME) {
+            problems.add(new Problem("/name", "name of " + name.length() + " characters exceeds the limit of "
+                    + MAX_EXPERIMENT_NAME, "ENAMETOOLONG"));
+        }
         String description = string(o, "description", problems);
 
         ObjectNode scenario = null;

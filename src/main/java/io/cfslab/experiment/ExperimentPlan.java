@@ -107,8 +107,14 @@ public record ExperimentPlan(String name, String description, String scenarioId,
         long[] seeds = SeedSequence.seeds(seed, e.repeats());
         List<String> limited = limitedGroups(arms);
         for (int m = 0; m < e.metrics().size(); m++) {
-            String bad = metricProblem(e.metrics().get(m), arms);
-            if (bad != null) problems.add(new Problem("/metrics/" + m, bad, null));
+            // every arm must have the number: an arm that renames a task or cgroup would only show n/a after its runs
+            for (ArmPlan a : arms) {
+                String bad = metricProblem(e.metrics().get(m), a.scenario());
+                if (bad != null) {
+                    problems.add(new Problem("/metrics/" + m, bad + (a.index() == 0 ? "" : " (arm \"" + a.name() + "\")"), null));
+                    break;
+                }
+            }
         }
         if (!problems.isEmpty()) throw new ExperimentException(problems);
         String scenarioName = arms.get(0).scenario().name();
@@ -162,7 +168,7 @@ public record ExperimentPlan(String name, String description, String scenarioId,
     }
 
     /** Checks the names a metric path takes from the scenario: its cgroup, task or task entry must exist. */
-    private static String metricProblem(String metric, List<ArmPlan> arms) {
+    private static String metricProblem(String metric, Scenario s) {
         List<String> steps = MetricPath.steps(metric);
         String top = steps.get(0);
         if (!RESULT_KEYS.contains(top)) {
@@ -170,8 +176,18 @@ public record ExperimentPlan(String name, String description, String scenarioId,
         }
         if (!top.equals("simulated_ns") && steps.size() < 2) return "metric " + metric + " names no number";
         if (top.equals("simulated_ns") && steps.size() > 1) return "simulated_ns is a number; metric " + metric + " goes past it";
-        Scenario s = arms.get(0).scenario();
         switch (top) {
+            case "cpus" -> {
+                int cpu;
+                try {
+                    cpu = Integer.parseInt(steps.get(1));
+                } catch (NumberFormatException notANumber) {
+                    return "metric " + metric + ": cpus/ is followed by a CPU number";
+                }
+                if (s.machine().cpus() > 0 && (cpu < 0 || cpu >= s.machine().cpus())) {
+                    return "no CPU " + cpu + " on a machine of " + s.machine().cpus() + " CPUs (metric " + metric + ")";
+                }
+            }
             case "cgroups" -> {
                 if (s.cgroups().stream().noneMatch(c -> c.path().equals(steps.get(1))) && !steps.get(1).equals("/")) {
                     return "no cgroup " + steps.get(1) + " in the scenario (metric " + metric + "; write / inside a name as ~1)";

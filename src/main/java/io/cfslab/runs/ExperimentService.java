@@ -150,6 +150,9 @@ public class ExperimentService {
     /** The runs of an experiment, arm then repeat order. */
     public List<RunRecord> runs(String id) { return runs.listByExperiment(id); }
 
+    /** The most runs one experiment of {@code client} can have ({@link RunService#maxRunsPerRequest}). */
+    public int maxRuns(String client) { return runService.maxRunsPerRequest(client); }
+
     /** The runs of each of these experiments, read in one query. @return id → runs (absent: none) */
     public java.util.Map<String, List<RunRecord>> runsOf(java.util.Collection<String> ids) { return runs.listByExperiments(ids); }
 

@@ -84,6 +84,17 @@ public class RunService {
     }
 
     /**
+     * The most runs one request of {@code client} can ever queue: the queue's bound ({@code cfslab.runs.queue.max}) and,
+     * for a known client, its share ({@code max-per-client}). A request for more is refused as invalid (it can never
+     * succeed, so "try again later" would be wrong), a request within it may still wait for room (429).
+     */
+    public int maxRunsPerRequest(String client) {
+        long most = queueLimits.max();
+        if (client != null && queueLimits.maxPerClient() > 0) most = Math.min(most, queueLimits.maxPerClient());
+        return (int) Math.min(Integer.MAX_VALUE, most);
+    }
+
+    /**
      * Admits {@code n} more queued runs of {@code client} within the queue's bounds, or refuses them all. Call with
      * the {@link #admission() admission lock} held, and insert the runs before releasing it.
      *

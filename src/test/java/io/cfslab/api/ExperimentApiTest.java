@@ -240,6 +240,22 @@ class ExperimentApiTest {
         problem(post("{\"arms\": "), HttpStatus.BAD_REQUEST, "", "EINVAL");
         problem(post(good.replace("\"duration\": \"500ms\"", "\"duration\": \"5 weeks\"")), HttpStatus.UNPROCESSABLE_CONTENT,
                 "/scenario/duration", null);
+        // names the store keeps: the experiment's, and a scenario name an arm sets (was a 500 from the database)
+        String longName = "x".repeat(501);
+        problem(post(good.replace("\"name\": \"halve /a\"", "\"name\": \"" + longName + "\"")),
+                HttpStatus.UNPROCESSABLE_CONTENT, "/name", "ENAMETOOLONG");
+        problem(post(good.replace("{\"name\": \"base\"}", "{\"name\": \"base\", \"set\": {\"/name\": \"" + longName + "\"}}")),
+                HttpStatus.UNPROCESSABLE_CONTENT, "/arms/0/set/~1name", "ENAMETOOLONG");
+        // more runs than one client can ever have queued: invalid (422), not "try again later" (429)
+        p = problem(post(good.replace("\"repeats\": 3", "\"repeats\": 51")), HttpStatus.UNPROCESSABLE_CONTENT, "/repeats", "ERANGE");
+        assertThat(p.path("detail").asString()).contains("102 runs");
+        // a metric every arm must have: a CPU the machine lacks, a task an arm renames
+        problem(post(good.replace("\"repeats\": 3", "\"repeats\": 3, \"metrics\": [\"cpus/9999/busy\"]")),
+                HttpStatus.UNPROCESSABLE_CONTENT, "/metrics/0", null);
+        p = problem(post(good.replace("\"repeats\": 3", "\"repeats\": 3, \"metrics\": [\"tasks/nop~10/usage_usec\"]")
+                .replace("\"25000 100000\"}", "\"25000 100000\", \"/tasks/0/name\": \"renamed\"}")),
+                HttpStatus.UNPROCESSABLE_CONTENT, "/metrics/0", null);
+        assertThat(p.path("detail").asString()).contains("arm \"half\"");
     }
 
     WebTestClient.ResponseSpec post(String body) {
