@@ -80,6 +80,15 @@ export function taskEntry(f: Record<string, string>): Record<string, unknown> {
     if (v('sleep')) workload.sleep = v('sleep');
   }
   if (kind === 'fixed-work' && v('work')) workload.work = v('work');
+  // the benchmark workloads, with the seeds' parameters where a field is left empty (`hackbench -p -g 1 -f 20 -l 100`)
+  if (kind === 'hackbench') {
+    workload.mode = v('mode') || 'pipe';
+    const given: Record<string, number> = { groups: 1, fds: 20, loops: 100, datasize: 100 };
+    for (const k of Object.keys(given)) workload[k] = v(k) ? Number(v(k)) : given[k];
+  }
+  if (kind === 'netperf-udp-rr') {
+    for (const k of ['request_size', 'response_size']) workload[k] = v(k) ? Number(v(k)) : 1;
+  }
   const task: Record<string, unknown> = { name: v('name'), cgroup: v('cgroup'), count: Number(v('count') || '1'), workload };
   if (v('policy')) task.policy = v('policy');
   if (v('priority')) task.priority = Number(v('priority'));

@@ -23,7 +23,7 @@ final class CpuTime {
     private final Kernel k;
     private final Topology topo;
     private final GroupTree tree;
-    private final double smtBusySpeed;
+    private final MachineProfile machine;
     private final int[] curr, tGroup, segKind;
     private final long[] segRemainingNs;
 
@@ -40,6 +40,12 @@ final class CpuTime {
     private final boolean[] lastStealIrq;
     final double[] speed;
 
+    // ---- power: busy threads per core, and the time cores had one ----
+    private final boolean[] cpuBusy;
+    private final int[] coreBusyThreads;
+    private final long[] coreActiveSinceNs;
+    private long coreActiveNs;
+
     // ---- usage: tasks, then groups ----
     final long[] usageNs, userNs, systemNs;
     final long[] gUsageNs, gUserNs, gSystemNs;
@@ -48,7 +54,7 @@ final class CpuTime {
         this.k = k;
         this.topo = k.topo;
         this.tree = k.tree;
-        this.smtBusySpeed = topo.smt() > 1 ? machine.smtBusySpeed() : 1.0;
+        this.machine = machine;
         this.curr = k.curr;
         this.tGroup = k.tGroup;
         this.segKind = k.segKind;
@@ -68,6 +74,9 @@ final class CpuTime {
         lastStealIrq = new boolean[ncpu];
         speed = new double[ncpu];
         Arrays.fill(speed, 1.0);
+        cpuBusy = new boolean[ncpu];
+        coreBusyThreads = new int[topo.cores()];
+        coreActiveSinceNs = new long[topo.cores()];
         usageNs = new long[k.ntasks];
         userNs = new long[k.ntasks];
         systemNs = new long[k.ntasks];
@@ -162,10 +171,35 @@ final class CpuTime {
         segStolenNs[c] = stolenElapsed(c);
     }
 
+    /**
+     * Keeps the per-core busy-thread count (for the power model) in step with CPU c's busy state: a core is
+     * active from its first busy thread to its last.
+     */
+    void updateCoreActive(int c) {
+        boolean busy = curr[c] != NONE;
+        if (busy == cpuBusy[c]) return;
+        cpuBusy[c] = busy;
+        int core = topo.coreOf(c);
+        if (busy) {
+            if (coreBusyThreads[core]++ == 0) coreActiveSinceNs[core] = k.now;
+        } else if (--coreBusyThreads[core] == 0) {
+            coreActiveNs += k.now - coreActiveSinceNs[core];
+        }
+    }
+
+    /** Core-time with at least one busy thread up to now, ns (summed over cores). */
+    long coreActiveNs() {
+        long ns = coreActiveNs;
+        for (int core = 0; core < coreBusyThreads.length; core++) {
+            if (coreBusyThreads[core] > 0) ns += k.now - coreActiveSinceNs[core];
+        }
+        return ns;
+    }
+
     private void updateSpeed(int c) {
-        boolean siblingBusy = false;
-        for (int i = 0; i < topo.siblingCount(c); i++) if (curr[topo.sibling(c, i)] != NONE) siblingBusy = true;
-        double s = siblingBusy ? smtBusySpeed : 1.0;
+        int busy = 1;
+        for (int i = 0; i < topo.siblingCount(c); i++) if (curr[topo.sibling(c, i)] != NONE) busy++;
+        double s = machine.smtSpeed(busy);
         if (s == speed[c]) return;
         if (curr[c] != NONE) settle(c);
         speed[c] = s;

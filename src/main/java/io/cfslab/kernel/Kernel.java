@@ -2,6 +2,7 @@ package io.cfslab.kernel;
 
 import io.cfslab.machine.CostModel;
 import io.cfslab.machine.MachineProfile;
+import io.cfslab.machine.PowerModel;
 import io.cfslab.machine.Topology;
 import io.cfslab.scenario.KernelSpec;
 import io.cfslab.scenario.KernelSpec.Throttle;
@@ -120,6 +121,13 @@ public final class Kernel implements WorkloadContext {
     final long[] pickedAtNs;
     final boolean[] reschedPending;
 
+    // ---- machine-wide counters ----
+    /** {@code __schedule()} calls, including each one a task makes from its throttle task work. */
+    private long schedCalls;
+    /** Context switches: a CPU starts running a task other than the one it ran last (or after idle). */
+    private long contextSwitches;
+    /** The machine's power model, or null. */
+    private final PowerModel power;
     /** The hot fields of entities and cfs_rqs, packed by record (shared by FairRq, EntityQueue, Throttling). */
     final SchedRecords records;
 
@@ -148,6 +156,7 @@ public final class Kernel implements WorkloadContext {
                   SplittableRandom random, KernelObserver observer) {
         this.topo = machine.topology();
         this.cost = machine.costs();
+        this.power = machine.power();
         this.ncpu = topo.cpus();
         this.ntasks = ntasks;
         this.tree = tree;
@@ -419,6 +428,7 @@ public final class Kernel implements WorkloadContext {
     void onAvailabilityChange(int c) {
         balancer.updateIdle(c);
         clock.updateSmtSpeed(c);
+        clock.updateCoreActive(c);
     }
 
     // =====================================================================================================
@@ -454,6 +464,7 @@ public final class Kernel implements WorkloadContext {
      * hierarchies that are returning to user mode (task models), and start the winner.
      */
     void schedule(int c) {
+        schedCalls++;
         needResched[c] = false;
         int prev = curr[c];
         if (prev != NONE) {
@@ -468,6 +479,7 @@ public final class Kernel implements WorkloadContext {
             }
         }
         int next = NONE;
+        int ranLast = lastRan[c];
         boolean balanced = false;
         while (true) {
             if (rt.rtQueued[c] > 0 && !rt.rtThrottled[c]) {
@@ -487,8 +499,15 @@ public final class Kernel implements WorkloadContext {
             }
             if (taskBased && fair.lastPickThrottled) {
                 if (segKind[next] == Segment.RUN_USER) {
-                    // picked, returns to user mode, runs its throttle task work and dequeues itself
+                    // picked, returns to user mode, runs its throttle task work and dequeues itself; a task that
+                    // was queued is switched to and calls __schedule() again from its task work (the one that was
+                    // running dequeued itself before this call: no switch, no second call)
                     thr.parkTask(next, c);
+                    if (next != prev) {
+                        if (next != ranLast) contextSwitches++;
+                        ranLast = next;
+                        schedCalls++;
+                    }
                     continue;
                 }
                 throttleWorkPending[next] = true;
@@ -500,6 +519,7 @@ public final class Kernel implements WorkloadContext {
             onAvailabilityChange(c);
             return;
         }
+        if (next != ranLast) contextSwitches++;
         if (next != lastRan[c]) {
             nrSwitches[next]++;
             clock.steal(c, cost.contextSwitchNs());
@@ -850,6 +870,24 @@ public final class Kernel implements WorkloadContext {
         for (int c = 0; c < ncpu; c++) s += thr.throttledClockSelfTimeNs(cfsRq(g, c));
         return s;
     }
+
+    /** {@code __schedule()} calls so far on all CPUs: each schedule() and each park from task work (seed 00's figure). */
+    public long schedCalls() { return schedCalls; }
+
+    /**
+     * Mean power draw from the start of the run to now, W, by the machine's power model from the mean number of
+     * active cores and busy hardware threads (running a task, an interrupt handler or scheduler work); NaN on a
+     * machine without a power model ({@code generic}) or before any time has passed.
+     */
+    public double meanPowerW() {
+        if (power == null || now <= 0) return Double.NaN;
+        long threadNs = 0;
+        for (int c = 0; c < ncpu; c++) threadNs += clock.busyNs[c] + clock.stolenElapsed(c);
+        return power.meanPowerW((double) clock.coreActiveNs() / now, (double) threadNs / now);
+    }
+
+    /** Context switches so far on all CPUs (to a task other than the one the CPU ran last, or after idle). */
+    public long contextSwitches() { return contextSwitches; }
 
     /** CPU time of a task so far (flushed), ns. */
     public long taskUsageNs(int t) { return clock.usageNs[t]; }

@@ -100,7 +100,8 @@ public final class ResultJson {
         }
         List<SimulationResult.SeriesSample> series = r.series().stream().map(ResultJson::roundSample).toList();
         return new SimulationResult(r.scenario(), r.seed(), r.simulatedNs(), r.cgroups(), r.tasks(), r.histograms(),
-                r.distributeCalls(), series, r.benchmarks(), r.cpus(), r.cpuTimeline(), r.kernel(), r.actions(), r.kernelLog(), r.engine());
+                r.distributeCalls(), series, r.benchmarks(), r.machine(), r.cpus(), r.cpuTimeline(), r.kernel(), r.actions(),
+                r.kernelLog(), r.engine());
     }
 
     private static SimulationResult.SeriesSample roundSample(SimulationResult.SeriesSample s) {

@@ -20,6 +20,7 @@ import java.util.Map;
  * @param distributeCalls each {@code distribute_cfs_runtime} call, capped by {@code record.max_distribute_calls}
  * @param series          samples every {@code record.interval}
  * @param benchmarks      per task entry name: the workload's own figures (e.g. {@code completion_s})
+ * @param machine         machine-wide counters ({@code __schedule()} calls, context switches)
  * @param cpus            per CPU: time running tasks and time in interrupts and scheduler overhead
  * @param cpuTimeline     each CPU's state over simulated time, a bounded number of columns ({@link CpuTimeline})
  * @param kernel          the effective kernel switches the run used ({@code KernelSpec.switches()}: version, throttle
@@ -35,7 +36,7 @@ public record SimulationResult(String scenario, long seed, long simulatedNs,
                                Map<String, CgroupStats> cgroups, Map<String, TaskStats> tasks,
                                Map<String, HistogramSnapshot> histograms, List<DistributeCall> distributeCalls,
                                List<SeriesSample> series, Map<String, Map<String, Double>> benchmarks,
-                               List<CpuStats> cpus, CpuTimeline cpuTimeline, Map<String, Object> kernel,
+                               MachineStats machine, List<CpuStats> cpus, CpuTimeline cpuTimeline, Map<String, Object> kernel,
                                List<ActionRecord> actions, List<KernelLogLine> kernelLog, EngineStats engine) {
 
     /** Most {@code kernel_log} lines a result keeps (the kernel's own ratelimit keeps a run far below). */
@@ -45,28 +46,50 @@ public record SimulationResult(String scenario, long seed, long simulatedNs,
     public SimulationResult(String scenario, long seed, long simulatedNs, Map<String, CgroupStats> cgroups,
                             Map<String, TaskStats> tasks, Map<String, HistogramSnapshot> histograms,
                             List<DistributeCall> distributeCalls, List<SeriesSample> series,
-                            Map<String, Map<String, Double>> benchmarks, List<CpuStats> cpus, Map<String, Object> kernel,
-                            List<ActionRecord> actions, List<KernelLogLine> kernelLog, EngineStats engine) {
-        this(scenario, seed, simulatedNs, cgroups, tasks, histograms, distributeCalls, series, benchmarks, cpus, null,
-                kernel, actions, kernelLog, engine);
+                            Map<String, Map<String, Double>> benchmarks, MachineStats machine, List<CpuStats> cpus,
+                            Map<String, Object> kernel, List<ActionRecord> actions, List<KernelLogLine> kernelLog,
+                            EngineStats engine) {
+        this(scenario, seed, simulatedNs, cgroups, tasks, histograms, distributeCalls, series, benchmarks, machine, cpus,
+                null, kernel, actions, kernelLog, engine);
     }
 
     /** The fields before kernel versions: no kernel switches, actions or kernel log. */
     public SimulationResult(String scenario, long seed, long simulatedNs, Map<String, CgroupStats> cgroups,
                             Map<String, TaskStats> tasks, Map<String, HistogramSnapshot> histograms,
                             List<DistributeCall> distributeCalls, List<SeriesSample> series,
-                            Map<String, Map<String, Double>> benchmarks, List<CpuStats> cpus, EngineStats engine) {
-        this(scenario, seed, simulatedNs, cgroups, tasks, histograms, distributeCalls, series, benchmarks, cpus,
-                Map.of(), List.of(), List.of(), engine);
+                            Map<String, Map<String, Double>> benchmarks, MachineStats machine, List<CpuStats> cpus,
+                            EngineStats engine) {
+        this(scenario, seed, simulatedNs, cgroups, tasks, histograms, distributeCalls, series, benchmarks, machine,
+                cpus, null, Map.of(), List.of(), List.of(), engine);
     }
 
-    /** The contract's fields without the per-CPU extension. */
+    /** The contract's fields without the machine counters and the per-CPU extension. */
     public SimulationResult(String scenario, long seed, long simulatedNs, Map<String, CgroupStats> cgroups,
                             Map<String, TaskStats> tasks, Map<String, HistogramSnapshot> histograms,
                             List<DistributeCall> distributeCalls, List<SeriesSample> series,
                             Map<String, Map<String, Double>> benchmarks, EngineStats engine) {
-        this(scenario, seed, simulatedNs, cgroups, tasks, histograms, distributeCalls, series, benchmarks, List.of(),
-                engine);
+        this(scenario, seed, simulatedNs, cgroups, tasks, histograms, distributeCalls, series, benchmarks,
+                new MachineStats(0, 0), List.of(), engine);
+    }
+
+    /**
+     * Machine-wide counters of the run (contract v1.1 {@code machine}).
+     *
+     * @param schedCalls      {@code __schedule()} calls on all CPUs, counting the one a task makes from its throttle
+     *                        task work when it parks (task-based throttling dequeues a throttled cfs_rq's tasks one by
+     *                        one this way: seed 00's explanation of head's hackbench slowdown)
+     * @param contextSwitches switches of a CPU to a task other than the one it ran last (or after idle), parked
+     *                        tasks included
+     * @param powerW          mean power over the run, W, by the machine profile's power model; null on a machine
+     *                        without one ({@code generic})
+     * @param energyJ         energy over the run, J ({@code powerW} × simulated seconds); null with it
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record MachineStats(long schedCalls, long contextSwitches, Double powerW, Double energyJ) {
+        /** Counters without a power model. */
+        public MachineStats(long schedCalls, long contextSwitches) {
+            this(schedCalls, contextSwitches, null, null);
+        }
     }
 
     /**

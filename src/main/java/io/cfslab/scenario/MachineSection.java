@@ -2,6 +2,8 @@ package io.cfslab.scenario;
 
 import static io.cfslab.scenario.ParseContext.type;
 
+import io.cfslab.machine.MachineProfiles;
+import io.cfslab.machine.Topology;
 import tools.jackson.databind.JsonNode;
 
 /** The scenario's {@code machine} section: profile and topology ({@link MachineSpec}). */
@@ -24,7 +26,9 @@ final class MachineSection {
         if (profile != null && !ScenarioParser.PROFILES.contains(profile)) {
             c.add(o.at("profile"), "unknown profile \"" + profile + "\"; implemented: "
                     + String.join(", ", ScenarioParser.PROFILES), null);
+            profile = null;
         }
+        if (profile != null && !MachineProfiles.GENERIC.equals(profile)) return named(o, c, profile);
         boolean ok = true;
         JsonNode cn = o.get("cpus");
         long cpus = 2;
@@ -57,5 +61,22 @@ final class MachineSection {
         o.finish(c);
         return new Parsed(new MachineSpec(profile == null ? "generic" : profile, (int) cpus, (int) smt, (int) sockets),
                 ok ? (int) cpus : -1);
+    }
+
+    /**
+     * A named real machine fixes its topology: {@code cpus}, {@code smt} and {@code sockets} are refused beside it
+     * (contract v1.1), each with its own problem, rather than silently overridden.
+     */
+    private static Parsed named(CheckedObject o, ParseContext c, String profile) {
+        Topology t = MachineProfiles.named(profile).topology();
+        for (String key : new String[] {"cpus", "smt", "sockets"}) {
+            if (o.get(key) != null) {
+                c.add(o.at(key), key + " cannot be set with the named profile \"" + profile + "\", which has "
+                        + t.cpus() + " CPUs (" + t.sockets() + " socket" + (t.sockets() > 1 ? "s" : "") + ", SMT"
+                        + t.smt() + "); use profile \"generic\" to choose a topology", null);
+            }
+        }
+        o.finish(c);
+        return new Parsed(new MachineSpec(profile, t.cpus(), t.smt(), t.sockets()), t.cpus());
     }
 }

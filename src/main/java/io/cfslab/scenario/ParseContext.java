@@ -33,6 +33,9 @@ final class ParseContext {
 
     boolean hasProblems() { return !problems.isEmpty(); }
 
+    /** Problems found so far (kept and dropped): compare before and after reading a part to see if it had any. */
+    int problemCount() { return problems.size() + dropped; }
+
     ScenarioException failure() { return new ScenarioException(new ArrayList<>(problems), problems.size() + dropped); }
 
     // --- objects and scalars ---
@@ -82,10 +85,17 @@ final class ParseContext {
             return dflt;
         }
         if (!n.canConvertToLong() || n.longValue() < min || n.longValue() > max) {
-            add(ptr, n + " is outside " + min + ".." + max, null);
+            add(ptr, fieldName(ptr) + n + " is outside " + min + ".." + max, null);
             return dflt;
         }
         return n.longValue();
+    }
+
+    /** The key a pointer ends in and a space ({@code "fds "} for {@code /tasks/0/workload/fds}), so that a problem's
+     *  text names its field as well as its pointer does; empty for an array index. */
+    static String fieldName(String ptr) {
+        String last = ptr.substring(ptr.lastIndexOf('/') + 1).replace("~1", "/").replace("~0", "~");
+        return last.isEmpty() || last.chars().allMatch(Character::isDigit) ? "" : last + " ";
     }
 
     boolean bool(CheckedObject o, String key, boolean dflt) {

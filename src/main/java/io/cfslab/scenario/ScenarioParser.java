@@ -30,7 +30,7 @@ public final class ScenarioParser {
     /** Series entries (samples × (cgroups + tasks) per sample) a result may hold: bounds its memory and size. */
     public static final long MAX_SERIES_ENTRIES = 500_000;
     /** The {@code machine.profile} values implemented. */
-    public static final List<String> PROFILES = List.of("generic");
+    public static final List<String> PROFILES = io.cfslab.machine.MachineProfiles.ALL;
     /** Problems kept per parse; beyond this only counted (a document with a million bad keys costs no more). */
     public static final int MAX_PROBLEMS = 1000;
 

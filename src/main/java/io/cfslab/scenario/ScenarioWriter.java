@@ -37,9 +37,11 @@ public final class ScenarioWriter {
         MachineSpec m = s.machine();
         ObjectNode mo = o.putObject("machine");
         mo.put("profile", m.profile());
-        mo.put("cpus", m.cpus());
-        mo.put("smt", m.smt());
-        mo.put("sockets", m.sockets());
+        if (io.cfslab.machine.MachineProfiles.GENERIC.equals(m.profile())) { // a named machine fixes its topology
+            mo.put("cpus", m.cpus());
+            mo.put("smt", m.smt());
+            mo.put("sockets", m.sockets());
+        }
         KernelSpec k = s.kernel();
         ObjectNode ko = o.putObject("kernel");
         // every switch explicitly (explicit keys override the version), the cgroup version follows from the files
@@ -90,6 +92,17 @@ public final class ScenarioWriter {
             } else if (w instanceof WorkloadSpec.FixedWork f) {
                 wo.put("kind", "fixed-work");
                 wo.put("work", Durations.format(f.workNs()));
+            } else if (w instanceof WorkloadSpec.Hackbench h) {
+                wo.put("kind", "hackbench");
+                wo.put("mode", ScenarioParser.jsonName(h.mode()));
+                wo.put("groups", h.groups());
+                wo.put("fds", h.fds());
+                wo.put("loops", h.loops());
+                wo.put("datasize", h.datasize());
+            } else if (w instanceof WorkloadSpec.NetperfUdpRr n) {
+                wo.put("kind", "netperf-udp-rr");
+                wo.put("request_size", n.requestSize());
+                wo.put("response_size", n.responseSize());
             } else {
                 wo.put("kind", "hog");
             }

@@ -88,8 +88,12 @@ final class TasksSection {
             if (policy.realtime() && ok) ok = rtAllowed(groups, o.at("policy"));
             o.finish(c);
             if (!ok || w == null || (an != null && allowed == null)) continue;
-            total += count * groups.size();
-            out.add(new TaskSpec(name, List.copyOf(groups), (int) count, w, allowed, policy, prio));
+            long entryTasks = count * groups.size() * w.tasksPerInstance();
+            total += entryTasks;
+            // an entry above the limit alone is refused by the total below; it is never built
+            if (entryTasks <= Limits.MAX_TASKS) {
+                out.add(new TaskSpec(name, List.copyOf(groups), (int) count, w, allowed, policy, prio));
+            }
         }
         if (total > Limits.MAX_TASKS) {
             c.add("/tasks", total + " task instances; exceeds the limit of " + Limits.MAX_TASKS, null);

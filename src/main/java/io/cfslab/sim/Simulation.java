@@ -4,10 +4,12 @@ import io.cfslab.event.EventQueue;
 import io.cfslab.kernel.GroupTree;
 import io.cfslab.kernel.Kernel;
 import io.cfslab.machine.MachineProfile;
+import io.cfslab.machine.MachineProfiles;
 import io.cfslab.metrics.HistogramSnapshot;
 import io.cfslab.metrics.SimulationResult;
 import io.cfslab.metrics.SimulationResult.CgroupStats;
 import io.cfslab.metrics.SimulationResult.EngineStats;
+import io.cfslab.metrics.SimulationResult.MachineStats;
 import io.cfslab.metrics.SimulationResult.SeriesSample;
 import io.cfslab.metrics.SimulationResult.TaskSample;
 import io.cfslab.metrics.SimulationResult.TaskStats;
@@ -16,7 +18,7 @@ import io.cfslab.scenario.KernelSpec;
 import io.cfslab.scenario.Scenario;
 import io.cfslab.scenario.TaskSpec;
 import io.cfslab.scenario.TimelineAction;
-import io.cfslab.workload.Workload;
+import io.cfslab.workload.WorkloadInstance;
 import io.cfslab.workload.Workloads;
 
 import java.util.ArrayList;
@@ -51,7 +53,7 @@ public final class Simulation {
     private final CgroupFs cgroupFs;
     private final String[] taskNames;
     private final Map<String, int[]> tasksByEntry = new LinkedHashMap<>();
-    private final List<TaskSpec> fixedWorkEntries = new ArrayList<>();
+    private final Map<String, List<WorkloadInstance>> instancesByEntry = new LinkedHashMap<>();
     private final List<SeriesSample> series = new ArrayList<>();
     private final CpuTimelineRecorder cpuTimeline;
     private final long[] lastSampleUsageNs;
@@ -63,7 +65,7 @@ public final class Simulation {
     public Simulation(Scenario scenario) {
         this.scenario = scenario;
         var m = scenario.machine();
-        MachineProfile machine = MachineProfile.generic(m.cpus(), m.smt(), m.sockets());
+        MachineProfile machine = MachineProfiles.of(m.profile(), m.cpus(), m.smt(), m.sockets());
         tree = new GroupTree(scenario.cgroups());
         int ntasks = 0;
         for (TaskSpec ts : scenario.tasks()) ntasks += ts.total();
@@ -94,19 +96,23 @@ public final class Simulation {
         all.set(0, m.cpus());
         for (TaskSpec ts : scenario.tasks()) {
             int[] ids = new int[ts.total()];
+            List<WorkloadInstance> instances = new ArrayList<>(ts.instances());
             int i = 0;
             for (String path : ts.cgroups()) {
                 int g = tree.indexOf(path);
-                for (int k = 0; k < ts.countPerCgroup(); k++, i++, t++) {
-                    ids[i] = t;
-                    taskNames[t] = ts.instanceName(i);
-                    Workload w = Workloads.create(ts.workload());
-                    BitSet allowed = ts.cpusAllowed() == null ? all : (BitSet) ts.cpusAllowed().clone();
-                    kernel.initTask(t, g, ts.policy(), ts.rtPriority(), allowed, w);
+                for (int k = 0; k < ts.countPerCgroup(); k++) {
+                    WorkloadInstance inst = Workloads.instance(ts.workload(), machine.ipc(), t);
+                    instances.add(inst);
+                    for (int j = 0; j < inst.tasks(); j++, i++, t++) {
+                        ids[i] = t;
+                        taskNames[t] = ts.instanceName(i);
+                        BitSet allowed = ts.cpusAllowed() == null ? all : (BitSet) ts.cpusAllowed().clone();
+                        kernel.initTask(t, g, ts.policy(), ts.rtPriority(), allowed, inst.task(j));
+                    }
                 }
             }
             tasksByEntry.put(ts.name(), ids);
-            if (ts.workload() instanceof io.cfslab.scenario.WorkloadSpec.FixedWork) fixedWorkEntries.add(ts);
+            instancesByEntry.put(ts.name(), instances);
         }
     }
 
@@ -271,23 +277,23 @@ public final class Simulation {
         Map<String, HistogramSnapshot> histograms = new LinkedHashMap<>();
         histograms.put("distribute_cfs_runtime_ns", recorder.durations.snapshot());
         Map<String, Map<String, Double>> benchmarks = new LinkedHashMap<>();
-        for (TaskSpec ts : fixedWorkEntries) {
-            int[] ids = tasksByEntry.get(ts.name());
-            long last = 0;
-            int finished = 0;
-            for (int t : ids) {
-                long e = kernel.exitTimeNs(t);
-                if (e >= 0) { finished++; last = Math.max(last, e); }
-            }
-            Map<String, Double> b = new LinkedHashMap<>();
-            if (finished == ids.length) b.put("completion_s", last / 1e9);
-            b.put("finished", (double) finished);
-            b.put("tasks", (double) ids.length);
-            benchmarks.put(ts.name(), b);
+        for (TaskSpec ts : scenario.tasks()) {
+            Map<String, Double> b = Benchmarks.of(ts, tasksByEntry.get(ts.name()), instancesByEntry.get(ts.name()),
+                    kernel, end);
+            if (b != null) benchmarks.put(ts.name(), b);
         }
         return new SimulationResult(scenario.name(), scenario.seed(), end, cgroups, tasks, histograms,
-                List.copyOf(recorder.calls), List.copyOf(series), benchmarks, kernel.cpuStats(), cpuTimeline.result(),
+                List.copyOf(recorder.calls), List.copyOf(series), benchmarks,
+                machineStats(end), kernel.cpuStats(), cpuTimeline.result(),
                 scenario.kernel().switches(), List.copyOf(cgroupFs.actions), List.copyOf(recorder.kernelLog),
                 new EngineStats(eventCount, wallMs));
+    }
+
+    /** Counters, and with a power model the mean power and the energy over {@code end} ns (rounded to mW, mJ). */
+    private MachineStats machineStats(long end) {
+        double w = kernel.meanPowerW();
+        if (Double.isNaN(w)) return new MachineStats(kernel.schedCalls(), kernel.contextSwitches());
+        return new MachineStats(kernel.schedCalls(), kernel.contextSwitches(), Math.round(w * 1000) / 1000.0,
+                Math.round(w * end / 1e6) / 1000.0);
     }
 }

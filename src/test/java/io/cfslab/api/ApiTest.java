@@ -280,6 +280,20 @@ class ApiTest {
         problem(postRun("{\"scenario\": " + tiny("c").replace("50000 100000", "50 100000") + "}"),
                 HttpStatus.UNPROCESSABLE_CONTENT, "/scenario/cgroups/0/cpu.max", "EINVAL");
         problem(postRun("{\"scenarioId\": \"" + id + "\", \"colour\": 1}"), HttpStatus.UNPROCESSABLE_CONTENT, "/colour", "EINVAL");
+        // the benchmark workloads: 0 fds, absurd sizes (refused by the parser before a task or channel is built), at
+        // the workload's field, stored scenario and inline run alike
+        String hb = tiny("hb").replace("{\"kind\": \"hog\"}", "{\"kind\": \"hackbench\", \"fds\": 0}");
+        JsonNode fds = problem(web.post().uri("/api/scenarios").contentType(MediaType.APPLICATION_JSON).bodyValue(hb)
+                .exchange(), HttpStatus.UNPROCESSABLE_CONTENT, "/tasks/0/workload/fds", null);
+        assertThat(fds.path("detail").asString()).contains("fds").contains("1..1000");
+        JsonNode groups = problem(postRun("{\"scenario\": " + hb.replace("\"fds\": 0", "\"groups\": 150000, \"fds\": 1000")
+                + "}"), HttpStatus.UNPROCESSABLE_CONTENT, "/scenario/tasks/0/workload/groups", null);
+        assertThat(groups.path("detail").asString()).contains("300000000 tasks exceeds the limit");
+        problem(postRun("{\"scenario\": " + hb.replace("\"fds\": 0", "\"loops\": 99999999999999") + "}"),
+                HttpStatus.UNPROCESSABLE_CONTENT, "/scenario/tasks/0/workload/loops", null);
+        problem(postRun("{\"scenario\": " + tiny("np").replace("{\"kind\": \"hog\"}",
+                "{\"kind\": \"netperf-udp-rr\", \"request_size\": 1000000}") + "}"),
+                HttpStatus.UNPROCESSABLE_CONTENT, "/scenario/tasks/0/workload/request_size", null);
         // 27-30: unknown runs, paths and filters
         problem(web.get().uri("/api/runs/no-such").exchange(), HttpStatus.NOT_FOUND, "/id", "ENOENT");
         problem(web.delete().uri("/api/runs/no-such").exchange(), HttpStatus.NOT_FOUND, "/id", "ENOENT");

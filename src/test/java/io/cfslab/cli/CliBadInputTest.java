@@ -42,6 +42,8 @@ class CliBadInputTest {
             arguments("\"name\": \"ok\"", "\"name\": \"ok\", \"colour\": \"red\"", "/colour", null),
             arguments("{ \"path\": \"/b\" }", "{ \"path\": \"/b\", \"cpu.maxx\": \"1\" }", "/cgroups/1/cpu.maxx", null),
             arguments("\"cpus\": 2 }", "\"cpus\": 2, \"turbo\": true }", "/machine/turbo", null),
+            arguments("\"profile\": \"generic\"", "\"profile\": \"genoa\"", "/machine/profile", null),
+            arguments("\"profile\": \"generic\"", "\"profile\": \"amd-genoa-2s\"", "/machine/cpus", null),
             arguments("\"kind\": \"hog\" }", "\"kind\": \"hog\", \"speed\": 2 }", "/tasks/0/workload/speed", null),
             arguments("\"cgroup\": \"/a\"", "\"cgroup\": \"/missing\"", "/tasks/0/cgroup", "ENOENT"),
             arguments("\"to\": \"/b\"", "\"to\": \"/nowhere\"", "/timeline/0/to", "ENOENT"),

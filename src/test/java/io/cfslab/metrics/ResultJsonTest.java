@@ -72,8 +72,8 @@ class ResultJsonTest {
     void exactKeyNamesAndOrder() {
         JsonNode root = ResultJson.mapper().readTree(ResultJson.write(sample(10.0, 42)));
         assertEquals(List.of("scenario", "seed", "simulated_ns", "cgroups", "tasks", "histograms",
-                "distribute_calls", "series", "benchmarks", "cpus", "kernel", "actions", "kernel_log", "engine"),
-                names(root));
+                "distribute_calls", "series", "benchmarks", "machine", "cpus", "kernel", "actions", "kernel_log",
+                "engine"), names(root));
         assertEquals(List.of("/b", "/a"), names(root.get("cgroups")), "insertion order, not sorted");
         JsonNode a = root.get("cgroups").get("/a");
         assertEquals(List.of("cpu.stat", "cpu.stat.local"), names(a));

@@ -79,7 +79,7 @@ class BadScenarioTest {
                 bad(with("'kernel': {'throttle': 'group'}"), "/kernel/throttle", "unknown value \"group\"", null),
                 bad(with("'kernel': {'hz': 500}"), "/kernel/hz", "hz must be 100, 250, 300 or 1000", null),
                 bad(with("'kernel': {'bandwidth_slice_us': 0}"), "/kernel/bandwidth_slice_us", "outside 1..", "EINVAL"),
-                bad(with("'machine': {'profile': 'amd-genoa-2s'}"), "/machine/profile", "unknown profile", null),
+                bad(with("'machine': {'profile': 'amd-milan-2s'}"), "/machine/profile", "unknown profile", null),
                 bad(with("'machine': {'cpus': 6, 'smt': 4}"), "/machine/cpus", "not a multiple of smt 4", null),
                 // tasks and groups that do not exist
                 bad(with("'tasks': [{'name': 't', 'cgroup': '/nope'}]").replace("\"tasks\": [{\"name\": \"t\", \"cgroup\": \"/a\"}], ", ""),

@@ -1,0 +1,99 @@
+package io.cfslab.sim;
+
+import io.cfslab.kernel.Kernel;
+import io.cfslab.scenario.TaskSpec;
+import io.cfslab.scenario.WorkloadSpec;
+import io.cfslab.workload.Hackbench;
+import io.cfslab.workload.NetperfUdpRr;
+import io.cfslab.workload.WorkloadInstance;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The result's {@code benchmarks}: each task entry's own figures, as the benchmark program would print them
+ * (contract v1.1). Entries whose workload has no figure (hog, periodic) have none.
+ */
+final class Benchmarks {
+    private Benchmarks() {}
+
+    /**
+     * The figures of one task entry, or null if its workload has none.
+     *
+     * @param ids       its tasks' kernel indices
+     * @param instances its workload instances
+     * @param endNs     when the run ended, ns
+     */
+    static Map<String, Double> of(TaskSpec ts, int[] ids, List<WorkloadInstance> instances, Kernel kernel, long endNs) {
+        WorkloadSpec w = ts.workload();
+        if (w instanceof WorkloadSpec.FixedWork) return fixedWork(ids, kernel);
+        if (w instanceof WorkloadSpec.Hackbench) return hackbench(instances);
+        if (w instanceof WorkloadSpec.NetperfUdpRr) return netperf(instances, endNs);
+        return null;
+    }
+
+    /** {@code completion_s}: when the last task finished (when all did), {@code finished}, {@code tasks}. */
+    private static Map<String, Double> fixedWork(int[] ids, Kernel kernel) {
+        long last = 0;
+        int finished = 0;
+        for (int t : ids) {
+            long e = kernel.exitTimeNs(t);
+            if (e >= 0) { finished++; last = Math.max(last, e); }
+        }
+        Map<String, Double> b = new LinkedHashMap<>();
+        if (finished == ids.length) b.put("completion_s", last / 1e9);
+        b.put("finished", (double) finished);
+        b.put("tasks", (double) ids.length);
+        return b;
+    }
+
+    /**
+     * {@code time_s}: the mean of the instances' "Time:" and {@code completion_s}: when the last instance finished
+     * (both only when every instance finished), {@code messages}: messages read, {@code finished} and
+     * {@code instances}.
+     */
+    private static Map<String, Double> hackbench(List<WorkloadInstance> instances) {
+        double timeSum = 0;
+        long last = 0, messages = 0;
+        int finished = 0;
+        for (WorkloadInstance i : instances) {
+            Hackbench h = (Hackbench) i;
+            messages += h.messagesRead();
+            if (h.finishNs() >= 0) {
+                finished++;
+                timeSum += h.timeS();
+                last = Math.max(last, h.finishNs());
+            }
+        }
+        Map<String, Double> b = new LinkedHashMap<>();
+        if (finished == instances.size()) {
+            b.put("time_s", timeSum / finished);
+            b.put("completion_s", last / 1e9);
+        }
+        b.put("messages", (double) messages);
+        b.put("finished", (double) finished);
+        b.put("instances", (double) instances.size());
+        return b;
+    }
+
+    /**
+     * {@code transactions_per_s}: the mean over pairs of transactions per second of the run, as each netperf
+     * prints it; {@code total_transactions_per_s}: their sum; {@code transactions}: in all.
+     */
+    private static Map<String, Double> netperf(List<WorkloadInstance> instances, long endNs) {
+        double rateSum = 0;
+        long transactions = 0;
+        for (WorkloadInstance i : instances) {
+            NetperfUdpRr n = (NetperfUdpRr) i;
+            transactions += n.transactions();
+            long span = endNs - Math.max(0, n.startNs());
+            if (span > 0) rateSum += n.transactions() / (span / 1e9);
+        }
+        Map<String, Double> b = new LinkedHashMap<>();
+        b.put("transactions_per_s", rateSum / instances.size());
+        b.put("total_transactions_per_s", rateSum);
+        b.put("transactions", (double) transactions);
+        return b;
+    }
+}

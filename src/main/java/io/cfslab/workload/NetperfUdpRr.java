@@ -1,0 +1,136 @@
+package io.cfslab.workload;
+
+import io.cfslab.machine.IpcCosts;
+
+/**
+ * {@code netperf-udp-rr}: one netperf client running {@code -t UDP_RR} against its netserver over loopback
+ * ({@code netperf -H 127.0.0.1 -t UDP_RR}, seeds 00 and 04). The client sends a request and waits for the response,
+ * the server waits for a request and sends the response; one request and its response are a transaction, and the
+ * figure is transactions per second. Task 0 is the client, task 1 the server.
+ *
+ * <p>Each send is a kernel-mode stretch of {@code udp_send_ns} plus the payload copy ({@link IpcCosts}), which on
+ * loopback includes the receive path up to the peer's socket; the datagram is on the peer's socket at the end of the
+ * stretch, which then wakes the peer if it is blocked in {@code recvfrom()} ({@code wakeup_ns} more). Each receive
+ * is {@code udp_recv_ns} plus the copy; after a receive the program spends {@code netperf_user_ns} in user mode
+ * before it sends. At most one datagram is ever in flight each way (request/response), so socket buffers never fill.
+ */
+public final class NetperfUdpRr implements WorkloadInstance {
+    /** Tasks of one instance: the client and its server. */
+    public static final int TASKS = 2;
+
+    private static final int START = 0, SENDING = 1, RECEIVING = 2, USER = 3, BLOCKED = 4;
+
+    private final long requestSendNs, requestRecvNs, responseSendNs, responseRecvNs, wakeupNs, userNs;
+    private final int client, server;
+    private final Workload clientTask = new Client(), serverTask = new Server();
+
+    private int requests, responses;              // datagrams queued on the server's, the client's socket
+    private boolean clientWaiting, serverWaiting;
+    private long transactions;
+    private long startNs = -1;
+
+    /**
+     * @param requestSize  request bytes, 1..65507
+     * @param responseSize response bytes, 1..65507
+     * @param costs        syscall costs
+     * @param firstTask    kernel task index of the client; the server is the next
+     */
+    public NetperfUdpRr(int requestSize, int responseSize, IpcCosts costs, int firstTask) {
+        this.requestSendNs = costs.udpSendNs() + costs.copyNs(requestSize);
+        this.requestRecvNs = costs.udpRecvNs() + costs.copyNs(requestSize);
+        this.responseSendNs = costs.udpSendNs() + costs.copyNs(responseSize);
+        this.responseRecvNs = costs.udpRecvNs() + costs.copyNs(responseSize);
+        this.wakeupNs = costs.wakeupNs();
+        this.userNs = costs.netperfUserNs();
+        this.client = firstTask;
+        this.server = firstTask + 1;
+    }
+
+    @Override
+    public int tasks() { return TASKS; }
+
+    @Override
+    public Workload task(int i) { return i == 0 ? clientTask : serverTask; }
+
+    /** Transactions completed so far (responses the client has received). */
+    public long transactions() { return transactions; }
+
+    /** When the pair started, ns (-1 before). */
+    public long startNs() { return startNs; }
+
+    /** The client: send a request, receive the response, count it, repeat. */
+    private final class Client implements Workload {
+        private int phase = START;
+
+        @Override
+        public void next(WorkloadContext ctx, Segment out) {
+            switch (phase) {
+                case SENDING -> { // the request is on the server's socket
+                    requests++;
+                    if (serverWaiting) { serverWaiting = false; ctx.wake(server); }
+                    receive(out);
+                }
+                case BLOCKED -> receive(out);
+                case RECEIVING -> {
+                    transactions++;
+                    phase = USER;
+                    out.set(Segment.RUN_USER, userNs);
+                }
+                default -> { // START or USER: send the next request
+                    if (phase == START && startNs < 0) startNs = ctx.nowNs();
+                    phase = SENDING;
+                    out.set(Segment.RUN_KERNEL, requestSendNs + (serverWaiting ? wakeupNs : 0));
+                }
+            }
+        }
+
+        private void receive(Segment out) {
+            if (responses == 0) {
+                clientWaiting = true;
+                phase = BLOCKED;
+                out.set(Segment.BLOCK, 0);
+                return;
+            }
+            responses--;
+            phase = RECEIVING;
+            out.set(Segment.RUN_KERNEL, responseRecvNs);
+        }
+    }
+
+    /** The server: receive a request, send the response, repeat. */
+    private final class Server implements Workload {
+        private int phase = START;
+
+        @Override
+        public void next(WorkloadContext ctx, Segment out) {
+            switch (phase) {
+                case RECEIVING -> {
+                    phase = USER;
+                    out.set(Segment.RUN_USER, userNs);
+                }
+                case USER -> {
+                    phase = SENDING;
+                    out.set(Segment.RUN_KERNEL, responseSendNs + (clientWaiting ? wakeupNs : 0));
+                }
+                case SENDING -> { // the response is on the client's socket
+                    responses++;
+                    if (clientWaiting) { clientWaiting = false; ctx.wake(client); }
+                    receive(out);
+                }
+                default -> receive(out); // START or BLOCKED (woken)
+            }
+        }
+
+        private void receive(Segment out) {
+            if (requests == 0) {
+                serverWaiting = true;
+                phase = BLOCKED;
+                out.set(Segment.BLOCK, 0);
+                return;
+            }
+            requests--;
+            phase = RECEIVING;
+            out.set(Segment.RUN_KERNEL, requestRecvNs);
+        }
+    }
+}
