@@ -121,6 +121,8 @@ public final class Kernel implements WorkloadContext {
     final BandwidthControl bwc;
     final Throttling thr;
     final LoadBalancer balancer;
+    /** schedstat run_delay, wake-up latency, run-stretch wall times, last CPU (contract v1.1). */
+    final TaskLatency latency;
 
     private final Segment seg = new Segment();
 
@@ -191,6 +193,7 @@ public final class Kernel implements WorkloadContext {
         bwc = new BandwidthControl(this, k);
         thr = new Throttling(this, k);
         balancer = new LoadBalancer(this);
+        latency = new TaskLatency(ntasks);
         fair.link(bwc, thr);
         rt.link(fair);
         bwc.link(clock, thr);
@@ -283,6 +286,7 @@ public final class Kernel implements WorkloadContext {
         tRtPrio[t] = rtPrio;
         tAllowed[t] = allowed;
         workload[t] = w;
+        latency.setIterates(t, w.iterates());
         tState[t] = T_SLEEPING;
         tCpu[t] = allowed.nextSetBit(0);
     }
@@ -358,6 +362,7 @@ public final class Kernel implements WorkloadContext {
     void makeRunnable(int t, int c, boolean wakeup) {
         tCpu[t] = c;
         tState[t] = T_RUNNABLE;
+        latency.queued(t, now);
         if (isFair(t)) fair.enqueueTask(t, c, wakeup);
         else rt.rtEnqueue(t, c);
     }
@@ -421,6 +426,7 @@ public final class Kernel implements WorkloadContext {
             segGen[c]++;
             curr[c] = NONE;
             tState[prev] = T_RUNNABLE; // still queued (fair or RT) until picked again or parked
+            latency.queued(prev, now);
             if (isFair(prev)) {
                 for (int x = leafQ(prev, c); !isRootQ(x); x = parentQ(x)) bwc.checkCfsRqRuntime(x);
             }
@@ -465,6 +471,7 @@ public final class Kernel implements WorkloadContext {
         lastRan[c] = next;
         curr[c] = next;
         tState[next] = T_RUNNING;
+        latency.arrive(next, c, now);
         clock.startRun(c);
         pickedAtNs[c] = now;
         armSegmentEnd(c);
@@ -521,6 +528,7 @@ public final class Kernel implements WorkloadContext {
         workload[t].next(this, seg);
         segKind[t] = seg.kind;
         segRemainingNs[t] = seg.amountNs;
+        latency.segment(t, seg.kind, curr[tCpu[t]] == t, now);
     }
 
     void armSegmentEnd(int c) {
@@ -556,6 +564,7 @@ public final class Kernel implements WorkloadContext {
                             updateCurr(c);
                             curr[c] = NONE;
                             segGen[c]++;
+                            latency.queued(t, now); // switched out still runnable (state R, parked)
                             thr.parkTask(t, c);
                             schedule(c);
                             return;
@@ -612,6 +621,7 @@ public final class Kernel implements WorkloadContext {
     private void exitTask(int t) {
         tState[t] = T_EXITED;
         exitNs[t] = now;
+        latency.exited(t, now);
         observer.exit(now, t);
     }
 
@@ -633,6 +643,7 @@ public final class Kernel implements WorkloadContext {
             nrMigrations[t]++;
         }
         makeRunnable(t, c, true);
+        latency.woken(t, now);
         wakeupPreempt(c, t);
     }
 
@@ -773,6 +784,7 @@ public final class Kernel implements WorkloadContext {
         segGen[c]++;
         curr[c] = NONE;
         tState[t] = T_RUNNABLE;
+        latency.queued(t, now);
     }
 
     /** sched_setscheduler() ({@code chrt -p}): change class; an RT task leaves fair bandwidth control. */
@@ -818,13 +830,18 @@ public final class Kernel implements WorkloadContext {
     /** Whether task t has an RT policy now. */
     public boolean taskRealtime(int t) { return !isFair(t); }
 
+    /** The CPU task t last ran on, or null if it never ran. */
+    public Integer lastCpu(int t) { int c = latency.lastCpu(t); return c < 0 ? null : c; }
+
     /** Exit time of a task, ns, or -1 while it lives. */
     public long exitTimeNs(int t) { return exitNs[t]; }
 
     /** A task's usage in the result's units (µs). */
     public io.cfslab.metrics.SimulationResult.TaskStats taskStats(int t) {
         return new io.cfslab.metrics.SimulationResult.TaskStats(clock.usageNs[t] / 1000, clock.userNs[t] / 1000,
-                clock.systemNs[t] / 1000, nrSwitches[t], nrMigrations[t], exitNs[t] < 0 ? null : exitNs[t] / 1e9);
+                clock.systemNs[t] / 1000, nrSwitches[t], nrMigrations[t], exitNs[t] < 0 ? null : exitNs[t] / 1e9,
+                latency.runDelayNs(t, now) / 1000, latency.wakeupSummary(t), latency.iterationSummary(t),
+                latency.lastCpu(t) < 0 ? null : latency.lastCpu(t));
     }
 
     /**

@@ -201,7 +201,7 @@ public final class Simulation {
         if (taskNames.length <= scenario.record().maxSeriesTasks() && span > 0) {
             for (int t = 0; t < taskNames.length; t++) {
                 long used = kernel.taskUsageNs(t) - lastSampleUsageNs[t];
-                tasks.put(taskNames[t], new TaskSample(used * 100.0 / span));
+                tasks.put(taskNames[t], new TaskSample(used * 100.0 / span, kernel.lastCpu(t)));
             }
         }
         for (int t = 0; t < taskNames.length; t++) lastSampleUsageNs[t] = kernel.taskUsageNs(t);
