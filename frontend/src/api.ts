@@ -1,4 +1,5 @@
 // Small helpers over the REST API (docs/api.md). Errors are RFC 9457 problem bodies.
+import type { Settings } from './settings';
 
 export interface ProblemBody {
   title?: string;
@@ -96,6 +97,80 @@ export interface RunView {
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
+  experimentId?: string | null;
+  arm?: string | null;
+  repeat?: number | null;
+  settings?: Settings | null;
+}
+
+export type Status = RunView['status'];
+
+export interface ExperimentRunView {
+  id: string;
+  repeat: number;
+  seed: number;
+  status: Status;
+  progress: number;
+  wallMs: number;
+  error: string | null;
+}
+
+export interface ExperimentArmView {
+  name: string;
+  set: Record<string, unknown>;
+  status: Status;
+  progress: number;
+  done: number;
+  total: number;
+  runs?: ExperimentRunView[];
+}
+
+export interface ExperimentView {
+  id: string;
+  name: string;
+  description: string | null;
+  scenarioId: string | null;
+  scenarioName: string;
+  status: Status;
+  progress: number;
+  done: number;
+  total: number;
+  repeats: number;
+  seed: number;
+  seeds: number[];
+  metrics: string[];
+  cancelRequested: boolean;
+  error: string | null;
+  createdAt: string;
+  finishedAt: string | null;
+  arms: ExperimentArmView[];
+}
+
+/** GET /api/experiments/{id}/result (contract layout). */
+export interface ExperimentMetricArm {
+  values: (number | null)[];
+  seeds: number[];
+  min?: number;
+  max?: number;
+  median?: number;
+  amean?: number;
+  gmean?: number | null;
+  hmean?: number | null;
+  stddev?: number;
+  coefvar?: number | null;
+  diff_percent?: number | null;
+  p_value?: number | null;
+  verdict?: string;
+  error?: string;
+}
+
+export interface ExperimentResult {
+  experiment: string;
+  arms: string[];
+  repeats: number;
+  seeds: number[];
+  metrics: Record<string, Record<string, ExperimentMetricArm>>;
+  histograms: Record<string, Record<string, { count: number; sum: number; buckets: { low: number; high: number; count: number }[] }>>;
 }
 
 export async function startRun(scenarioId: string): Promise<RunView> {

@@ -3,6 +3,7 @@
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { bucketLabel, printedBuckets, type Histogram } from './hist';
+import { box, stripData, tickLabels } from './strip';
 
 export const PALETTE = [
   '#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf',
@@ -73,10 +74,10 @@ export class HistogramChart extends ReusablePlot {
     this.names.forEach((name, i) => {
       series.push({
         label: name,
-        stroke: PALETTE[i],
-        fill: PALETTE[i] + (n > 1 ? '99' : 'cc'),
+        stroke: PALETTE[i % PALETTE.length],
+        fill: PALETTE[i % PALETTE.length] + (n > 1 ? '99' : 'cc'),
         width: 1,
-        paths: uPlot.paths.bars!({ size: [n > 1 ? 0.4 : 0.8, 80], align: n > 1 ? (i === 0 ? -1 : 1) : 0 }),
+        paths: groupedBars(i, n),
         points: { show: false },
       });
     });
@@ -92,6 +93,114 @@ export class HistogramChart extends ReusablePlot {
         series,
         legend: { show: n > 1, live: false },
         cursor: { drag: { x: false, y: false } },
+      },
+      data,
+      this.el,
+    );
+  }
+}
+
+/**
+ * Bars of series i of n side by side in each x slot (slot width 0.8 of the category), so that any number of
+ * histograms (an experiment's arms) stay readable: series i takes the i-th n-th of the slot.
+ */
+export function groupedBars(i: number, n: number, slot = 0.8): uPlot.Series.PathBuilder {
+  return (u, seriesIdx, idx0, idx1) => {
+    const path = new Path2D();
+    const xs = u.data[0];
+    const ys = u.data[seriesIdx];
+    const w = slot / n;
+    const base = u.valToPos(0, 'y', true);
+    for (let k = idx0; k <= idx1; k++) {
+      const y = ys[k];
+      if (y == null || y === 0) continue; // an empty bucket draws nothing (not a hairline)
+      const left = u.valToPos(xs[k] - slot / 2 + i * w, 'x', true);
+      const right = u.valToPos(xs[k] - slot / 2 + (i + 1) * w, 'x', true);
+      const top = u.valToPos(y, 'y', true);
+      path.rect(left, top, Math.max(1, right - left - 1), base - top);
+    }
+    return { stroke: path, fill: path };
+  };
+}
+
+/**
+ * One metric of an experiment: every run of every arm as a point (the arms at x = 0, 1, …, runs spread within
+ * ±0.25 in run order) over each arm's box (quartiles, median line, whiskers at min and max, mean as a diamond).
+ */
+export class StripChart extends ReusablePlot {
+  constructor(el: HTMLElement, private readonly height = 220) {
+    super(el);
+  }
+
+  update(arms: string[], values: (number | null)[][]): void {
+    const { xs, series } = stripData(values);
+    const data = [xs, ...series] as uPlot.AlignedData;
+    if (this.reuse(arms.join('\u0000') + '|' + xs.length, data)) return;
+    const boxes = values.map(box);
+    this.plot = new uPlot(
+      {
+        width: width(this.el),
+        height: this.height,
+        scales: {
+          x: { time: false, range: [-0.6, arms.length - 0.4] },
+          y: {
+            range: (_u, min, max) => {
+              const pad = (max - min) * 0.1 || Math.abs(max) * 0.05 || 1;
+              return [min - pad, max + pad];
+            },
+          },
+        },
+        axes: [
+          { values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? arms[v] ?? '' : '')), splits: () => arms.map((_, i) => i), size: 36 },
+          { size: 70, values: (_u, splits) => tickLabels(splits) },
+        ],
+        series: [
+          { label: 'arm' },
+          ...arms.map((name, i) => ({
+            label: name,
+            stroke: PALETTE[i % PALETTE.length],
+            width: 0,
+            paths: () => null,
+            points: { show: true, size: 7, width: 1, fill: PALETTE[i % PALETTE.length] + 'cc' },
+          })),
+        ],
+        legend: { show: false },
+        cursor: { drag: { x: false, y: false } },
+        hooks: {
+          drawClear: [
+            (u: uPlot) => {
+              const ctx = u.ctx;
+              boxes.forEach((b, i) => {
+                if (!b) return;
+                const x0 = u.valToPos(i - 0.35, 'x', true);
+                const x1 = u.valToPos(i + 0.35, 'x', true);
+                const xm = u.valToPos(i, 'x', true);
+                const y = (v: number) => u.valToPos(v, 'y', true);
+                ctx.save();
+                ctx.strokeStyle = PALETTE[i % PALETTE.length];
+                ctx.fillStyle = PALETTE[i % PALETTE.length] + '22';
+                ctx.lineWidth = 1;
+                ctx.fillRect(x0, y(b.q3), x1 - x0, y(b.q1) - y(b.q3));
+                ctx.strokeRect(x0, y(b.q3), x1 - x0, y(b.q1) - y(b.q3));
+                ctx.beginPath();
+                ctx.moveTo(xm, y(b.max)); ctx.lineTo(xm, y(b.q3));
+                ctx.moveTo(xm, y(b.q1)); ctx.lineTo(xm, y(b.min));
+                ctx.moveTo(x0 + (x1 - x0) / 4, y(b.max)); ctx.lineTo(x1 - (x1 - x0) / 4, y(b.max));
+                ctx.moveTo(x0 + (x1 - x0) / 4, y(b.min)); ctx.lineTo(x1 - (x1 - x0) / 4, y(b.min));
+                ctx.stroke();
+                ctx.lineWidth = 2;
+                ctx.beginPath();
+                ctx.moveTo(x0, y(b.median)); ctx.lineTo(x1, y(b.median));
+                ctx.stroke();
+                const ym = y(b.mean);
+                ctx.beginPath();
+                ctx.moveTo(xm, ym - 5); ctx.lineTo(xm + 5, ym); ctx.lineTo(xm, ym + 5); ctx.lineTo(xm - 5, ym); ctx.closePath();
+                ctx.stroke();
+                ctx.restore();
+              });
+            },
+          ],
+        },
       },
       data,
       this.el,

@@ -4,6 +4,7 @@ import { initHomePage } from './pages/home';
 import { initRunPage } from './pages/run';
 import { initEditorPage } from './pages/editor';
 import { initComparePage } from './pages/compare';
+import { initExperimentPage } from './pages/experiment';
 
 function start(): void {
   const body = document.body;
@@ -19,6 +20,9 @@ function start(): void {
       break;
     case 'compare':
       initComparePage(body);
+      break;
+    case 'experiment':
+      initExperimentPage(body);
       break;
   }
 }

@@ -1,8 +1,14 @@
-// Home: Run buttons (POST /api/runs) and the runs table, refreshed every second with live progress bars.
-import { el, fmtSeconds, getJson, showError, startRun, type RunView } from '../api';
+// Home: Run buttons (POST /api/runs), ready-made experiments (POST /api/experiments), the experiments table and
+// the runs table (runs that belong to no experiment, with the settings they ran with), refreshed every second
+// while something is active; finished runs and experiments can be deleted.
+import { del, el, fmtSeconds, getJson, sendJson, showError, startRun, type ExperimentView, type RunView } from '../api';
+import { summarize } from '../settings';
+
+const FINISHED = ['done', 'failed', 'cancelled'];
 
 export function initHomePage(): void {
   const errorEl = document.getElementById('run-error');
+  const expErrorEl = document.getElementById('experiment-error');
   const form = document.getElementById('compare-form') as HTMLFormElement;
   const picked: string[] = [];
 
@@ -19,6 +25,20 @@ export function initHomePage(): void {
     });
   }
 
+  for (const btn of document.querySelectorAll<HTMLButtonElement>('.run-experiment-btn')) {
+    btn.addEventListener('click', async () => {
+      btn.disabled = true;
+      try {
+        const doc = await getJson<unknown>(`/api/experiments/ready-made/${encodeURIComponent(btn.dataset.experimentId!)}`);
+        const x = await sendJson<ExperimentView>('POST', '/api/experiments', doc);
+        location.href = `/experiments/${x.id}`;
+      } catch (e) {
+        showError(expErrorEl, e);
+        btn.disabled = false;
+      }
+    });
+  }
+
   function updateCompare(): void {
     (form.elements.namedItem('a') as HTMLInputElement).value = picked[0] ?? '';
     (form.elements.namedItem('b') as HTMLInputElement).value = picked[1] ?? '';
@@ -27,6 +47,22 @@ export function initHomePage(): void {
 
   const tbody = document.querySelector('#runs tbody')!;
   const rows = new Map<string, HTMLTableRowElement>();
+
+  function deleteButton(url: string, what: string, target: HTMLElement | null, after: () => void): HTMLButtonElement {
+    const b = el('button', { type: 'button', class: 'small delete-btn', title: `delete this ${what} and its results` }, 'Delete');
+    b.addEventListener('click', async () => {
+      if (!confirm(`Delete this ${what} and its results?`)) return;
+      b.disabled = true;
+      try {
+        await del(url);
+        after();
+      } catch (e) {
+        showError(target, e);
+        b.disabled = false;
+      }
+    });
+    return b;
+  }
 
   function row(r: RunView): HTMLTableRowElement {
     let tr = rows.get(r.id);
@@ -43,13 +79,18 @@ export function initHomePage(): void {
         }
         updateCompare();
       });
+      const s = summarize(r.settings);
       tr = el('tr', { 'data-run-id': r.id },
         el('td', {}, box),
         el('td', {}, el('a', { href: `/runs/${r.id}`, class: 'mono' }, r.id.slice(0, 8))),
         el('td', {}, r.scenarioName ?? ''),
         el('td', {}, el('span', { class: 'badge' })),
         el('td', { class: 'progress-col' }, el('progress', { max: '100' })),
-        el('td', { class: 'num' }), el('td', { class: 'num' }), el('td', {}));
+        el('td', { class: 'num' }), el('td', { class: 'num' }),
+        el('td', { 'data-setting': 'throttle' }, s.throttle), el('td', { 'data-setting': 'unthrottle' }, s.unthrottle),
+        el('td', { 'data-setting': 'version' }, s.version), el('td', { 'data-setting': 'hz' }, s.hz),
+        el('td', { 'data-setting': 'machine' }, s.machine),
+        el('td', {}), el('td', { class: 'actions' }));
       rows.set(r.id, tr);
     }
     const cells = tr.children;
@@ -63,15 +104,22 @@ export function initHomePage(): void {
     (cells[0].firstElementChild as HTMLInputElement).disabled = r.status !== 'done';
     cells[5].textContent = `${fmtSeconds(r.simulatedNs)} / ${fmtSeconds(r.durationNs)}`;
     cells[6].textContent = `${(r.wallMs / 1000).toFixed(1)} s`;
-    cells[7].textContent = r.startedAt ? new Date(r.startedAt).toLocaleTimeString() : '';
+    cells[12].textContent = r.startedAt ? new Date(r.startedAt).toLocaleTimeString() : '';
+    const actions = cells[13] as HTMLElement;
+    if (FINISHED.includes(r.status) && !actions.firstChild) {
+      actions.append(deleteButton(`/api/runs/${r.id}`, 'run', errorEl, () => {
+        tr!.remove();
+        rows.delete(r.id);
+      }));
+    }
     return tr;
   }
 
   async function refresh(): Promise<void> {
     try {
-      const runs = await getJson<RunView[]>('/api/runs');
+      const runs = await getJson<RunView[]>('/api/runs?standalone=true');
       if (runs.length === 0) {
-        tbody.replaceChildren(el('tr', {}, el('td', { colspan: '8', class: 'hint' }, 'No runs yet: press Run on a scenario.')));
+        tbody.replaceChildren(el('tr', {}, el('td', { colspan: '14', class: 'hint' }, 'No runs yet: press Run on a scenario.')));
       } else {
         tbody.replaceChildren(...runs.slice(0, 200).map(row));
       }
@@ -83,4 +131,38 @@ export function initHomePage(): void {
     }
   }
   void refresh();
+
+  const expBody = document.querySelector('#experiments-table tbody');
+  async function refreshExperiments(): Promise<void> {
+    if (!expBody) return;
+    try {
+      const list = await getJson<ExperimentView[]>('/api/experiments');
+      if (list.length === 0) {
+        expBody.replaceChildren(el('tr', {}, el('td', { colspan: '6', class: 'hint' }, 'No experiments yet: press Run on a ready-made one.')));
+      } else {
+        expBody.replaceChildren(...list.map((x) => {
+          const bar = el('progress', { max: '100' });
+          bar.value = x.progress;
+          bar.dataset.progress = String(x.progress);
+          const actions = el('td', { class: 'actions' });
+          if (FINISHED.includes(x.status)) {
+            actions.append(deleteButton(`/api/experiments/${x.id}`, 'experiment', expErrorEl, () => void refreshExperiments()));
+          }
+          return el('tr', { 'data-experiment-id': x.id },
+            el('td', {}, el('a', { href: `/experiments/${x.id}` }, x.name)),
+            el('td', {}, el('span', { class: `badge ${x.status}`, title: x.error ?? '' }, x.status)),
+            el('td', { class: 'progress-col' }, bar),
+            el('td', { class: 'num' }, `${x.done}/${x.total} (${x.arms.length} arms × ${x.repeats})`),
+            el('td', {}, new Date(x.createdAt).toLocaleTimeString()),
+            actions);
+        }));
+      }
+      const active = list.some((x) => !FINISHED.includes(x.status));
+      setTimeout(refreshExperiments, active ? 1000 : 5000);
+    } catch (e) {
+      showError(expErrorEl, e);
+      setTimeout(refreshExperiments, 5000);
+    }
+  }
+  void refreshExperiments();
 }

@@ -75,7 +75,8 @@ export function initRunPage(body: HTMLElement): void {
     progressEl.dataset.progress = String(progress);
     const eta = etaMs != null && status === 'running' ? ` · ETA ${(etaMs / 1000).toFixed(1)} s` : '';
     progressText.textContent = `${progress.toFixed(1)} % · ${fmtSeconds(simulatedNs)} of ${fmtSeconds(durationNs)}${eta}`;
-    cancelBtn.hidden = !(status === 'queued' || status === 'running');
+    // a run of an experiment is cancelled with its experiment
+    cancelBtn.hidden = !(status === 'queued' || status === 'running') || !!body.dataset.experimentId;
   }
 
   function drawHistogram(h: RunState['histograms'][string] | undefined, countUpdate: boolean): void {

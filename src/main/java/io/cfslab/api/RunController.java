@@ -6,7 +6,10 @@ import io.cfslab.metrics.HistogramSnapshot;
 import io.cfslab.metrics.ResultJson;
 import io.cfslab.runs.QueueFullException;
 import io.cfslab.runs.RunService;
+import io.cfslab.runs.SimulationEngine;
+import io.cfslab.scenario.EffectiveSettings;
 import io.cfslab.scenario.Scenario;
+import io.cfslab.scenario.ScenarioException;
 import io.cfslab.store.Jdbc;
 import io.cfslab.store.RunRecord;
 import io.cfslab.store.RunStatus;
@@ -47,7 +50,9 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code "seed"} (integer) and {@code "repeats"} (1..{@value #MAX_REPEATS}); answers 202 + {@code Location}.
  * A run view: {@code {"id", "scenarioId", "scenarioName", "status", "progress" (0..100 %), "simulatedNs",
  * "durationNs", "events", "wallMs", "etaMs" (null unless running), "seed", "repeats", "error",
- * "cancelRequested", "attempts", "worker", "createdAt", "startedAt", "finishedAt"}}.
+ * "cancelRequested", "attempts", "worker", "createdAt", "startedAt", "finishedAt", "experimentId", "arm",
+ * "repeat", "settings"}}: {@code settings} is what the run ran with ({@code {"seed", "duration", "machine": {…},
+ * "kernel": {every switch}}}, {@link EffectiveSettings}), recorded at submission.
  */
 @RestController
 @RequestMapping("/api/runs")
@@ -61,10 +66,12 @@ public class RunController {
     private final ScenarioService scenarios;
     private final Jdbc jdbc;
     private final RunEvents events;
+    private final SimulationEngine engine;
 
     public RunController(RunService runService, RunRepository runs, ScenarioService scenarios, Jdbc jdbc,
-                         RunEvents events) {
+                         RunEvents events, SimulationEngine engine) {
         this.runService = runService;
+        this.engine = engine;
         this.events = events;
         this.runs = runs;
         this.scenarios = scenarios;
@@ -137,21 +144,29 @@ public class RunController {
                 parsed = scenarios.validate(doc, "/scenario");
                 json = ScenarioDocs.write(doc);
             }
+            String settings = EffectiveSettings.of(parsed, seed != null ? seed : parsed.seed()).toString();
             RunRecord r;
             try {
-                r = runService.submit(scenarioId, parsed.name(), json, seed, repeats, client);
+                r = runService.submit(scenarioId, parsed.name(), json, seed, repeats, settings, client);
             } catch (QueueFullException full) {
-                throw ApiException.of(HttpStatus.TOO_MANY_REQUESTS, "Queue full", "", full.getMessage(), "EAGAIN")
-                        .header(HttpHeaders.RETRY_AFTER, Long.toString(Math.max(1, full.retryAfter().toSeconds())));
+                throw queueFull(full);
             }
             return ResponseEntity.accepted().location(Locations.api("runs", r.id())).body(view(r));
         });
     }
 
-    @Operation(summary = "Runs, newest first (at most 1000), optionally ?status=queued|running|done|failed|cancelled")
+    /** 429 with Retry-After: the queue's bound (cfslab.runs.queue.*) is reached. */
+    static ApiException queueFull(QueueFullException full) {
+        return ApiException.of(HttpStatus.TOO_MANY_REQUESTS, "Queue full", "", full.getMessage(), "EAGAIN")
+                .header(HttpHeaders.RETRY_AFTER, Long.toString(Math.max(1, full.retryAfter().toSeconds())));
+    }
+
+    @Operation(summary = "Runs, newest first (at most 1000), optionally ?status=queued|running|done|failed|cancelled, "
+            + "?standalone=true for runs that are not part of an experiment")
     @ApiResponse(responseCode = "200", description = "the runs", content = @Content(mediaType = "application/json", array = @ArraySchema(schema = @Schema(ref = "Run"))))
     @GetMapping
-    public Mono<List<Map<String, Object>>> list(@io.swagger.v3.oas.annotations.Parameter(description = "only runs with this status", schema = @Schema(allowableValues = {"queued", "running", "done", "failed", "cancelled"})) @RequestParam(required = false) String status) {
+    public Mono<List<Map<String, Object>>> list(@io.swagger.v3.oas.annotations.Parameter(description = "only runs with this status", schema = @Schema(allowableValues = {"queued", "running", "done", "failed", "cancelled"})) @RequestParam(required = false) String status,
+                                                @io.swagger.v3.oas.annotations.Parameter(description = "true: only runs that belong to no experiment") @RequestParam(defaultValue = "false") boolean standalone) {
         RunStatus st;
         try {
             st = status == null ? null : RunStatus.of(status);
@@ -159,7 +174,7 @@ public class RunController {
             return Mono.error(ApiException.of(HttpStatus.BAD_REQUEST, "Invalid parameter", "/status",
                     "status must be one of queued, running, done, failed, cancelled", "EINVAL"));
         }
-        return jdbc.call(() -> runs.list(st, LIST_LIMIT).stream().map(RunController::view).toList());
+        return jdbc.call(() -> runs.list(st, standalone, LIST_LIMIT).stream().map(RunController::view).toList());
     }
 
     @Operation(summary = "A run: status, progress, simulated and wall time, ETA")
@@ -169,20 +184,63 @@ public class RunController {
     public Mono<ResponseEntity<Map<String, Object>>> get(@PathVariable String id) {
         // an entity, not a bare body: the run is looked up before the Accept header is negotiated, so a
         // missing run answers 404 whatever the client accepts
-        return jdbc.call(() -> ResponseEntity.ok(view(require(id))));
+        return jdbc.call(() -> ResponseEntity.ok(view(withSettings(require(id)))));
     }
 
-    @Operation(summary = "Cancel a queued or running run (202); 409 if it already finished")
+    /** A run stored before settings were recorded gets them now, from its scenario snapshot. */
+    private RunRecord withSettings(RunRecord r) {
+        if (r.settingsJson() != null) return r;
+        try {
+            Scenario s = engine.parse(r.scenarioJson());
+            runs.setSettings(r.id(), EffectiveSettings.of(s, r.seed() != null ? r.seed() : s.seed()).toString());
+            return runs.find(r.id()).orElse(r);
+        } catch (ScenarioException invalid) {
+            return r;
+        }
+    }
+
+    @Operation(summary = "The exact scenario document the run ran (a snapshot taken at submission; later edits of the "
+            + "stored scenario do not change it), its seed set to the run's")
+    @ApiResponse(responseCode = "200", description = "the scenario document", content = @Content(mediaType = "application/json", schema = @Schema(ref = "Scenario")))
+    @Problems(404)
+    @GetMapping(path = "/{id}/scenario", produces = MediaType.APPLICATION_JSON_VALUE)
+    public Mono<ResponseEntity<String>> scenario(@PathVariable String id) {
+        return jdbc.call(() -> {
+            RunRecord r = require(id);
+            ObjectNode doc = ScenarioDocs.readObject(r.scenarioJson(), "/id");
+            if (r.seed() != null) doc.put("seed", r.seed());
+            return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(ScenarioDocs.write(doc));
+        });
+    }
+
+    @Operation(summary = "Cancel a queued or running run (202), or delete a finished one and its results (204); "
+            + "409 EBUSY for a run of an experiment (cancel or delete the experiment)")
     @ApiResponse(responseCode = "202", description = "cancelled (queued) or asked to stop (running)", content = @Content(mediaType = "application/json", schema = @Schema(ref = "Run")))
-    @Problems(value = {404, 409}, notes = "409: it already finished")
+    @ApiResponse(responseCode = "204", description = "finished: deleted with its results", content = @Content)
+    @Problems(value = {404, 409}, notes = "409: a run of an experiment (EBUSY), or it finished while being cancelled")
     @DeleteMapping("/{id}")
     public Mono<ResponseEntity<Map<String, Object>>> cancel(@PathVariable String id) {
         return jdbc.call(() -> {
+            RunRecord found = require(id);
+            if (found.experimentId() != null) {
+                throw ApiException.of(HttpStatus.CONFLICT, "Run of an experiment", "/id", "run " + id
+                        + " is one run of experiment " + found.experimentId() + "; cancel or delete the experiment"
+                        + " (DELETE /api/experiments/" + found.experimentId() + ")", "EBUSY");
+            }
+            if (found.status().finished()) {
+                try {
+                    runService.delete(id);
+                } catch (IllegalStateException e) {
+                    throw ApiException.of(HttpStatus.CONFLICT, "Run busy", "/id", e.getMessage(), "EBUSY");
+                }
+                return ResponseEntity.noContent().<Map<String, Object>>build();
+            }
             try {
                 RunRecord r = runService.cancel(id).orElseThrow(() -> ApiException.notFound("run " + id, "/id"));
                 return ResponseEntity.accepted().body(view(r));
             } catch (IllegalStateException e) {
-                throw ApiException.of(HttpStatus.CONFLICT, "Run finished", "/id", e.getMessage(), null);
+                throw ApiException.of(HttpStatus.CONFLICT, "Run finished", "/id", e.getMessage()
+                        + "; DELETE again to delete it", null);
             }
         });
     }
@@ -310,6 +368,10 @@ public class RunController {
         m.put("createdAt", r.createdAt() == null ? null : r.createdAt().toString());
         m.put("startedAt", r.startedAt() == null ? null : r.startedAt().toString());
         m.put("finishedAt", r.finishedAt() == null ? null : r.finishedAt().toString());
+        m.put("experimentId", r.experimentId());
+        m.put("arm", r.armName());
+        m.put("repeat", r.repeatIndex());
+        m.put("settings", r.settingsJson() == null ? null : ScenarioDocs.JSON.readTree(r.settingsJson()));
         return m;
     }
 }

@@ -5,10 +5,11 @@ import picocli.CommandLine.Command;
 
 /**
  * The command line (picocli): {@code simulate} runs one scenario and prints what a kernel developer would
- * {@code cat} and what bpftrace would print; {@code bench} measures the simulator's speed. Runs without
+ * {@code cat} and what bpftrace would print; {@code experiment} runs a scenario under several arms, repeated, and
+ * prints the base-vs-head table; {@code bench} measures the simulator's speed. Runs without
  * starting Spring.
  */
-@Command(name = "cfslab", mixinStandardHelpOptions = true, subcommands = {SimulateCommand.class, BenchCommand.class},
+@Command(name = "cfslab", mixinStandardHelpOptions = true, subcommands = {SimulateCommand.class, ExperimentCommand.class, BenchCommand.class},
         description = "CFS Bandwidth Lab: simulate Linux CFS bandwidth control (cpu.max).")
 public final class Cli {
     /** Exit status of a bad scenario or bad arguments. */

@@ -26,6 +26,24 @@ final class ScenarioFiles {
 
     /** @return the scenario, or null after printing every problem to {@code err} */
     static Scenario read(Path file, PrintWriter err) {
+        String text = readText(file, err);
+        if (text == null) return null;
+        try {
+            return ScenarioParser.parse(text);
+        } catch (ScenarioException e) {
+            print(file, e.problems(), err);
+            return null;
+        }
+    }
+
+    /** One line per problem ({@code file: /pointer: reason (ERRNO)}), at most {@value #MAX_LINES}. */
+    static void print(Path file, List<Problem> problems, PrintWriter err) {
+        for (Problem p : problems.subList(0, Math.min(MAX_LINES, problems.size()))) err.println(file + ": " + p.line());
+        if (problems.size() > MAX_LINES) err.println(file + ": … and " + (problems.size() - MAX_LINES) + " more problems");
+    }
+
+    /** @return the file's text (UTF-8, at most {@link #MAX_BYTES}), or null after printing why not to {@code err} */
+    static String readText(Path file, PrintWriter err) {
         String text;
         try (InputStream in = Files.newInputStream(file)) {
             byte[] bytes = in.readNBytes(MAX_BYTES + 1);
@@ -41,13 +59,6 @@ final class ScenarioFiles {
             err.println(file + ": cannot read: " + e.getMessage());
             return null;
         }
-        try {
-            return ScenarioParser.parse(text);
-        } catch (ScenarioException e) {
-            List<Problem> problems = e.problems();
-            for (Problem p : problems.subList(0, Math.min(MAX_LINES, problems.size()))) err.println(file + ": " + p.line());
-            if (problems.size() > MAX_LINES) err.println(file + ": … and " + (problems.size() - MAX_LINES) + " more problems");
-            return null;
-        }
+        return text;
     }
 }

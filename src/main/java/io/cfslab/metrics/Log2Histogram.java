@@ -104,6 +104,31 @@ public final class Log2Histogram {
         sum = newSum;
     }
 
+    /**
+     * Adds the values of a log2 snapshot (for merging the histograms of several runs, e.g. an experiment arm's
+     * repeats): each bucket's count is recorded at the bucket's low bound, so the log2 buckets of
+     * {@link #snapshot()} stay exact; the sum is added exactly.
+     *
+     * @param other log2 buckets with a known sum ({@code sum >= 0}, as the simulator's results carry it)
+     * @throws IllegalArgumentException if the sum is unknown (-1, parsed from text) or a bucket is not a log2 bucket
+     * @throws ArithmeticException if the exact sum would overflow a {@code long}
+     */
+    public void add(HistogramSnapshot other) {
+        if (other.sum() < 0) {
+            throw new IllegalArgumentException("snapshot without a sum (parsed from text?) cannot be merged exactly");
+        }
+        for (HistogramSnapshot.Bucket b : other.buckets()) {
+            if (b.low() != 0 && (Long.bitCount(b.low()) != 1 || bucketIndex(b.low()) != bucketIndex(b.high() - 1))) {
+                throw new IllegalArgumentException("not a log2 bucket: " + b);
+            }
+        }
+        long newSum = Math.addExact(sum, other.sum());
+        for (HistogramSnapshot.Bucket b : other.buckets()) {
+            if (b.count() > 0) histogram.recordValueWithCount(b.low(), b.count());
+        }
+        sum = newSum;
+    }
+
     /** Forgets every value recorded. */
     public void reset() {
         histogram.reset();

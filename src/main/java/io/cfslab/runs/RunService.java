@@ -48,14 +48,14 @@ public class RunService {
     // Not bounded by the queue's limits: for the service's own callers; requests of clients go through
     // submit(..., client).
     public RunRecord submit(String scenarioId, String scenarioName, String scenarioJson, Long seed, int repeats) {
-        return insert(scenarioId, scenarioName, scenarioJson, seed, repeats, null);
+        return insert(scenarioId, scenarioName, scenarioJson, seed, repeats, null, null);
     }
 
     private RunRecord insert(String scenarioId, String scenarioName, String scenarioJson, Long seed, int repeats,
-                             String client) {
+                             String settingsJson, String client) {
         String id = UUID.randomUUID().toString();
         tx.executeWithoutResult(s -> {
-            runs.insert(id, scenarioId, scenarioName, scenarioJson, seed, repeats);
+            runs.insert(id, scenarioId, scenarioName, scenarioJson, seed, repeats, settingsJson);
             if (client != null) runs.setSubmittedBy(id, client);
             queue.enqueue(id);
         });
@@ -69,31 +69,70 @@ public class RunService {
      * one instance accepts; API instances sharing one database may together exceed it by the submissions
      * that race between them.
      *
+     * @param settingsJson {@code io.cfslab.scenario.EffectiveSettings} of the validated scenario (with the seed
+     *                     override), or null
      * @param client who asks (its remote address), recorded with the run
      * @throws QueueFullException if a bound is reached
      * @see #submit(String, String, String, Long, int)
      */
     public RunRecord submit(String scenarioId, String scenarioName, String scenarioJson, Long seed, int repeats,
-                            String client) {
+                            String settingsJson, String client) {
         synchronized (admission) {
-            long queued = runs.count(RunStatus.QUEUED);
-            if (queued >= queueLimits.max()) {
-                throw new QueueFullException(queued + " runs are queued, the limit (cfslab.runs.queue.max) is "
-                        + queueLimits.max() + "; try again when some have started", queueLimits.retryAfter(), false);
-            }
-            if (client != null && queueLimits.maxPerClient() > 0) {
-                long mine = runs.count(RunStatus.QUEUED, client);
-                if (mine >= queueLimits.maxPerClient()) {
-                    throw new QueueFullException("you have " + mine + " runs queued, the limit per client"
-                            + " (cfslab.runs.queue.max-per-client) is " + queueLimits.maxPerClient()
-                            + "; try again when some have started", queueLimits.retryAfter(), true);
-                }
-            }
-            return insert(scenarioId, scenarioName, scenarioJson, seed, repeats, client);
+            admit(1, client);
+            return insert(scenarioId, scenarioName, scenarioJson, seed, repeats, settingsJson, client);
         }
     }
 
+    /**
+     * Admits {@code n} more queued runs of {@code client} within the queue's bounds, or refuses them all. Call with
+     * the {@link #admission() admission lock} held, and insert the runs before releasing it.
+     *
+     * @throws QueueFullException if {@code n} more would exceed a bound
+     */
+    void admit(int n, String client) {
+        long queued = runs.count(RunStatus.QUEUED);
+        if (queued + n > queueLimits.max()) {
+            throw new QueueFullException(queued + " runs are queued, the limit (cfslab.runs.queue.max) is "
+                    + queueLimits.max() + (n > 1 ? " and this request adds " + n : "")
+                    + "; try again when some have started", queueLimits.retryAfter(), false);
+        }
+        if (client != null && queueLimits.maxPerClient() > 0) {
+            long mine = runs.count(RunStatus.QUEUED, client);
+            if (mine + n > queueLimits.maxPerClient()) {
+                throw new QueueFullException("you have " + mine + " runs queued, the limit per client"
+                        + " (cfslab.runs.queue.max-per-client) is " + queueLimits.maxPerClient()
+                        + (n > 1 ? " and this request adds " + n : "")
+                        + "; try again when some have started", queueLimits.retryAfter(), true);
+            }
+        }
+    }
+
+    /** The lock under which queued runs are counted and inserted (this instance's submissions). */
+    Object admission() { return admission; }
+
     public Optional<RunRecord> find(String id) { return runs.find(id); }
+
+    /**
+     * Deletes a finished run and its results.
+     *
+     * @return false if there is no such run
+     * @throws IllegalStateException if it is queued or running (cancel it first), or one repeat of an experiment
+     *                               (delete the experiment)
+     */
+    public boolean delete(String id) {
+        Optional<RunRecord> found = runs.find(id);
+        if (found.isEmpty()) return false;
+        RunRecord r = found.get();
+        if (r.experimentId() != null) {
+            throw new IllegalStateException("run " + id + " is one run of experiment " + r.experimentId()
+                    + "; delete the experiment (DELETE /api/experiments/" + r.experimentId() + ")");
+        }
+        if (!r.status().finished() || !runs.deleteFinished(id)) {
+            throw new IllegalStateException("run " + id + " is " + runs.find(id).map(x -> x.status().word()).orElse("gone")
+                    + "; only a finished run can be deleted");
+        }
+        return true;
+    }
 
     /** The live state of a run executing on this instance, or null (queued, finished, or on another instance). */
     public LiveRun live(String id) { return worker.live(id); }

@@ -1,5 +1,6 @@
 package io.cfslab.runs;
 
+import io.cfslab.scenario.EffectiveSettings;
 import io.cfslab.scenario.Scenario;
 import io.cfslab.scenario.ScenarioException;
 import io.cfslab.sim.SimulationAbortedException;
@@ -14,6 +15,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Component;
 
 /**
@@ -24,7 +26,8 @@ import org.springframework.stereotype.Component;
  * <p>Outcomes: all repeats finish → {@code done}; cancel → {@code cancelled}; wall-time or event guard →
  * {@code failed} with the reason; a scenario the engine rejects or an engine error → {@code failed} with
  * the message; this instance shutting down → the run goes back to {@code queued} and
- * {@link RequeueException} tells the queue to execute it again (from the start).
+ * {@link RequeueException} tells the queue to execute it again (from the start). Every end is published as a
+ * {@link RunFinished} event.
  */
 @Component
 public class RunWorker {
@@ -35,6 +38,7 @@ public class RunWorker {
     private final RunsProperties props;
     private final RunMetrics metrics;
     private final LiveProperties live;
+    private final ApplicationEventPublisher events;
     private final Map<String, LiveRun> active = new ConcurrentHashMap<>();
     private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "cfslab-progress");
@@ -45,8 +49,9 @@ public class RunWorker {
     private volatile String workerName = "unnamed";
 
     public RunWorker(RunRepository runs, SimulationEngine engine, RunsProperties props, RunMetrics metrics,
-                     LiveProperties live) {
+                     LiveProperties live, ApplicationEventPublisher events) {
         this.runs = runs;
+        this.events = events;
         this.live = live;
         this.engine = engine;
         this.props = props;
@@ -75,6 +80,10 @@ public class RunWorker {
             return;
         }
         if (!runs.start(runId, workerName, base.durationNs())) return;
+        if (run.settingsJson() == null) {
+            // a run accepted before settings were recorded: record them from its snapshot now
+            runs.setSettings(runId, EffectiveSettings.of(base, run.seed() != null ? run.seed() : base.seed()).toString());
+        }
         runs.deleteResults(runId);
         LiveRun a = new LiveRun(runId, base.durationNs(), run.repeats());
         active.put(runId, a);
@@ -143,6 +152,11 @@ public class RunWorker {
     private boolean finish(String id, RunStatus status, String error, double pct, long simNs, long events, long wallMs) {
         if (runs.finish(id, status, error, pct, simNs, events, wallMs)) {
             metrics.finished(status, events, wallMs);
+            try {
+                this.events.publishEvent(new RunFinished(id, status));
+            } catch (RuntimeException e) {
+                log.warn("a listener of the end of run {} failed", id, e);
+            }
             return true;
         }
         return false;

@@ -1,16 +1,9 @@
 package io.cfslab.store;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.springframework.core.io.Resource;
-import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 import org.springframework.stereotype.Component;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -24,19 +17,10 @@ public class ReadyMadeScenarios {
     private final Map<String, ScenarioEntry> byId = new LinkedHashMap<>();
 
     public ReadyMadeScenarios() {
-        try {
-            Resource[] found = new PathMatchingResourcePatternResolver().getResources("classpath*:scenarios/*.json");
-            List<Resource> sorted = new ArrayList<>(List.of(found));
-            sorted.sort(Comparator.comparing(Resource::getFilename));
-            JsonMapper mapper = JsonMapper.builder().build();
-            for (Resource r : sorted) {
-                String text = r.getContentAsString(StandardCharsets.UTF_8);
-                String id = r.getFilename().replaceFirst("\\.json$", "");
-                JsonNode name = mapper.readTree(text).get("name");
-                byId.put(id, new ScenarioEntry(id, name == null ? id : name.asString(), true, text, 1));
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read ready-made scenarios", e);
+        JsonMapper mapper = JsonMapper.builder().build();
+        for (ClasspathDocuments.Document d : ClasspathDocuments.read("scenarios")) {
+            JsonNode name = mapper.readTree(d.text()).get("name");
+            byId.put(d.id(), new ScenarioEntry(d.id(), name == null ? d.id() : name.asString(), true, d.text(), 1));
         }
     }
 

@@ -24,9 +24,17 @@ import java.time.Instant;
  * @param createdAt       submission time
  * @param startedAt       start of the last attempt, or null
  * @param finishedAt      end, or null
+ * @param experimentId    the experiment this run is one repeat of, or null for a run of its own
+ * @param armIndex        its arm (0 = base), or null
+ * @param armName         its arm's name, or null
+ * @param repeatIndex     its repeat (0-based), or null
+ * @param settingsJson    the effective settings it ran with ({@code io.cfslab.scenario.EffectiveSettings}), or
+ *                        null for a run stored before they were recorded
  */
 public record RunRecord(String id, String scenarioId, String scenarioName, String scenarioJson, Long seed,
                         int repeats, RunStatus status, double progress, long simulatedNs, long durationNs,
                         long events, long wallMs, String error, boolean cancelRequested, int attempts,
-                        String worker, Instant createdAt, Instant startedAt, Instant finishedAt) {
+                        String worker, Instant createdAt, Instant startedAt, Instant finishedAt,
+                        String experimentId, Integer armIndex, String armName, Integer repeatIndex,
+                        String settingsJson) {
 }

@@ -21,12 +21,79 @@ public class RunRepository {
 
     /** Inserts a queued run. */
     public void insert(String id, String scenarioId, String scenarioName, String scenarioJson, Long seed, int repeats) {
+        insert(id, scenarioId, scenarioName, scenarioJson, seed, repeats, null);
+    }
+
+    /** Inserts a queued run with the effective settings it will run with (JSON, see {@link RunRecord#settingsJson()}). */
+    public void insert(String id, String scenarioId, String scenarioName, String scenarioJson, Long seed, int repeats,
+                       String settingsJson) {
         jdbc.sql("""
                 insert into run (id, scenario_id, scenario_name, scenario_json, seed, repeats, status, progress,
-                    simulated_ns, duration_ns, events, wall_ms, cancel_requested, attempts, created_at)
-                values (?, ?, ?, ?, ?, ?, 'queued', 0, 0, 0, 0, 0, false, 0, ?)""")
-                .params(id, scenarioId, scenarioName, scenarioJson, seed, repeats, Timestamp.from(Instant.now()))
+                    simulated_ns, duration_ns, events, wall_ms, cancel_requested, attempts, created_at, settings_json)
+                values (?, ?, ?, ?, ?, ?, 'queued', 0, 0, 0, 0, 0, false, 0, ?, ?)""")
+                .params(id, scenarioId, scenarioName, scenarioJson, seed, repeats, Timestamp.from(Instant.now()),
+                        settingsJson)
                 .update();
+    }
+
+    /**
+     * Inserts a queued run that is one repeat of one arm of an experiment.
+     *
+     * @param createdAt the experiment's submission time (its runs are listed in arm and repeat order)
+     */
+    public void insertForExperiment(String id, String scenarioId, String scenarioName, String scenarioJson, long seed,
+                                    String settingsJson, String experimentId, int armIndex, String armName,
+                                    int repeatIndex, Instant createdAt) {
+        jdbc.sql("""
+                insert into run (id, scenario_id, scenario_name, scenario_json, seed, repeats, status, progress,
+                    simulated_ns, duration_ns, events, wall_ms, cancel_requested, attempts, created_at, settings_json,
+                    experiment_id, arm_index, arm_name, repeat_index)
+                values (?, ?, ?, ?, ?, 1, 'queued', 0, 0, 0, 0, 0, false, 0, ?, ?, ?, ?, ?, ?)""")
+                .params(id, scenarioId, scenarioName, scenarioJson, seed, Timestamp.from(createdAt), settingsJson,
+                        experimentId, armIndex, armName, repeatIndex)
+                .update();
+    }
+
+    /** Records the settings of a run stored before they were recorded (computed from its scenario snapshot). */
+    public void setSettings(String id, String settingsJson) {
+        jdbc.sql("update run set settings_json = ? where id = ? and settings_json is null").params(settingsJson, id).update();
+    }
+
+    /** The runs of an experiment, in arm then repeat order. */
+    public List<RunRecord> listByExperiment(String experimentId) {
+        return jdbc.sql("select * from run where experiment_id = ? order by arm_index, repeat_index")
+                .param(experimentId).query(RunRepository::map).list();
+    }
+
+    /**
+     * Runs newest first, at most {@code limit}.
+     *
+     * @param status     only those with this status, or null for all
+     * @param standalone true: only runs that belong to no experiment
+     */
+    public List<RunRecord> list(RunStatus status, boolean standalone, int limit) {
+        String where = (status == null ? "1 = 1" : "status = ?") + (standalone ? " and experiment_id is null" : "");
+        var spec = jdbc.sql("select * from run where " + where + " order by created_at desc, id limit ?");
+        if (status != null) spec = spec.param(status.word());
+        return spec.param(limit).query(RunRepository::map).list();
+    }
+
+    /**
+     * Deletes a finished run and its results.
+     *
+     * @return false if there is no such run or it is not finished (queued or running runs are cancelled first)
+     */
+    public boolean deleteFinished(String id) {
+        int n = jdbc.sql("delete from run where id = ? and status in ('done', 'failed', 'cancelled')").param(id).update();
+        if (n == 1) jdbc.sql("delete from run_result where run_id = ?").param(id).update();
+        return n == 1;
+    }
+
+    /** Deletes every run of an experiment and their results (the caller checks that they are finished). */
+    public int deleteExperimentRuns(String experimentId) {
+        jdbc.sql("delete from run_result where run_id in (select id from run where experiment_id = ?)")
+                .param(experimentId).update();
+        return jdbc.sql("delete from run where experiment_id = ?").param(experimentId).update();
     }
 
     public Optional<RunRecord> find(String id) {
@@ -134,7 +201,14 @@ public class RunRepository {
                 rs.getString("scenario_json"), seedOrNull, rs.getInt("repeats"), RunStatus.of(rs.getString("status")),
                 rs.getDouble("progress"), rs.getLong("simulated_ns"), rs.getLong("duration_ns"), rs.getLong("events"),
                 rs.getLong("wall_ms"), rs.getString("error"), rs.getBoolean("cancel_requested"), rs.getInt("attempts"),
-                rs.getString("worker"), instant(rs, "created_at"), instant(rs, "started_at"), instant(rs, "finished_at"));
+                rs.getString("worker"), instant(rs, "created_at"), instant(rs, "started_at"), instant(rs, "finished_at"),
+                rs.getString("experiment_id"), integer(rs, "arm_index"), rs.getString("arm_name"),
+                integer(rs, "repeat_index"), rs.getString("settings_json"));
+    }
+
+    private static Integer integer(ResultSet rs, String column) throws SQLException {
+        int v = rs.getInt(column);
+        return rs.wasNull() ? null : v;
     }
 
     private static Instant instant(ResultSet rs, String column) throws SQLException {

@@ -2,8 +2,11 @@ package io.cfslab.web;
 
 import io.cfslab.api.ApiException;
 import io.cfslab.api.ScenarioService;
+import io.cfslab.runs.ExperimentService;
 import io.cfslab.runs.RunService;
+import io.cfslab.store.ExperimentRecord;
 import io.cfslab.store.Jdbc;
+import io.cfslab.store.ReadyMadeExperiments;
 import io.cfslab.store.RunRecord;
 import io.cfslab.store.ScenarioEntry;
 import java.util.Comparator;
@@ -24,11 +27,16 @@ import reactor.core.publisher.Mono;
 public class PageController {
     private final ScenarioService scenarios;
     private final RunService runs;
+    private final ExperimentService experiments;
+    private final ReadyMadeExperiments readyMadeExperiments;
     private final Jdbc jdbc;
 
-    public PageController(ScenarioService scenarios, RunService runs, Jdbc jdbc) {
+    public PageController(ScenarioService scenarios, RunService runs, ExperimentService experiments,
+                          ReadyMadeExperiments readyMadeExperiments, Jdbc jdbc) {
         this.scenarios = scenarios;
         this.runs = runs;
+        this.experiments = experiments;
+        this.readyMadeExperiments = readyMadeExperiments;
         this.jdbc = jdbc;
     }
 
@@ -44,6 +52,7 @@ public class PageController {
                 .map(list -> {
                     model.addAttribute("readyMade", list.stream().filter(ScenarioItem::readyMade).toList());
                     model.addAttribute("saved", list.stream().filter(i -> !i.readyMade()).toList());
+                    model.addAttribute("readyMadeExperiments", readyMadeExperiments.all());
                     return "home";
                 });
     }
@@ -72,24 +81,52 @@ public class PageController {
                 .map((RunRecord r) -> {
                     model.addAttribute("run", r);
                     model.addAttribute("status", r.status().word());
+                    model.addAttribute("settings", RunSettings.rows(r.settingsJson()));
+                    model.addAttribute("summary", RunSettings.summary(r.settingsJson()));
                     return "run";
                 });
     }
 
+    @GetMapping("/experiments/{id}")
+    public Mono<String> experiment(@PathVariable String id, Model model) {
+        return jdbc.call(() -> experiments.find(id).orElseThrow(() -> ApiException.notFound("experiment " + id, "/id")))
+                .map((ExperimentRecord e) -> {
+                    model.addAttribute("experiment", e);
+                    return "experiment";
+                });
+    }
+
+    /** The compare page's facts about its two runs: names, the five list settings, every setting side by side. */
+    public record Comparison(String nameA, String nameB, RunSettings.Summary summaryA, RunSettings.Summary summaryB,
+                             List<RunSettings.Diff> settings, List<RunSettings.Diff> differing) { }
+
     @GetMapping("/compare")
     public Mono<String> compare(@RequestParam(required = false) String a, @RequestParam(required = false) String b,
                                 Model model) {
-        return jdbc.call(() -> List.of(name(a), name(b))).map(names -> {
+        return jdbc.call(() -> {
+            RunRecord ra = find(a);
+            RunRecord rb = find(b);
+            List<RunSettings.Diff> diff = ra != null && rb != null ? RunSettings.diff(ra, rb) : List.of();
+            return new Comparison(name(a, ra), name(b, rb), RunSettings.summary(ra == null ? null : ra.settingsJson()),
+                    RunSettings.summary(rb == null ? null : rb.settingsJson()), diff,
+                    diff.stream().filter(RunSettings.Diff::differs).toList());
+        }).map(c -> {
             model.addAttribute("a", a == null ? "" : a);
             model.addAttribute("b", b == null ? "" : b);
-            model.addAttribute("nameA", names.get(0));
-            model.addAttribute("nameB", names.get(1));
+            model.addAttribute("nameA", c.nameA());
+            model.addAttribute("nameB", c.nameB());
+            model.addAttribute("cmp", c);
             return "compare";
         });
     }
 
-    private String name(String runId) {
-        if (runId == null || runId.isBlank()) return "";
-        return runs.find(runId).map(RunRecord::scenarioName).orElse("unknown run " + runId);
+    private RunRecord find(String runId) {
+        return runId == null || runId.isBlank() ? null : runs.find(runId).orElse(null);
     }
+
+    private static String name(String runId, RunRecord r) {
+        if (runId == null || runId.isBlank()) return "";
+        return r == null ? "unknown run " + runId : r.scenarioName();
+    }
+
 }

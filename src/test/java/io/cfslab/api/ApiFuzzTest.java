@@ -155,12 +155,13 @@ class ApiFuzzTest {
 
     static String type(String contentType) { return contentType == null ? "" : contentType.split(";")[0].strip(); }
 
-    /** Ids that exist: scenarios (recreated now and then, since DELETE removes them) and one queued run. */
+    /** Ids that exist: scenarios (recreated now and then, since DELETE removes them), one queued run and experiment. */
     static final class Fixture {
         final HttpClient http;
         final String base;
         volatile String scenario;
         volatile String run;
+        volatile String experiment;
 
         Fixture(HttpClient http, String base) throws Exception {
             this.http = http;
@@ -172,6 +173,7 @@ class ApiFuzzTest {
             try {
                 scenario = created("/api/scenarios", SCENARIO);
                 if (run == null) run = created("/api/runs", "{\"scenarioId\": \"" + scenario + "\"}");
+                if (experiment == null) experiment = created("/api/experiments", OpenApiContractTest.EXPERIMENT);
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
@@ -244,6 +246,8 @@ class ApiFuzzTest {
         if (r.nextInt(5) < 3) { // mostly valid, so that the operation's own checks are reached
             return switch (name) {
                 case "id" -> op.path().startsWith("/api/runs") ? (r.nextInt(4) == 0 ? "nope" : f.run)
+                        : op.path().startsWith("/api/experiments/ready-made") ? pick(r, List.of("seed04-task-vs-task-account", "nope"))
+                        : op.path().startsWith("/api/experiments") ? (r.nextInt(4) == 0 ? "nope" : f.experiment)
                         : r.nextInt(6) == 0 ? pick(r, List.of("e1-one-hog-10pct", "dashboard-demo")) : f.scenario;
                 case "name" -> op.path().contains("/histograms/") ? "distribute_cfs_runtime_ns" : pick(r, List.of("nop", "t2", "x"));
                 case "index" -> pick(r, List.of("0", "1", "5"));
@@ -267,7 +271,7 @@ class ApiFuzzTest {
             case 0, 1, 2, 3 -> mutate(r, pick(r, List.of(SCENARIO, OpenApiContractTest.BODIES.get("Task"),
                     OpenApiContractTest.BODIES.get("TimelineAction"), OpenApiContractTest.BODIES.get("GenerateEntry"),
                     "{\"scenarioId\": \"" + f.scenario + "\", \"seed\": 1, \"repeats\": 2}",
-                    "{\"scenario\": " + SCENARIO + "}")));
+                    "{\"scenario\": " + SCENARIO + "}", OpenApiContractTest.EXPERIMENT)));
             case 4 -> randomJson(r, 0).getBytes(StandardCharsets.UTF_8);
             case 5 -> ("[".repeat(2000 + r.nextInt(3000)) + "]".repeat(r.nextInt(2) * 2000)).getBytes(StandardCharsets.UTF_8);
             case 6 -> {
@@ -317,7 +321,13 @@ class ApiFuzzTest {
             case 2 -> f.numberNode(r.nextDouble() * 1e6);
             case 3 -> f.booleanNode(r.nextBoolean());
             case 4 -> f.nullNode();
-            case 5 -> OpenApiDocument.JSON.readTree(randomJson(r, 2));
+            case 5 -> {
+                try {
+                    yield OpenApiDocument.JSON.readTree(randomJson(r, 2));
+                } catch (tools.jackson.core.JacksonException notJson) { // NaN and friends: written raw instead
+                    yield f.textNode(RAW);
+                }
+            }
             default -> f.textNode(String.valueOf(pick(r, NASTY_VALUES)));
         };
     }

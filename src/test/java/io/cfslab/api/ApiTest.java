@@ -301,8 +301,12 @@ class ApiTest {
         JsonNode queuedList = json(web.get().uri("/api/runs?status=queued").exchange().expectStatus().isOk());
         assertThat(queuedList.findValuesAsString("id")).doesNotContain(run);
 
-        problem(web.delete().uri("/api/runs/" + run).exchange(), HttpStatus.CONFLICT, "/id", null);
         problem(web.get().uri("/api/runs/" + run + "/result?repeat=1").exchange(), HttpStatus.NOT_FOUND, "/repeat", "ENOENT");
+        // a finished run is deleted with its results (issue 7)
+        web.delete().uri("/api/runs/" + run).exchange().expectStatus().isNoContent();
+        problem(web.get().uri("/api/runs/" + run).exchange(), HttpStatus.NOT_FOUND, "/id", "ENOENT");
+        problem(web.get().uri("/api/runs/" + run + "/result").exchange(), HttpStatus.NOT_FOUND, "/id", "ENOENT");
+        problem(web.delete().uri("/api/runs/" + run).exchange(), HttpStatus.NOT_FOUND, "/id", "ENOENT");
     }
 
     @Test

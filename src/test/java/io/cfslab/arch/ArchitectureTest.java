@@ -11,9 +11,10 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 /**
- * The simulation core (event, sim, kernel, machine, workload) and the contract types it speaks (scenario, metrics)
- * import nothing from Spring, Reactor, Jakarta or Micrometer: the simulator runs the same on the command line,
- * in a benchmark and behind the service. The layers depend downwards only (docs/architecture.md).
+ * The simulation core (event, sim, kernel, machine, workload), the contract types it speaks (scenario, metrics) and
+ * the experiments (experiment) import nothing from Spring, Reactor, Jakarta or Micrometer: the simulator and an
+ * experiment run the same on the command line, in a benchmark and behind the service. The layers depend downwards
+ * only (docs/architecture.md).
  */
 class ArchitectureTest {
 
@@ -24,7 +25,8 @@ class ArchitectureTest {
     @Test
     void simulationCoreHasNoFrameworkImports() {
         noClasses().that().resideInAnyPackage("io.cfslab.event..", "io.cfslab.sim..", "io.cfslab.kernel..",
-                        "io.cfslab.machine..", "io.cfslab.workload..", "io.cfslab.scenario..", "io.cfslab.metrics..")
+                        "io.cfslab.machine..", "io.cfslab.workload..", "io.cfslab.scenario..", "io.cfslab.metrics..",
+                        "io.cfslab.experiment..")
                 .should().dependOnClassesThat().resideInAnyPackage("org.springframework..", "reactor..", "jakarta..",
                         "io.micrometer..")
                 .check(CLASSES);
@@ -36,6 +38,15 @@ class ArchitectureTest {
         noClasses().that().resideInAnyPackage("io.cfslab.kernel..", "io.cfslab.machine..", "io.cfslab.workload..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.cfslab.cli..",
                         "io.cfslab.api..", "io.cfslab.runs..", "io.cfslab.store..", "io.cfslab.web..")
+                .check(CLASSES);
+    }
+
+    /** Experiments sit on the simulator and the contract types, below the service layers. */
+    @Test
+    void experimentsDoNotReachUpIntoTheService() {
+        noClasses().that().resideInAPackage("io.cfslab.experiment..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.cfslab.cli..", "io.cfslab.api..",
+                        "io.cfslab.runs..", "io.cfslab.store..", "io.cfslab.web..")
                 .check(CLASSES);
     }
 

@@ -163,4 +163,22 @@ class Log2HistogramTest {
         assertTrue(allocated < 10_000, "1e6 records allocated " + allocated + " bytes");
         assertEquals(1_200_000, h.count());
     }
+
+    @org.junit.jupiter.api.Test
+    void snapshotsOfSeveralRunsMergeExactly() {
+        Log2Histogram a = new Log2Histogram();
+        Log2Histogram b = new Log2Histogram();
+        for (long v : new long[] {0, 1, 3, 5000, 9000, 9001, 70_000}) a.record(v);
+        for (long v : new long[] {2, 8191, 8192, 1L << 40}) b.record(v);
+        Log2Histogram both = new Log2Histogram();
+        for (long v : new long[] {0, 1, 3, 5000, 9000, 9001, 70_000, 2, 8191, 8192, 1L << 40}) both.record(v);
+        Log2Histogram merged = new Log2Histogram(1);
+        merged.add(a.snapshot());
+        merged.add(b.snapshot());
+        org.assertj.core.api.Assertions.assertThat(merged.snapshot()).isEqualTo(both.snapshot());
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> merged.add(BpftraceText.parse("[4K, 8K) 3 |@@|")))
+                .hasMessageContaining("without a sum");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> merged.add(new HistogramSnapshot(1, 5,
+                java.util.List.of(new HistogramSnapshot.Bucket(3, 6, 1))))).hasMessageContaining("not a log2 bucket");
+    }
 }

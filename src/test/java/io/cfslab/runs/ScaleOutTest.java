@@ -49,4 +49,30 @@ class ScaleOutTest {
             assertThat(PacedEngine.executions.values()).allSatisfy(c -> assertThat(c.get()).isEqualTo(1));
         }
     }
+
+    /** An experiment's runs are jobs of the shared queue too: both instances execute some, each exactly once. */
+    @Test
+    void anExperimentRunsOnEveryInstance() throws Exception {
+        PacedEngine.reset();
+        PacedEngine.wallMsPerSimulatedSecond = 3000; // 200 ms simulated = 600 ms wall
+        try (TestDatabase db = TestDatabase.postgres();
+             ConfigurableApplicationContext a = TestApps.start(db, "instance-a", Map.of("cfslab.runs.pool-size", "1"));
+             ConfigurableApplicationContext b = TestApps.start(db, "instance-b", Map.of("cfslab.runs.pool-size", "1"))) {
+            WebTestClient web = TestApps.client(a);
+            String id = ExperimentRestartTest.create(web, ExperimentRestartTest.experiment("scale-out", 4,
+                    ExperimentRestartTest.TWO_ARMS));
+            JsonNode done = ExperimentRestartTest.await(TestApps.client(b), id, "done", Duration.ofSeconds(60));
+            Set<String> workers = new HashSet<>();
+            for (JsonNode arm : done.path("arms")) {
+                for (JsonNode r : arm.path("runs")) {
+                    JsonNode run = RunsTestSupport.get(web, "/api/runs/" + r.path("id").asString());
+                    assertThat(run.path("attempts").asInt()).isEqualTo(1);
+                    workers.add(run.path("worker").asString());
+                }
+            }
+            assertThat(workers).containsExactlyInAnyOrder("instance-a", "instance-b");
+            assertThat(PacedEngine.executions.values().stream().mapToInt(c -> c.get()).sum()).isEqualTo(8);
+            assertThat(RunsTestSupport.get(web, "/api/experiments/" + id + "/result").path("repeats").asInt()).isEqualTo(4);
+        }
+    }
 }

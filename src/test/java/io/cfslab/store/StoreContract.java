@@ -25,6 +25,7 @@ abstract class StoreContract {
     DriverManagerDataSource ds;
     ScenarioRepository scenarios;
     RunRepository runs;
+    ExperimentRepository experiments;
 
     abstract TestDatabase database();
 
@@ -46,6 +47,7 @@ abstract class StoreContract {
         JdbcClient jdbc = JdbcClient.create(ds);
         scenarios = new ScenarioRepository(jdbc);
         runs = new RunRepository(jdbc);
+        experiments = new ExperimentRepository(jdbc);
     }
 
     @AfterEach
@@ -128,5 +130,53 @@ abstract class StoreContract {
         ids.clear();
         client.fetchScheduledExecutions(e -> ids.add(e.getTaskInstance().getId()));
         assertThat(ids).containsExactly("run-2");
+    }
+
+    @Test
+    void experimentsKeepTheirRunsProvenanceAndResult() {
+        java.time.Instant t = java.time.Instant.parse("2026-12-01T10:00:00Z");
+        experiments.insert("e1", "exp", "s1", "{\"def\": 1}", "{\"plan\": 1}", 42, 2, 2, t);
+        for (int r = 0; r < 2; r++) {
+            for (int a = 0; a < 2; a++) {
+                runs.insertForExperiment("e1-" + a + "-" + r, "s1", "tiny", "{\"seed\": " + (100 + r) + "}", 100 + r,
+                        "{\"seed\": " + (100 + r) + ", \"kernel\": {\"throttle\": \"task\"}}", "e1", a, a == 0 ? "base" : "head", r, t);
+            }
+        }
+        runs.insert("solo", null, "inline", "{}", null, 1, "{\"seed\": 1}");
+        assertThat(runs.listByExperiment("e1")).extracting(RunRecord::id).containsExactly("e1-0-0", "e1-0-1", "e1-1-0", "e1-1-1");
+        RunRecord head = runs.find("e1-1-1").orElseThrow();
+        assertThat(head.experimentId()).isEqualTo("e1");
+        assertThat(head.armIndex()).isEqualTo(1);
+        assertThat(head.armName()).isEqualTo("head");
+        assertThat(head.repeatIndex()).isEqualTo(1);
+        assertThat(head.seed()).isEqualTo(101L);
+        assertThat(head.settingsJson()).contains("\"throttle\": \"task\"");
+        assertThat(runs.find("solo").orElseThrow().experimentId()).isNull();
+        assertThat(runs.list(null, true, 10)).extracting(RunRecord::id).containsExactly("solo");
+        assertThat(runs.list(null, false, 10)).hasSize(5);
+
+        ExperimentRecord e = experiments.find("e1").orElseThrow();
+        assertThat(e.definitionJson()).isEqualTo("{\"def\": 1}");
+        assertThat(e.seed()).isEqualTo(42);
+        assertThat(e.resultJson()).isNull();
+        assertThat(experiments.list(10)).extracting(ExperimentRecord::id).containsExactly("e1");
+        assertThat(experiments.saveResult("e1", "{\"r\": 1}")).isTrue();
+        assertThat(experiments.saveResult("e1", "{\"r\": 2}")).as("the first stored result stays").isFalse();
+        assertThat(experiments.find("e1").orElseThrow().resultJson()).isEqualTo("{\"r\": 1}");
+        assertThat(experiments.requestCancel("e1")).isTrue();
+        assertThat(experiments.find("e1").orElseThrow().cancelRequested()).isTrue();
+
+        // only finished runs are deleted, with their results
+        runs.saveResult("solo", 0, "{}");
+        assertThat(runs.deleteFinished("solo")).as("queued").isFalse();
+        runs.cancelQueued("solo", "x");
+        assertThat(runs.deleteFinished("solo")).isTrue();
+        assertThat(runs.findResult("solo", 0)).isEmpty();
+        runs.saveResult("e1-0-0", 0, "{}");
+        assertThat(runs.deleteExperimentRuns("e1")).isEqualTo(4);
+        assertThat(runs.findResult("e1-0-0", 0)).isEmpty();
+        assertThat(experiments.delete("e1")).isTrue();
+        assertThat(experiments.find("e1")).isEmpty();
+        runs.setSettings("none", "{}"); // no such run: nothing happens
     }
 }

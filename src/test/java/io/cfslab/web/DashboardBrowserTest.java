@@ -31,7 +31,9 @@ import org.springframework.test.context.DynamicPropertySource;
 /**
  * The dashboard in a real headless Chromium (Debian's {@code chromium} and {@code chromium-driver}, driven by
  * Selenium; nothing is downloaded): start a ready-made scenario from the home page, watch the run page update
- * and finish with the final cpu.stat table, then get the kernel's refusal of a bad cpu.max in the editor.
+ * and finish with the final cpu.stat table, then get the kernel's refusal of a bad cpu.max in the editor; an
+ * experiment's page with progress per arm, the table, overlaid histograms and a strip/box plot per metric; the
+ * settings a run ran with on its page, the runs list and the compare page; deleting finished runs and experiments.
  * Screenshots go to {@code target/screenshots/}. Skipped where /usr/bin/chromium or /usr/bin/chromedriver is
  * missing ({@code .ci/run} installs both).
  */
@@ -239,7 +241,132 @@ class DashboardBrowserTest {
         assertThat(text("#compare-table")).contains("/e1", "nr_throttled", "B − A");
         assertThat(text("#hist-text-a")).contains("@distribute_cfs_runtime_ns:");
         assertThat(driver.findElements(By.cssSelector("#compare-hist canvas"))).isNotEmpty();
+        // the settings each ran with, and the one that differs: the seed
+        assertThat(text("#compare-settings tr[data-run='a']")).contains("task", "async", "250", "generic, 2 CPUs");
+        assertThat(driver.findElements(By.cssSelector("#settings-diff tr[data-key]")))
+                .extracting(e -> e.getAttribute("data-key")).containsExactly("seed");
+        // the runs list shows the settings too
         screenshot("compare");
+    }
+
+    @Test
+    void anExperimentShowsProgressPerArmTheTableAndEveryRun() throws Exception {
+        // dashboard-demo shortened to 60 s simulated (its timeline at 100 s and 200 s dropped): about a second of
+        // wall time per run here
+        String id = post("/api/experiments", """
+                {"name": "demo: task vs cfs_rq", "scenario_id": "dashboard-demo", "seed": 2, "repeats": 3,
+                 "set": {"/duration": "60s", "/timeline": []},
+                 "arms": [{"name": "task", "set": {"/kernel/throttle": "task"}},
+                          {"name": "cfs_rq", "set": {"/kernel/throttle": "cfs_rq"}}]}""", 202);
+        driver.get(url("/experiments/" + id));
+        TreeSet<Double> armProgress = new TreeSet<>();
+        boolean runningShot = false;
+        long deadline = System.nanoTime() + Duration.ofSeconds(180).toNanos();
+        while (System.nanoTime() < deadline && !"true".equals(attr("body", "data-loaded"))) {
+            // read in one script: the page redraws the arms table on every poll
+            Object values = ((JavascriptExecutor) driver).executeScript("return [...document.querySelectorAll("
+                    + "'#arms progress.arm-progress')].map(e => e.dataset.progress)");
+            for (Object p : (List<?>) values) if (p != null && !p.toString().isEmpty()) armProgress.add(Double.parseDouble(p.toString()));
+            if (!runningShot && "running".equals(attr("#exp-status", "data-status"))) {
+                screenshot("experiment-running");
+                runningShot = true;
+            }
+            Thread.sleep(50);
+        }
+        assertThat(attr("body", "data-loaded")).as("the experiment page showed the result").isEqualTo("true");
+        assertThat(attr("#exp-status", "data-status")).isEqualTo("done");
+        assertThat(armProgress).as("progress per arm seen").contains(100.0);
+        assertThat(armProgress.stream().filter(v -> v > 0 && v < 100).count())
+                .as("an arm's progress bar moved through intermediate values: " + armProgress).isGreaterThanOrEqualTo(1);
+        assertThat(driver.findElements(By.cssSelector("#arms tr[data-arm]"))).hasSize(2);
+        assertThat(driver.findElements(By.cssSelector("#arms tr[data-arm='cfs_rq'] .run-dot.done"))).hasSize(3);
+
+        // the table: one row per metric, the verdict per non-base arm
+        List<WebElement> rows = driver.findElements(By.cssSelector("#summary-table tbody tr[data-metric]"));
+        assertThat(rows).isNotEmpty();
+        assertThat(text("#summary-table thead")).contains("metric", "task", "cfs_rq", "diff", "p (Welch)");
+        assertThat(text("#summary-table tbody")).contains("/cpu.stat/throttled_usec").containsPattern("±\\d+\\.\\d\\d%");
+        assertThat(rows.get(0).findElements(By.tagName("td")).get(3).getText()).matches("noise|[+-]\\d+\\.\\d%");
+        driver.findElement(By.id("table-as-text")).click();
+        assertThat(text("#table-text")).startsWith("Experiment: demo: task vs cfs_rq").contains("AMean CoefVar", "p (Welch)");
+        driver.findElement(By.id("table-as-text")).click();
+        // overlaid histograms (one series per arm) and a strip/box plot per metric
+        assertThat(driver.findElements(By.cssSelector("#exp-hist canvas"))).isNotEmpty();
+        assertThat(attr("#exp-hist", "data-arms")).isEqualTo("2");
+        assertThat(text("#exp-hist-text")).contains("task\n@distribute_cfs_runtime_ns:", "cfs_rq\n@distribute_cfs_runtime_ns:");
+        List<WebElement> plots = driver.findElements(By.cssSelector("#metric-plots .metric-plot"));
+        assertThat(plots).hasSize(rows.size());
+        for (WebElement plot : plots) assertThat(plot.findElements(By.tagName("canvas"))).isNotEmpty();
+        screenshot("experiment");
+        ((JavascriptExecutor) driver).executeScript("document.getElementById('metrics-panel').scrollIntoView()");
+        screenshot("experiment-plots");
+
+        // a run of the experiment shows the settings it ran with
+        String runHref = driver.findElement(By.cssSelector("#arms tr[data-arm='cfs_rq'] .run-dot")).getAttribute("href");
+        driver.get(runHref);
+        waitFor(Duration.ofSeconds(20), "the run page loaded", () -> "true".equals(attr("body", "data-final")));
+        assertThat(text("[data-setting='throttle']")).isEqualTo("cfs_rq");
+        assertThat(text("[data-setting='unthrottle']")).isEqualTo("async");
+        assertThat(text("[data-setting='hz']")).isEqualTo("1000");
+        assertThat(text("[data-setting='version']")).as("kernel.version: 6.18 when not given").isEqualTo("6.18");
+        assertThat(text("[data-setting='machine']")).isEqualTo("generic, 16 CPUs");
+        assertThat(text("#run-experiment")).isEqualTo("experiment: arm cfs_rq, run 1");
+        assertThat(driver.findElement(By.id("cancel-run")).isDisplayed()).isFalse();
+        driver.findElement(By.cssSelector("#settings-panel summary")).click();
+        assertThat(text("#settings tr[data-key='kernel.bandwidth_slice_us']")).contains("5000");
+        assertThat(text("#settings tr[data-key='seed']")).contains(String.valueOf(io.cfslab.experiment.SeedSequence.seed(2, 0)));
+        screenshot("run-settings");
+
+        // the home page lists it, with the ready-made experiments, and deletes it
+        driver.get(url("/"));
+        waitFor(Duration.ofSeconds(20), "the experiments table loaded",
+                () -> !driver.findElements(By.cssSelector("#experiments-table tr[data-experiment-id='" + id + "']")).isEmpty());
+        assertThat(driver.findElements(By.cssSelector("#ready-made-experiments .run-experiment-btn"))
+                .stream().map(e -> e.getAttribute("data-experiment-id")).toList())
+                .contains("seed04-task-vs-task-account", "throttle-models-large-tree");
+        assertThat(text("#experiments-table tr[data-experiment-id='" + id + "']")).contains("demo: task vs cfs_rq", "done", "6/6");
+        driver.findElement(By.cssSelector("#experiments-table tr[data-experiment-id='" + id + "'] .delete-btn")).click();
+        driver.switchTo().alert().accept();
+        waitFor(Duration.ofSeconds(20), "the experiment deleted",
+                () -> driver.findElements(By.cssSelector("#experiments-table tr[data-experiment-id='" + id + "']")).isEmpty());
+        HttpResponse<String> gone = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url("/api/experiments/" + id)))
+                .GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(gone.statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void aReadyMadeExperimentStartsFromTheHomePageAndAFinishedRunIsDeleted() throws Exception {
+        String run = startRun("{\"scenarioId\": \"e1-one-hog-10pct\"}");
+        driver.get(url("/"));
+        waitFor(Duration.ofSeconds(60), "run " + run + " done", () -> "done".equals(text("tr[data-run-id='" + run + "'] .badge")));
+        assertThat(text("tr[data-run-id='" + run + "'] td[data-setting='throttle']")).isEqualTo("task");
+        assertThat(text("tr[data-run-id='" + run + "'] td[data-setting='hz']")).isEqualTo("250");
+        assertThat(text("tr[data-run-id='" + run + "'] td[data-setting='machine']")).isEqualTo("generic, 2 CPUs");
+        driver.findElement(By.cssSelector("tr[data-run-id='" + run + "'] .delete-btn")).click();
+        driver.switchTo().alert().accept();
+        waitFor(Duration.ofSeconds(20), "the run deleted", () -> driver.findElements(By.cssSelector("tr[data-run-id='" + run + "']")).isEmpty());
+
+        driver.findElement(By.cssSelector(".run-experiment-btn[data-experiment-id='seed04-task-vs-task-account']")).click();
+        waitFor(Duration.ofSeconds(20), "the experiment page opened", () -> driver.getCurrentUrl().contains("/experiments/"));
+        String id = driver.getCurrentUrl().replaceAll(".*/experiments/", "");
+        waitFor(Duration.ofSeconds(20), "progress per arm shown",
+                () -> driver.findElements(By.cssSelector("#arms tr[data-arm]")).size() == 2);
+        assertThat(text("#arms")).contains("task (base)", "/kernel/throttle = \"task-account\"");
+        // not waited for: cancelled, so that the test stays short
+        HttpResponse<String> cancel = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url("/api/experiments/" + id)))
+                .DELETE().build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(cancel.statusCode()).isIn(202, 204);
+        waitFor(Duration.ofSeconds(30), "the page shows it cancelled or done",
+                () -> List.of("cancelled", "done").contains(attr("#exp-status", "data-status")));
+    }
+
+    /** POSTs JSON, asserts the status, returns the new resource's id. */
+    String post(String path, String body, int status) throws Exception {
+        HttpRequest req = HttpRequest.newBuilder(URI.create(url(path)))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build();
+        HttpResponse<String> res = HttpClient.newHttpClient().send(req, HttpResponse.BodyHandlers.ofString());
+        assertThat(res.statusCode()).as(res.body()).isEqualTo(status);
+        return res.body().replaceAll("(?s).*?\"id\":\"([^\"]+)\".*", "$1");
     }
 
     String startRun(String body) throws Exception {

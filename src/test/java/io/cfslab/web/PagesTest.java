@@ -58,7 +58,24 @@ class PagesTest {
     }
 
     @Test
+    void experimentPageAndTheHomePagesExperiments() {
+        String home = page("/");
+        assertThat(home).contains("id=\"ready-made-experiments\"", "data-experiment-id=\"seed04-task-vs-task-account\"",
+                "data-experiment-id=\"throttle-models-large-tree\"", "class=\"run-experiment-btn\"", "id=\"experiments-table\"",
+                "<th>throttle</th>", "<th>machine</th>");
+        String id = web.post().uri("/api/experiments").contentType(MediaType.APPLICATION_JSON)
+                .bodyValue("{\"name\": \"e1 twice\", \"scenario_id\": \"e1-one-hog-10pct\", \"repeats\": 2,"
+                        + " \"arms\": [{\"name\": \"a\"}, {\"name\": \"b\"}]}")
+                .exchange().expectStatus().isAccepted()
+                .expectBody(String.class).returnResult().getResponseBody().replaceAll("(?s).*?\"id\":\"([^\"]+)\".*", "$1");
+        assertThat(page("/experiments/" + id)).contains("data-page=\"experiment\"", "data-experiment-id=\"" + id + "\"",
+                "e1 twice", "id=\"arms\"", "id=\"summary-table\"", "id=\"exp-hist\"", "id=\"metric-plots\"",
+                "/api/experiments/" + id + "/table?format=markdown");
+    }
+
+    @Test
     void unknownRunOrScenarioIs404() {
+        web.get().uri("/experiments/nope").exchange().expectStatus().isNotFound();
         web.get().uri("/runs/nope").exchange().expectStatus().isNotFound();
         web.get().uri("/scenarios/nope").exchange().expectStatus().isNotFound();
     }

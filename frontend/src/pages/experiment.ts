@@ -1,0 +1,155 @@
+// Experiment page: progress per arm while it runs (GET /api/experiments/{id}, polled), then the table
+// (GET …/result), the arms' merged histograms overlaid and a strip/box plot per metric with every run visible.
+import { del, el, fmtInt, getJson, getText, showError, type ExperimentResult, type ExperimentView } from '../api';
+import { HistogramChart, StripChart } from '../charts';
+import { formatBpftrace, printedBuckets } from '../hist';
+
+const HIST = 'distribute_cfs_runtime_ns';
+const FINISHED = ['done', 'failed', 'cancelled'];
+
+/** mean±coefvar%, as seed 00 prints it. */
+export function meanCv(m: { amean?: number; coefvar?: number | null } | undefined): string {
+  if (!m || m.amean == null) return 'n/a';
+  const cv = m.coefvar == null ? '-' : `${m.coefvar.toFixed(2)}%`;
+  return `${fmtValue(m.amean)}±${cv}`;
+}
+
+export function fmtValue(v: number): string {
+  const a = Math.abs(v);
+  if (a >= 100000) return fmtInt(v);
+  if (a >= 100) return v.toFixed(2);
+  if (a >= 1) return v.toFixed(3);
+  if (a >= 0.01 || a === 0) return v.toFixed(4);
+  return v.toPrecision(3);
+}
+
+export function initExperimentPage(body: HTMLElement): void {
+  const id = body.dataset.experimentId!;
+  const $ = <T extends HTMLElement>(x: string) => document.getElementById(x) as T;
+  const errorEl = $('exp-error');
+  const statusEl = $('exp-status');
+  const progressEl = $<HTMLProgressElement>('exp-progress');
+  const progressText = $('exp-progress-text');
+  const cancelBtn = $<HTMLButtonElement>('cancel-experiment');
+  const deleteBtn = $<HTMLButtonElement>('delete-experiment');
+  let shownResult = false;
+
+  cancelBtn.addEventListener('click', async () => {
+    cancelBtn.disabled = true;
+    try {
+      await del(`/api/experiments/${id}`);
+    } catch (e) {
+      showError(errorEl, e);
+    }
+  });
+  deleteBtn.addEventListener('click', async () => {
+    if (!confirm('Delete this experiment, its runs and their results?')) return;
+    try {
+      await del(`/api/experiments/${id}`);
+      location.href = '/#experiments';
+    } catch (e) {
+      showError(errorEl, e);
+    }
+  });
+  $<HTMLInputElement>('table-as-text').addEventListener('change', (ev) => {
+    const text = (ev.target as HTMLInputElement).checked;
+    $('table-text').hidden = !text;
+    $('summary-table').hidden = text;
+  });
+
+  function drawStatus(x: ExperimentView): void {
+    statusEl.textContent = x.status;
+    statusEl.dataset.status = x.status;
+    statusEl.className = `badge ${x.status}`;
+    progressEl.value = x.progress;
+    progressEl.dataset.progress = String(x.progress);
+    progressText.textContent = `${x.progress.toFixed(1)} % · ${x.done} of ${x.total} runs done · ${x.arms.length} arms × ${x.repeats}`;
+    cancelBtn.hidden = FINISHED.includes(x.status);
+    deleteBtn.hidden = !FINISHED.includes(x.status);
+    $('exp-description').textContent = x.description ?? '';
+    if (x.error) showError(errorEl, new Error(`${x.status}: ${x.error}`));
+    const tbody = document.querySelector('#arms tbody')!;
+    tbody.replaceChildren(...x.arms.map((a, i) => {
+      const bar = el('progress', { max: '100', class: 'arm-progress' });
+      bar.value = a.progress;
+      bar.dataset.progress = String(a.progress);
+      const runs = el('span', { class: 'runs' }, ...(a.runs ?? []).map((r) =>
+        el('a', { href: `/runs/${r.id}`, class: `run-dot ${r.status}`, title: `run ${r.repeat + 1}, seed ${r.seed}: ${r.status}${r.error ? ' (' + r.error + ')' : ''}` }, String(r.repeat + 1))));
+      const set = Object.entries(a.set).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(', ') || '(the scenario as it is)';
+      return el('tr', { 'data-arm': a.name },
+        el('td', {}, a.name + (i === 0 ? ' (base)' : '')), el('td', { class: 'mono' }, set),
+        el('td', {}, el('span', { class: `badge ${a.status}` }, a.status)),
+        el('td', { class: 'progress-col' }, bar, ` ${a.done}/${a.total}`), el('td', {}, runs));
+    }));
+  }
+
+  function drawResult(r: ExperimentResult): void {
+    const table = $('summary-table');
+    const others = r.arms.slice(1);
+    table.querySelector('thead')!.replaceChildren(el('tr', {}, el('th', {}, 'metric'), ...r.arms.map((a) => el('th', {}, a)),
+      ...others.map((a) => el('th', {}, others.length === 1 ? 'diff' : `diff ${a}`)), ...others.map((a) => el('th', {}, others.length === 1 ? 'p (Welch)' : `p ${a}`))));
+    table.querySelector('tbody')!.replaceChildren(...Object.entries(r.metrics).map(([metric, byArm]) =>
+      el('tr', { 'data-metric': metric }, el('td', { class: 'path' }, metric),
+        ...r.arms.map((a) => el('td', { title: (byArm[a]?.values ?? []).map((v) => (v == null ? 'n/a' : String(v))).join(', ') }, meanCv(byArm[a]))),
+        ...others.map((a) => {
+          const v = byArm[a]?.verdict ?? '-';
+          return el('td', { class: v === 'noise' ? 'noise' : v.startsWith('+') ? 'up' : v.startsWith('-') ? 'down' : '' }, v);
+        }),
+        ...others.map((a) => el('td', {}, byArm[a]?.p_value == null ? '-' : byArm[a].p_value! < 1e-4 ? byArm[a].p_value!.toExponential(1) : byArm[a].p_value!.toFixed(4))))));
+    $('table-panel').hidden = false;
+
+    const hists = r.arms.map((a) => r.histograms?.[a]?.[HIST]);
+    if (hists.some((h) => h && h.count > 0)) {
+      $('hist-panel').hidden = false;
+      new HistogramChart($('exp-hist'), r.arms, 300).update(hists);
+      $('exp-hist').dataset.arms = String(r.arms.length);
+      $('exp-hist-text').textContent = r.arms.map((a, i) => `${a}\n` + formatBpftrace(HIST, { buckets: hists[i] ? printedBuckets(hists[i]!) : [] })).join('\n');
+    }
+
+    const host = $('metric-plots');
+    host.replaceChildren();
+    for (const [metric, byArm] of Object.entries(r.metrics)) {
+      const verdicts = others.map((a) => `${others.length > 1 ? a + ': ' : ''}${byArm[a]?.verdict ?? '-'}`).join(', ');
+      const chart = el('div', { class: 'chart strip' });
+      host.append(el('div', { class: 'metric-plot', 'data-metric': metric }, el('h3', { class: 'mono' }, metric, ' ', el('span', { class: 'hint' }, verdicts)), chart));
+      new StripChart(chart).update(r.arms, r.arms.map((a) => byArm[a]?.values ?? []));
+    }
+    $('metrics-panel').hidden = false;
+    body.dataset.loaded = 'true';
+  }
+
+  async function showResult(): Promise<void> {
+    if (shownResult) return;
+    shownResult = true;
+    try {
+      const [r, text] = await Promise.all([
+        getJson<ExperimentResult>(`/api/experiments/${id}/result`),
+        getText(`/api/experiments/${id}/table`),
+      ]);
+      $('table-text').textContent = text;
+      drawResult(r);
+    } catch (e) {
+      shownResult = false;
+      showError(errorEl, e);
+    }
+  }
+
+  async function tick(): Promise<void> {
+    try {
+      const x = await getJson<ExperimentView>(`/api/experiments/${id}`);
+      drawStatus(x);
+      if (x.status === 'done') {
+        await showResult();
+        return;
+      }
+      if (FINISHED.includes(x.status)) {
+        body.dataset.loaded = 'true';
+        return;
+      }
+    } catch (e) {
+      showError(errorEl, e);
+    }
+    setTimeout(tick, 500);
+  }
+  void tick();
+}

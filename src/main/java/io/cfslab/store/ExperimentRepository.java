@@ -1,0 +1,68 @@
+package io.cfslab.store;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/**
+ * Table {@code experiment}: blocking JDBC; call it through {@link Jdbc#call} or from a worker thread. Lists
+ * leave out the (possibly large) definition and result, which {@link #find} reads.
+ */
+@Repository
+public class ExperimentRepository {
+    private static final String COLUMNS = "id, name, scenario_id, plan_json, seed, arms, repeats, cancel_requested, created_at";
+
+    private final JdbcClient jdbc;
+
+    public ExperimentRepository(JdbcClient jdbc) { this.jdbc = jdbc; }
+
+    /** Inserts an experiment (its runs are inserted by the caller, in the same transaction). */
+    public void insert(String id, String name, String scenarioId, String definitionJson, String planJson, long seed,
+                       int arms, int repeats, Instant createdAt) {
+        jdbc.sql("""
+                insert into experiment (id, name, scenario_id, definition_json, plan_json, seed, arms, repeats,
+                    cancel_requested, created_at)
+                values (?, ?, ?, ?, ?, ?, ?, ?, false, ?)""")
+                .params(id, name, scenarioId, definitionJson, planJson, seed, arms, repeats, Timestamp.from(createdAt))
+                .update();
+    }
+
+    /** The whole row, definition and result included. */
+    public Optional<ExperimentRecord> find(String id) {
+        return jdbc.sql("select * from experiment where id = ?").param(id).query((rs, n) -> map(rs, true)).optional();
+    }
+
+    /** Experiments newest first, at most {@code limit}, without definition and result. */
+    public List<ExperimentRecord> list(int limit) {
+        return jdbc.sql("select " + COLUMNS + " from experiment order by created_at desc, id limit ?").param(limit)
+                .query((rs, n) -> map(rs, false)).list();
+    }
+
+    /** @return false if no such experiment */
+    public boolean requestCancel(String id) {
+        return jdbc.sql("update experiment set cancel_requested = true where id = ?").param(id).update() == 1;
+    }
+
+    /** Stores the statistics unless another instance stored them first. @return whether this call stored them */
+    public boolean saveResult(String id, String resultJson) {
+        return jdbc.sql("update experiment set result_json = ? where id = ? and result_json is null")
+                .params(resultJson, id).update() == 1;
+    }
+
+    /** @return false if no such experiment (the caller deletes its runs in the same transaction) */
+    public boolean delete(String id) {
+        return jdbc.sql("delete from experiment where id = ?").param(id).update() == 1;
+    }
+
+    private static ExperimentRecord map(ResultSet rs, boolean full) throws SQLException {
+        return new ExperimentRecord(rs.getString("id"), rs.getString("name"), rs.getString("scenario_id"),
+                full ? rs.getString("definition_json") : null, rs.getString("plan_json"), rs.getLong("seed"),
+                rs.getInt("arms"), rs.getInt("repeats"), rs.getBoolean("cancel_requested"),
+                full ? rs.getString("result_json") : null, rs.getTimestamp("created_at").toInstant());
+    }
+}
