@@ -141,7 +141,9 @@ public class ExperimentController {
     public Mono<List<Map<String, Object>>> list() {
         return jdbc.call(() -> {
             List<Map<String, Object>> out = new ArrayList<>();
-            for (ExperimentRecord e : experiments.list(LIST_LIMIT)) out.add(view(e, experiments.runs(e.id()), false));
+            List<ExperimentRecord> list = experiments.list(LIST_LIMIT);
+            Map<String, List<RunRecord>> runsById = experiments.runsOf(list.stream().map(ExperimentRecord::id).toList());
+            for (ExperimentRecord e : list) out.add(view(e, runsById.getOrDefault(e.id(), List.of()), false));
             return out;
         });
     }

@@ -230,16 +230,5 @@ public final class ExperimentParser {
     /** RFC 6901 escaping of one reference token. */
     static String esc(String token) { return token.replace("~", "~0").replace("/", "~1"); }
 
-    static String type(JsonNode n) {
-        if (n == null) return "nothing";
-        return switch (n.getNodeType()) {
-            case STRING -> "string " + n;
-            case NUMBER -> "number " + n;
-            case BOOLEAN -> "boolean " + n;
-            case ARRAY -> "an array";
-            case OBJECT -> "an object";
-            case NULL -> "null";
-            default -> n.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
-        };
-    }
+    static String type(JsonNode n) { return io.cfslab.scenario.JsonNodeWords.describe(n); }
 }

@@ -150,6 +150,9 @@ public class ExperimentService {
     /** The runs of an experiment, arm then repeat order. */
     public List<RunRecord> runs(String id) { return runs.listByExperiment(id); }
 
+    /** The runs of each of these experiments, read in one query. @return id → runs (absent: none) */
+    public java.util.Map<String, List<RunRecord>> runsOf(java.util.Collection<String> ids) { return runs.listByExperiments(ids); }
+
     /**
      * The statistics, once every run is done: the stored ones, or computed now from the runs' results and stored.
      *

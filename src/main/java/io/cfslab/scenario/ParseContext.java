@@ -216,17 +216,6 @@ final class ParseContext {
     /** RFC 6901 escaping of one reference token. */
     static String esc(String key) { return key.replace("~", "~0").replace("/", "~1"); }
 
-    /** A value's type and, for a scalar, the value, as problems name it: {@code string "5"}, {@code an array}. */
-    static String type(JsonNode n) {
-        if (n == null) return "nothing";
-        return switch (n.getNodeType()) {
-            case STRING -> "string " + n;
-            case NUMBER -> "number " + n;
-            case BOOLEAN -> "boolean " + n;
-            case ARRAY -> "an array";
-            case OBJECT -> "an object";
-            case NULL -> "null";
-            default -> n.getNodeType().name().toLowerCase(Locale.ROOT);
-        };
-    }
+    /** A value's type and, for a scalar, the value, as problems name it ({@link JsonNodeWords#describe}). */
+    static String type(JsonNode n) { return JsonNodeWords.describe(n); }
 }

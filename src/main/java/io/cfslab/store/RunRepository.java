@@ -66,6 +66,20 @@ public class RunRepository {
     }
 
     /**
+     * The runs of several experiments in one query (the experiments list would otherwise ask once per experiment).
+     *
+     * @return experiment id → its runs in arm then repeat order; an experiment without runs is absent
+     */
+    public java.util.Map<String, List<RunRecord>> listByExperiments(java.util.Collection<String> experimentIds) {
+        if (experimentIds.isEmpty()) return java.util.Map.of();
+        List<RunRecord> all = jdbc.sql("select * from run where experiment_id in (:ids) order by experiment_id, arm_index, repeat_index")
+                .param("ids", List.copyOf(experimentIds)).query(RunRepository::map).list();
+        java.util.Map<String, List<RunRecord>> out = new java.util.LinkedHashMap<>();
+        for (RunRecord r : all) out.computeIfAbsent(r.experimentId(), k -> new java.util.ArrayList<>()).add(r);
+        return out;
+    }
+
+    /**
      * Runs newest first, at most {@code limit}.
      *
      * @param status     only those with this status, or null for all

@@ -159,6 +159,18 @@ class ExperimentApiTest {
 
         // listed, then deleted with its runs
         assertThat(get("/api/experiments").findValuesAsString("id")).contains(id, again);
+        // the list (runs read in one query for all experiments) shows each experiment's status and arms as its own page does
+        for (JsonNode listed : get("/api/experiments")) {
+            JsonNode own = get("/api/experiments/" + listed.path("id").asString());
+            assertThat(listed.path("status")).isEqualTo(own.path("status"));
+            assertThat(listed.path("arms").size()).isEqualTo(own.path("arms").size()).isPositive();
+            for (int a = 0; a < own.path("arms").size(); a++) {
+                JsonNode la = listed.path("arms").path(a).deepCopy(), oa = own.path("arms").path(a).deepCopy();
+                ((tools.jackson.databind.node.ObjectNode) la).remove("runs");
+                ((tools.jackson.databind.node.ObjectNode) oa).remove("runs");
+                assertThat(la).isEqualTo(oa);
+            }
+        }
         web.delete().uri("/api/experiments/" + id).exchange().expectStatus().isNoContent();
         problem(web.get().uri("/api/experiments/" + id).exchange(), HttpStatus.NOT_FOUND, "/id", "ENOENT");
         problem(web.get().uri("/api/runs/" + runId).exchange(), HttpStatus.NOT_FOUND, "/id", "ENOENT");
