@@ -4,6 +4,7 @@ import { el, fmtInt, fmtSeconds, getJson, showError, del, type RunView } from '.
 import { HistogramChart, LineChart } from '../charts';
 import { formatBpftrace, formatNs, printedBuckets } from '../hist';
 import { cgroupLines, cpuGradient, CPU_STATE_COLORS, CPU_STATE_NAMES, slowestCalls, taskLines, xsSeconds, MAX_LINES } from '../series';
+import { drawTaskLatency, type TaskResult } from './latency';
 import { emptyState, RunStream, type CgroupStats, type DistributeCall, type RunState, type Sample } from '../stream';
 
 const HIST = 'distribute_cfs_runtime_ns';
@@ -22,6 +23,7 @@ interface Result {
   distribute_calls: DistributeCall[];
   series: Sample[];
   cpus?: ResultCpu[];
+  tasks?: Record<string, TaskResult>;
 }
 
 export function initRunPage(body: HTMLElement): void {
@@ -217,6 +219,7 @@ export function initRunPage(body: HTMLElement): void {
       $('live-panel').hidden = true;
       drawCpuTotals(result.cpus ?? [], result.simulated_ns);
       drawFinalTable(cpuStat);
+      drawTaskLatency($('latency-panel'), result.tasks);
       sourceEl.textContent = `finished in ${(run.wallMs / 1000).toFixed(1)} s wall time · ${fmtInt(run.events)} events`;
       body.dataset.final = 'true';
     } catch (e) {

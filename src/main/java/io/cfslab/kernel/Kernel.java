@@ -121,6 +121,8 @@ public final class Kernel implements WorkloadContext {
     final BandwidthControl bwc;
     final Throttling thr;
     final LoadBalancer balancer;
+    /** Timer lateness, sleep slack and work variation (exact unless {@link #setTimeJitter} was called). */
+    TimeJitter jitter = TimeJitter.EXACT;
     /** schedstat run_delay, wake-up latency, run-stretch wall times, last CPU (contract v1.1). */
     final TaskLatency latency;
 
@@ -230,6 +232,12 @@ public final class Kernel implements WorkloadContext {
 
     @Override
     public long nowNs() { return now; }
+
+    /**
+     * Makes time inexact (docs/cost-model.md, "Inexact time"): timers fire late, sleeps overrun by their slack,
+     * stretches of work vary; drawn from a source seeded by {@code seed}, separate from the kernel's own draws.
+     */
+    public void setTimeJitter(long seed) { jitter = TimeJitter.seeded(seed); }
 
     /** Sets {@code kernel.timer_placement}; {@code interleave} re-phases a period timer each time it is armed. */
     public void setTimerPlacement(KernelSpec.TimerPlacement p) { bwc.setTimerPlacement(p); }
@@ -509,7 +517,8 @@ public final class Kernel implements WorkloadContext {
         }
         if (needResched[c] && preemptible(t)) schedule(c);
         tickGen[c]++;
-        events.push(now + tickNs, EV_TICK, EV_TICK, c, tickGen[c]);
+        // the next tick is programmed on the grid (hrtimer_forward()); it fires a little late
+        events.push((now / tickNs + 1) * tickNs + jitter.timerLatencyNs(), EV_TICK, EV_TICK, c, tickGen[c]);
     }
 
     void ensureTick(int c) {
@@ -517,7 +526,7 @@ public final class Kernel implements WorkloadContext {
         tickArmed[c] = true;
         tickGen[c]++;
         long next = (now / tickNs + 1) * tickNs; // ticks stay on the jiffies grid
-        events.push(next, EV_TICK, EV_TICK, c, tickGen[c]);
+        events.push(next + jitter.timerLatencyNs(), EV_TICK, EV_TICK, c, tickGen[c]);
     }
 
     // =====================================================================================================
@@ -527,7 +536,8 @@ public final class Kernel implements WorkloadContext {
     private void nextSegment(int t) {
         workload[t].next(this, seg);
         segKind[t] = seg.kind;
-        segRemainingNs[t] = seg.amountNs;
+        segRemainingNs[t] = seg.kind == Segment.RUN_USER || seg.kind == Segment.RUN_KERNEL
+                ? jitter.workNs(seg.amountNs) : seg.amountNs;
         latency.segment(t, seg.kind, curr[tCpu[t]] == t, now);
     }
 
@@ -615,7 +625,7 @@ public final class Kernel implements WorkloadContext {
         }
         tState[t] = T_SLEEPING;
         wakeGen[t]++;
-        events.push(now + segRemainingNs[t], EV_WAKE, EV_WAKE, t, wakeGen[t]);
+        events.push(now + segRemainingNs[t] + jitter.sleepLatenessNs(), EV_WAKE, EV_WAKE, t, wakeGen[t]);
     }
 
     private void exitTask(int t) {

@@ -67,6 +67,7 @@ public final class Simulation {
         kernel = new Kernel(machine, scenario.kernel(), tree, ntasks, events,
                 new SplittableRandom(scenario.seed()), recorder);
         kernel.setTimerPlacement(scenario.kernel().timerPlacement());
+        if (!m.exactTime()) kernel.setTimeJitter(scenario.seed());
 
         cgroupFs = new CgroupFs(kernel, tree, scenario, tasksByEntry);
         groupIndexOfCgroup = new int[scenario.cgroups().size()];

@@ -24,7 +24,7 @@ class QuotaRemovalTest {
                 : "{\"at\": \"51ms\", \"write\": \"/a/cpu.cfs_quota_us\", \"value\": \"-1\"}";
         String json = """
                 { "name": "quota removed during a throttle", "seed": 1, "duration": "200ms",
-                  "machine": { "profile": "generic", "cpus": 1 },
+                  "machine": { "profile": "generic", "cpus": 1, "exact_time": true },
                   "kernel": { "throttle": "%s", "hz": 1000, "timer_placement": "aligned" },
                   "cgroups": [ %s ],
                   "tasks": [ { "name": "hog", "cgroup": "/a", "workload": { "kind": "hog" } } ],
