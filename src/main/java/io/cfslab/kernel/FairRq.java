@@ -212,6 +212,7 @@ final class FairRq {
 
     void cpuTaskAdd(int c, int t) {
         cpuTaskCount[c]++;
+        k.forkInputsChanged(c);
         int h = cpuTaskHead[c];
         cpuTaskPrev[t] = NONE;
         cpuTaskNext[t] = h;
@@ -221,6 +222,7 @@ final class FairRq {
 
     void cpuTaskRemove(int c, int t) {
         cpuTaskCount[c]--;
+        k.forkInputsChanged(c);
         int p = cpuTaskPrev[t], n = cpuTaskNext[t];
         if (p == NONE) cpuTaskHead[c] = n; else cpuTaskNext[p] = n;
         if (n != NONE) cpuTaskPrev[n] = p;

@@ -127,6 +127,8 @@ public final class Kernel implements WorkloadContext {
     final TaskLatency latency;
 
     private final Segment seg = new Segment();
+    /** The fork placement while {@link #startTasks} runs, else null. */
+    private ForkPlacement forks;
 
     /**
      * @param machine     topology and costs
@@ -306,12 +308,16 @@ public final class Kernel implements WorkloadContext {
      * forks do not pile onto CPUs whose tasks are all throttled.
      */
     public void startTask(int t) {
-        int best = NONE;
-        long bestKey = Long.MAX_VALUE;
         BitSet a = tAllowed[t];
-        for (int c = a.nextSetBit(0); c >= 0 && c < ncpu; c = a.nextSetBit(c + 1)) {
-            long key = (long) fair.cpuTaskCount[c] * 4 + balancer.coreLoad(c);
-            if (key < bestKey) { bestKey = key; best = c; }
+        int best = NONE;
+        if (forks != null && a.nextClearBit(0) >= ncpu) {
+            best = forks.idlest();
+        } else {
+            long bestKey = Long.MAX_VALUE;
+            for (int c = a.nextSetBit(0); c >= 0 && c < ncpu; c = a.nextSetBit(c + 1)) {
+                long key = forkKey(c);
+                if (key < bestKey) { bestKey = key; best = c; }
+            }
         }
         tCpu[t] = best;
         nextSegment(t);
@@ -320,6 +326,29 @@ public final class Kernel implements WorkloadContext {
         fair.setVruntime(t, fair.minVruntime(leafQ(t, best)));
         makeRunnable(t, best, false);
         requestResched(best);
+    }
+
+    /**
+     * Forks tasks {@code 0 .. n-1} at time now, each as {@link #startTask}: the same placement, found in
+     * O(log CPUs) per task ({@link ForkPlacement}) instead of a scan of every CPU.
+     */
+    public void startTasks(int n) {
+        forks = new ForkPlacement(this);
+        try {
+            for (int t = 0; t < n; t++) startTask(t);
+        } finally {
+            forks = null;
+        }
+    }
+
+    /** startTask()'s key of CPU c: its queued tasks (×4), then its SMT siblings' runnable tasks; the least wins. */
+    long forkKey(int c) {
+        return (long) fair.cpuTaskCount[c] * 4 + balancer.coreLoad(c);
+    }
+
+    /** CPU c's queued tasks or runnable count changed (keeps {@link #startTasks}'s placement current). */
+    void forkInputsChanged(int c) {
+        if (forks != null) forks.changed(c);
     }
 
     /** Starts the periodic balancer. */

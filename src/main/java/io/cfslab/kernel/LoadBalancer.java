@@ -75,6 +75,7 @@ final class LoadBalancer {
 
     /** CPU c's runnable count changed (fair root h_nr_running or RT queue): keeps {@link #hasRunnable}. */
     void nrRunningChanged(int c) {
+        k.forkInputsChanged(c);
         if (k.nrRunnable(c) > 0) hasRunnable[c >>> 6] |= 1L << c;
         else hasRunnable[c >>> 6] &= ~(1L << c);
     }

@@ -123,7 +123,7 @@ public final class Simulation {
             if (c.cpuMax().limited() || c.cpuMaxBurstUs() != 0) cgroupFs.applyBandwidth(groupIndexOfCgroup[i], c);
             cgroupFs.applyRt(groupIndexOfCgroup[i], c);
         }
-        for (int t = 0; t < taskNames.length; t++) kernel.startTask(t);
+        kernel.startTasks(taskNames.length);
         for (int i = 0; i < scenario.timeline().size(); i++) {
             events.push(scenario.timeline().get(i).atNs(), EV_TIMELINE, EV_TIMELINE, i, 0);
         }
