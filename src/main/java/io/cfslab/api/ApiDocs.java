@@ -83,6 +83,17 @@ public class ApiDocs {
             + "field and, where the kernel would refuse the same write, its errno. When the service has a token, every "
             + "operation needs Authorization: Bearer <token>.";
 
+    /**
+     * The document's one server is relative ({@code /}): clients resolve it against the URL they fetched the
+     * document from, so it stays right behind a proxy, on another port or host, where springdoc's generated
+     * absolute URL (the request's own host as the service saw it) would point elsewhere.
+     */
+    @Bean
+    OpenAPI cfslabOpenApiBase() {
+        return new OpenAPI().servers(List.of(new io.swagger.v3.oas.models.servers.Server().url("/")
+                .description("this service: relative to the document's own URL")));
+    }
+
     @Bean
     OpenApiCustomizer cfslabOpenApi(@Value("${cfslab.version:dev}") String version) {
         Map<String, Schema> components = components();
@@ -106,7 +117,7 @@ public class ApiDocs {
                     if (op.getRequestBody() != null) addProblem(op, 415, null);
                     if (List.of(PathItem.HttpMethod.POST, PathItem.HttpMethod.PUT, PathItem.HttpMethod.PATCH)
                             .contains(e.getKey())) {
-                        addProblem(op, 429, null); // RequestSizeFilter's bound on large bodies read at once
+                        addProblem(op, 429, null); // LargeBodyGate's bound on large bodies read at once
                     }
                     op.setSecurity(List.of(new SecurityRequirement(), new SecurityRequirement().addList("token")));
                     sortResponses(op);

@@ -25,6 +25,9 @@ public class ApiErrorWebExceptionHandler implements WebExceptionHandler {
     @Override
     public Mono<Void> handle(ServerWebExchange exchange, Throwable ex) {
         String path = exchange.getRequest().getPath().value();
+        if (ProblemHandler.DISCONNECTED.checkAndLogClientDisconnectedException(ex)) {
+            return Mono.empty(); // the client went away: there is no one to answer, and nothing to log as an error
+        }
         if (!path.startsWith("/api/") && !path.equals("/api") || exchange.getResponse().isCommitted()) {
             return Mono.error(ex);
         }

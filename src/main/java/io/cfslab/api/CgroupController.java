@@ -33,6 +33,7 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.bind.annotation.RestController;
 import reactor.core.publisher.Mono;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -54,7 +55,12 @@ import tools.jackson.databind.node.ObjectNode;
 @RequestMapping("/api/scenarios/{id}")
 public class CgroupController {
     /** Files a group has in this API. */
-    static final Set<String> FILES = Set.copyOf(CgroupFiles.FILES);
+    static final Set<String> FILES;
+    static {
+        Set<String> all = new java.util.LinkedHashSet<>(CgroupFiles.FILES);
+        all.addAll(CgroupFiles.FILES_V1); // a cgroup v1 scenario's files: cpu.cfs_quota_us, cpu.shares, ...
+        FILES = Set.copyOf(all);
+    }
     private static final Pattern SEGMENT = Pattern.compile("[A-Za-z0-9_.-]+");
 
     private final ScenarioService scenarios;
@@ -85,9 +91,9 @@ public class CgroupController {
             }
         }
         List<Map<String, Object>> out = new ArrayList<>();
-        out.add(groupView("/", null, children.getOrDefault("/", List.of()), tasks.getOrDefault("/", List.of())));
+        out.add(groupView(s, "/", null, children.getOrDefault("/", List.of()), tasks.getOrDefault("/", List.of())));
         for (CgroupSpec c : s.cgroups()) {
-            out.add(groupView(c.path(), c, children.getOrDefault(c.path(), List.of()), tasks.getOrDefault(c.path(), List.of())));
+            out.add(groupView(s, c.path(), c, children.getOrDefault(c.path(), List.of()), tasks.getOrDefault(c.path(), List.of())));
         }
         return out;
     }
@@ -111,8 +117,12 @@ public class CgroupController {
             Target t = target;
             CgroupSpec c = find(s, t.group());
             if (c == null && !t.group().equals("/")) throw enoent(t.group());
-            if (t.file() == null) return ResponseEntity.ok().<Object>body(groupView(t.group(), c, children(s, t.group()), tasksIn(s, t.group())));
-            if (c == null) throw ApiException.notFound("file " + path + " (the root has no " + t.file() + ")", "/path");
+            if (t.file() == null) {
+                return ResponseEntity.ok().<Object>body(groupView(s, t.group(), c, children(s, t.group()), tasksIn(s, t.group())));
+            }
+            CgroupFiles.Rules rules = CgroupFiles.Rules.of(s.kernel());
+            checkFileHere(t, rules);
+            if (c == null) c = CgroupFiles.newGroupV1("/"); // v1's root has the files (checkFileHere: v2's has none)
             return ResponseEntity.ok().contentType(MediaType.TEXT_PLAIN).<Object>body(fileValue(c, t.file()) + "\n");
         });
     }
@@ -120,7 +130,7 @@ public class CgroupController {
     @Operation(summary = "mkdir -p a group, or write a file (text/plain body)")
     @ApiResponse(responseCode = "201", description = "created; Location names it", content = @Content(mediaType = "application/json", schema = @Schema(ref = "MkdirResult")))
     @ApiResponse(responseCode = "200", description = "existed already", content = @Content(mediaType = "application/json", schema = @Schema(ref = "MkdirResult")))
-    @Problems(value = {404, 409, 422}, notes = {"409: a name of a cgroup file (cgroup.*, cpu.*: EEXIST), or a read-only scenario (EPERM)", "422: a name over 255 bytes (ENAMETOOLONG), or a tree over the limits"})
+    @Problems(value = {404, 409, 422}, notes = {"409: a name of a cgroup file (cgroup.*, cpu.*: EEXIST), or a read-only scenario (EPERM)", "422: a name of other characters than letters, digits, _ . - (EINVAL), a name over 255 bytes (ENAMETOOLONG), or a tree over the limits"})
     @PutMapping("/cgroups/{*path}")
     public Mono<ResponseEntity<Object>> write(@PathVariable String id, @PathVariable String path,
                                               @RequestBody(required = false) String body, ServerHttpRequest request) {
@@ -172,6 +182,11 @@ public class CgroupController {
             List<String> tasks = tasksIn(s, g);
             if (!tasks.isEmpty()) {
                 throw ApiException.of(HttpStatus.CONFLICT, "Busy", "/path", g + " has tasks " + tasks, "EBUSY");
+            }
+            int named = timelineNaming(doc, g);
+            if (named >= 0) {
+                throw ApiException.of(HttpStatus.CONFLICT, "Busy", "/path", g + " is named by /timeline/" + named
+                        + " (a write, move or rmdir at its time needs the group); remove or change that entry first", "EBUSY");
             }
             ArrayNode cgroups = doc.get("cgroups") instanceof ArrayNode a ? a : null;
             boolean removed = false;
@@ -230,34 +245,81 @@ public class CgroupController {
         });
     }
 
+    /**
+     * {@code echo value > group/file} for the scenario's cgroup version and kernel: the kernel's parsing and checks
+     * ({@link CgroupFiles#write}, with cgroup v1's over the whole tree); the files are stored as they read back.
+     */
     private Mono<ResponseEntity<Object>> writeFile(String id, Target t, String value) {
         return scenarios.edit(id, (doc, s) -> {
-            if (t.group().equals("/")) {
-                throw ApiException.notFound("file " + t.group() + t.file() + " (the root has no " + t.file() + ")", "/path");
-            }
-            CgroupSpec c = find(s, t.group());
+            CgroupFiles.Rules rules = CgroupFiles.Rules.of(s.kernel());
+            checkFileHere(t, rules);
+            CgroupSpec c = t.group().equals("/") ? CgroupFiles.newGroupV1("/") : find(s, t.group());
             if (c == null) throw enoent(t.group());
             int i = indexOf(doc, t.group());
             ArrayNode cgroups = doc.get("cgroups") instanceof ArrayNode a ? a : doc.putArray("cgroups");
-            ObjectNode entry = i >= 0 ? (ObjectNode) cgroups.get(i) : cgroups.addObject().put("path", t.group());
             CgroupSpec updated;
             try {
-                updated = CgroupFiles.write(c, t.file(), value); // the kernel's parsing and checks
+                updated = CgroupFiles.write(c, t.file(), value, rules, hierarchyOf(s)); // the kernel's parsing and checks
             } catch (InvalidValueException e) {
-                String pointer = "/cgroups/" + (i >= 0 ? i : cgroups.size() - 1) + "/" + t.file();
-                if (i < 0) cgroups.remove(cgroups.size() - 1);
+                String pointer = t.group().equals("/") ? "/path"
+                        : "/cgroups/" + (i >= 0 ? i : cgroups.size()) + "/" + t.file();
                 throw ApiException.of(ProblemHandler.statusOf(List.of(new FieldProblem(pointer, e.reason(), e.errno()))),
-                        "Invalid write", pointer, "echo '" + value + "' > " + t.group() + "/" + t.file() + ": "
-                                + e.reason(), e.errno());
+                        "Invalid write", pointer, "echo '" + value + "' > " + (t.group().equals("/") ? "" : t.group())
+                                + "/" + t.file() + ": " + e.reason(), e.errno());
             }
+            ObjectNode entry = i >= 0 ? (ObjectNode) cgroups.get(i) : cgroups.addObject().put("path", t.group());
             switch (t.file()) {
-                case "cpu.max" -> entry.put("cpu.max", updated.cpuMax().toString());
-                case "cpu.max.burst" -> entry.put("cpu.max.burst", Long.toString(updated.cpuMaxBurstUs()));
-                case "cpu.weight" -> entry.put("cpu.weight", updated.cpuWeight());
-                default -> throw new IllegalStateException(t.file());
+                case CgroupFiles.CPU_MAX -> entry.put(CgroupFiles.CPU_MAX, updated.cpuMax().toString());
+                case CgroupFiles.CPU_MAX_BURST -> entry.put(CgroupFiles.CPU_MAX_BURST, Long.toString(updated.cpuMaxBurstUs()));
+                case CgroupFiles.CPU_WEIGHT -> entry.put(CgroupFiles.CPU_WEIGHT, updated.cpuWeight());
+                case CgroupFiles.SHARES -> entry.put(CgroupFiles.SHARES, updated.cpuShares());
+                case CgroupFiles.RT_RUNTIME_US, CgroupFiles.RT_PERIOD_US -> {
+                    // stored period first, then runtime, the order that passes the checks for the state reached
+                    entry.remove(CgroupFiles.RT_RUNTIME_US);
+                    entry.put(CgroupFiles.RT_PERIOD_US, updated.rtPeriodUs());
+                    entry.put(CgroupFiles.RT_RUNTIME_US, updated.rtRuntimeUs());
+                }
+                default -> { // cpu.cfs_quota_us, cpu.cfs_period_us, cpu.cfs_burst_us: the bandwidth as it reads back
+                    entry.remove(CgroupFiles.CFS_QUOTA_US);
+                    entry.remove(CgroupFiles.CFS_BURST_US);
+                    entry.put(CgroupFiles.CFS_PERIOD_US, Long.parseLong(CgroupFiles.read(updated, CgroupFiles.CFS_PERIOD_US)));
+                    entry.put(CgroupFiles.CFS_QUOTA_US, Long.parseLong(CgroupFiles.read(updated, CgroupFiles.CFS_QUOTA_US)));
+                    if (updated.cpuMaxBurstUs() != 0) entry.put(CgroupFiles.CFS_BURST_US, updated.cpuMaxBurstUs());
+                }
             }
             return ResponseEntity.noContent().build();
         });
+    }
+
+    /**
+     * A file this scenario's groups have: its cgroup version's, on its kernel (the burst files from 5.14, the RT
+     * files with RT group scheduling); cgroup v2's root has none ({@code CFTYPE_NOT_ON_ROOT}). 404 {@code ENOENT}
+     * otherwise, as the kernel's directory has no such file.
+     */
+    private static void checkFileHere(Target t, CgroupFiles.Rules rules) {
+        try {
+            CgroupFiles.checkFile(t.file(), rules);
+        } catch (InvalidValueException e) {
+            throw ApiException.notFound("file " + (t.group().equals("/") ? "" : t.group()) + "/" + t.file() + " ("
+                    + e.reason() + ")", "/path");
+        }
+        if (t.group().equals("/") && rules.cgroupVersion() == 2) {
+            throw ApiException.notFound("file /" + t.file() + " (the root has no " + t.file() + " on cgroup v2)", "/path");
+        }
+    }
+
+    /** The scenario's groups as the kernel's checks walk them (cgroup v1's hierarchy, RT bandwidth sums). */
+    private static CgroupFiles.Hierarchy hierarchyOf(Scenario s) {
+        Map<String, CgroupSpec> groups = new LinkedHashMap<>();
+        for (CgroupSpec c : s.cgroups()) groups.put(c.path(), c);
+        return new CgroupFiles.Hierarchy() {
+            @Override public CgroupSpec state(String path) { return groups.get(path); }
+            @Override public List<String> children(String path) { return CgroupController.children(s, path); }
+            @Override public boolean hasRtTasks(String path) {
+                for (TaskSpec t : s.tasks()) if (t.policy().realtime() && t.cgroups().contains(path)) return true;
+                return false;
+            }
+        };
     }
 
     /** A group path and, if the last segment names a file, that file. */
@@ -272,12 +334,32 @@ public class CgroupController {
         }
     }
 
+    /**
+     * The index of the first timeline entry that needs group {@code g} to exist at its time: a write to one of its
+     * files, a move into it, or its rmdir; -1 if none. Removing the group would turn the stored scenario into one
+     * that no longer parses, so the rmdir is refused instead (409 EBUSY), as the kernel refuses to remove a busy
+     * directory.
+     */
+    static int timelineNaming(JsonNode doc, String g) {
+        JsonNode timeline = doc.get("timeline");
+        if (timeline == null || !timeline.isArray()) return -1;
+        for (int i = 0; i < timeline.size(); i++) {
+            JsonNode e = timeline.get(i);
+            String write = e.path("write").asString("");
+            int slash = write.lastIndexOf('/');
+            if (slash >= 0 && (slash == 0 ? "/" : write.substring(0, slash)).equals(g)) return i;
+            if (g.equals(e.path("to").asString(null)) || g.equals(e.path("rmdir").asString(null))) return i;
+        }
+        return -1;
+    }
+
     /** Longest group name, bytes: the kernel's NAME_MAX. */
     static final int NAME_MAX = 255;
 
     /**
      * The scenario parser's rules for a mkdir: names of {@code [A-Za-z0-9_.-]}, not {@code .} or {@code ..}
-     * (400 {@code EINVAL}); at most {@value #NAME_MAX} bytes (422 {@code ENAMETOOLONG}); not a cgroup file's
+     * (422 {@code EINVAL}, like every other name that does not validate); at most {@value #NAME_MAX} bytes (422
+     * {@code ENAMETOOLONG}); not a cgroup file's
      * name, {@code cgroup.*} or {@code cpu.*} (409 {@code EEXIST}: the directory holds a file of that name).
      */
     private static void checkPath(String group) {
@@ -285,7 +367,7 @@ public class CgroupController {
         String[] segs = group.substring(1).split("/", -1);
         for (String seg : segs) {
             if (seg.isEmpty() || seg.equals(".") || seg.equals("..") || !SEGMENT.matcher(seg).matches()) {
-                throw ApiException.of(HttpStatus.BAD_REQUEST, "Invalid cgroup name", "/path",
+                throw ApiException.of(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid cgroup name", "/path",
                         "invalid group name '" + seg + "' in " + group + " (letters, digits, _ . -; not . or ..)", "EINVAL");
             }
             if (seg.length() > NAME_MAX) {
@@ -332,16 +414,19 @@ public class CgroupController {
         return out;
     }
 
+    /** A file as the kernel prints it (without the line end). */
     static String fileValue(CgroupSpec c, String file) {
         return switch (file) {
-            case "cpu.max" -> c.cpuMax().toString();
-            case "cpu.max.burst" -> Long.toString(c.cpuMaxBurstUs());
-            case "cpu.weight" -> Integer.toString(c.cpuWeight());
-            default -> throw new IllegalArgumentException(file);
+            case CgroupFiles.CPU_WEIGHT -> Integer.toString(c.cpuWeight());
+            case CgroupFiles.SHARES -> Long.toString(c.cpuShares());
+            case CgroupFiles.RT_RUNTIME_US -> Long.toString(c.rtRuntimeUs());
+            case CgroupFiles.RT_PERIOD_US -> Long.toString(c.rtPeriodUs());
+            default -> CgroupFiles.read(c, file); // the bandwidth files of either version
         };
     }
 
-    private static Map<String, Object> groupView(String path, CgroupSpec c, List<String> children, List<String> tasks) {
+    private static Map<String, Object> groupView(Scenario s, String path, CgroupSpec c, List<String> children,
+                                                 List<String> tasks) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("path", path);
         m.put("parent", path.equals("/") ? null : parentOf(path));
@@ -349,7 +434,7 @@ public class CgroupController {
         m.put("tasks", tasks);
         if (c != null) {
             Map<String, String> files = new LinkedHashMap<>();
-            for (String f : List.of("cpu.max", "cpu.max.burst", "cpu.weight")) files.put(f, fileValue(c, f));
+            for (String f : CgroupFiles.files(CgroupFiles.Rules.of(s.kernel()))) files.put(f, fileValue(c, f));
             m.put("files", files);
         }
         return m;

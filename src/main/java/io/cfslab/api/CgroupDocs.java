@@ -52,10 +52,12 @@ final class CgroupDocs {
         ApiDocs.addProblem(get, 404, "No such group or file (ENOENT)");
         Operation put = new Operation().operationId("writeCgroupFile").addTagsItem("cgroup-controller")
                 .summary("echo a value into a file (cpu.max: \"$MAX $PERIOD\" in us, a period left out is kept; "
-                        + "cpu.max.burst: us; cpu.weight: 1..10000)").parameters(new java.util.ArrayList<>(params))
+                        + "cpu.max.burst: us; cpu.weight: 1..10000; in a cgroup v1 scenario v1's files: cpu.cfs_quota_us "
+                        + "(-1: no limit), cpu.cfs_period_us, cpu.cfs_burst_us, cpu.shares, cpu.rt_runtime_us, "
+                        + "cpu.rt_period_us, each written separately as the kernel takes them)").parameters(new java.util.ArrayList<>(params))
                 .requestBody(ApiDocs.body("text/plain", new StringSchema().example("50000 100000"), true))
                 .responses(new ApiResponses().addApiResponse("204", new ApiResponse().description("written")));
-        ApiDocs.addProblem(put, 404, "No such group (ENOENT)");
+        ApiDocs.addProblem(put, 404, "No such group, or a file this scenario's cgroup version or kernel does not have (ENOENT)");
         ApiDocs.addProblem(put, 409, "Changed by too many concurrent writes (EBUSY)");
         ApiDocs.addProblem(put, 415, "Not text/plain (EINVAL): write as echo would");
         ApiDocs.addProblem(put, 422, "The kernel refuses the value (EINVAL, ERANGE); pointer names the file in the "

@@ -40,6 +40,12 @@ import reactor.core.publisher.Mono;
 @RestControllerAdvice
 public class ProblemHandler {
     private static final Logger log = LoggerFactory.getLogger(ProblemHandler.class);
+    /**
+     * Client disconnects (AbortedException, connection reset, broken pipe), logged at DEBUG under
+     * {@code io.cfslab.api.disconnected} instead of as errors with a stack trace.
+     */
+    static final org.springframework.web.util.DisconnectedClientHelper DISCONNECTED =
+            new org.springframework.web.util.DisconnectedClientHelper("io.cfslab.api.disconnected");
 
     // Every answer carries an explicit Content-Type application/problem+json, which is written whatever the
     // request's Accept says (a refusal is not turned into a 406 by content negotiation).
@@ -122,7 +128,10 @@ public class ProblemHandler {
     /** Anything unexpected: 500, still as a problem body (the cause is logged, not shown). */
     @ExceptionHandler(Exception.class)
     ResponseEntity<ProblemDetail> unexpected(Exception e, ServerWebExchange exchange) {
-        log.error("unexpected error on {}", exchange.getRequest().getPath(), e);
+        // a client that went away (Reactor Netty's AbortedException, a reset): nothing is wrong with the service
+        if (!DISCONNECTED.checkAndLogClientDisconnectedException(e)) {
+            log.error("unexpected error on {}", exchange.getRequest().getPath(), e);
+        }
         return problem(HttpStatus.INTERNAL_SERVER_ERROR, "Internal error",
                 List.of(new FieldProblem("", "internal error (" + e.getClass().getSimpleName() + ")", null)), exchange);
     }

@@ -4,9 +4,7 @@ import java.util.List;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
-import java.util.concurrent.Semaphore;
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 import org.springframework.util.unit.DataSize;
@@ -23,8 +21,7 @@ import reactor.core.publisher.Mono;
  *       never sends it; otherwise the rest is read and dropped chunk by chunk while the answer goes out (up to
  *       {@value #MAX_DRAIN_BYTES} bytes, and the connection stays usable; beyond, it closes unread).
  *       A body without a length (chunked) is cut by the codec at the same limit, also 413.</li>
- *   <li>more than {@value #LARGE_PERMITS} writes with bodies over {@value #LARGE_BODY_BYTES} bytes at once: 429
- *       with {@code Retry-After: 1} (see {@link #large}).</li>
+ *   <li>(more than two large bodies at once are {@link LargeBodyGate}'s: after authentication)</li>
  *   <li>header fields of more than {@value #MAX_HEADER_BYTES} bytes in all: 431. Netty accepts up to
  *       {@code server.max-http-request-header-size} (64 KB) so that such requests get here with a problem
  *       body; beyond that Netty itself answers a bare 431.</li>
@@ -64,39 +61,17 @@ public class RequestSizeFilter implements WebFilter {
             }
             return answerWhileDraining(exchange, HttpStatus.CONTENT_TOO_LARGE, "Content too large", tooLarge);
         }
-        if (!large(exchange)) return chain.filter(exchange);
-        if (!largeBodies.tryAcquire()) {
-            exchange.getResponse().getHeaders().set(HttpHeaders.RETRY_AFTER, "1");
-            FieldProblem busy = new FieldProblem("", LARGE_PERMITS + " requests with bodies over " + LARGE_BODY_BYTES / 1024
-                    + " KB are being read and checked; try again in a second", "EAGAIN");
-            // a body of known length (at most the limit) is read to its end while the answer goes out; a chunked
-            // one, which may not end, first (up to a cap), then the connection closes
-            return length >= 0 ? answerWhileDraining(exchange, HttpStatus.TOO_MANY_REQUESTS, "Busy", busy)
-                    : refuse(exchange, HttpStatus.TOO_MANY_REQUESTS, "Busy", busy);
-        }
-        return chain.filter(exchange).doFinally(signal -> largeBodies.release());
+        return chain.filter(exchange);
     }
 
     /**
-     * A write whose body is over {@value #LARGE_BODY_BYTES} bytes, or of unknown length (chunked). Such a body
-     * costs far more memory while it is read, parsed as a tree, validated by the scenario parser and stored
-     * (about 40 times its size for a scenario of 60,000 task entries) than the bytes themselves, and seconds of
-     * CPU: at most {@value #LARGE_PERMITS} are handled at once, the others are refused at once (429,
-     * {@code Retry-After: 1}; not a 5xx: nothing is wrong with the service) rather than queued, so that memory stays bounded and every answer is quick.
+     * Refuses a request whose body was not read: a body of known length (at most the limit) is read to its end
+     * while the answer goes out; a chunked one, which may not end, first (up to a cap), then the connection closes.
      */
-    private static boolean large(ServerWebExchange exchange) {
-        var m = exchange.getRequest().getMethod();
-        if (m != HttpMethod.POST && m != HttpMethod.PUT && m != HttpMethod.PATCH) return false;
-        long length = exchange.getRequest().getHeaders().getContentLength();
-        return length > LARGE_BODY_BYTES
-                || length < 0 && exchange.getRequest().getHeaders().containsHeader(HttpHeaders.TRANSFER_ENCODING);
+    static Mono<Void> answerOrRefuse(ServerWebExchange exchange, HttpStatus status, String title, FieldProblem p) {
+        return exchange.getRequest().getHeaders().getContentLength() >= 0 ? answerWhileDraining(exchange, status, title, p)
+                : refuse(exchange, status, title, p);
     }
-
-    /** Bodies over this many bytes are "large" (a scenario of a few thousand groups or tasks). */
-    static final long LARGE_BODY_BYTES = 256 * 1024;
-    /** Large bodies handled at once (about one per core of the 2-core machines this runs on). */
-    static final int LARGE_PERMITS = 2;
-    private final Semaphore largeBodies = new Semaphore(LARGE_PERMITS);
 
     /** Beyond this a refused body is not read at all: the connection closes (the client may see a reset). */
     static final long MAX_DRAIN_BYTES = CloseAfterErrorFilter.MAX_DRAIN_BYTES;

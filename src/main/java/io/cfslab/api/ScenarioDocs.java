@@ -25,7 +25,8 @@ final class ScenarioDocs {
      * @param text     request body
      * @param pointer  where the body sits (for error pointers), {@code ""} for the whole body
      * @return the body as a JSON object
-     * @throws ApiException 400 if it is not JSON or not an object
+     * @throws ApiException 400 if it is not JSON (syntax, a duplicate key, empty), 422 if it is JSON but not an
+     *                      object (as for every other body that is JSON but does not validate)
      */
     static ObjectNode readObject(String text, String pointer) {
         if (text == null || text.isBlank()) {
@@ -39,7 +40,10 @@ final class ScenarioDocs {
                     "not valid JSON: " + e.getOriginalMessage(), "EINVAL");
         }
         if (!(node instanceof ObjectNode obj)) {
-            throw ApiException.of(HttpStatus.BAD_REQUEST, "Malformed JSON", pointer, "expected a JSON object", "EINVAL");
+            // well-formed JSON of the wrong shape is a validation error like a wrong type inside the object: 422
+            throw ApiException.of(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid request body", pointer,
+                    "must be a JSON object, not " + (node.isArray() ? "an array" : node.isNull() ? "null"
+                    : node.getNodeType().name().toLowerCase(java.util.Locale.ROOT) + " " + node), "EINVAL");
         }
         return obj;
     }

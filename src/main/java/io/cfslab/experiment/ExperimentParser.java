@@ -132,6 +132,8 @@ public final class ExperimentParser {
                     problems.add(new Problem(at + "/name", "must be a string, not " + type(nn), null));
                 } else if (nn.stringValue().isBlank()) {
                     problems.add(new Problem(at + "/name", "must not be empty", null));
+                } else if (io.cfslab.scenario.ScenarioText.badText(nn.stringValue()) != null) {
+                    problems.add(new Problem(at + "/name", "string " + io.cfslab.scenario.ScenarioText.badText(nn.stringValue()), null));
                 } else if (nn.stringValue().length() > MAX_NAME) {
                     problems.add(new Problem(at + "/name", "longer than " + MAX_NAME + " characters", null));
                 } else if (!names.add(nn.stringValue())) {
@@ -222,6 +224,11 @@ public final class ExperimentParser {
         if (v == null) return null;
         if (!v.isString()) {
             problems.add(new Problem("/" + key, "must be a string, not " + type(v), null));
+            return null;
+        }
+        String bad = io.cfslab.scenario.ScenarioText.badText(v.stringValue());
+        if (bad != null) {
+            problems.add(new Problem("/" + key, "string " + bad, null));
             return null;
         }
         return v.stringValue();

@@ -50,6 +50,13 @@ public final class Kernel implements WorkloadContext {
     public static final int EV_TIMELINE = 0, EV_PERIOD_TIMER = 1, EV_SLACK_TIMER = 2, EV_IPI = 3, EV_RT_PERIOD = 4,
             EV_TICK = 5, EV_SEGMENT_END = 6, EV_WAKE = 7, EV_RESCHED = 8, EV_BALANCE = 9, EV_SAMPLE = 10,
             EV_SYNC_UNTHROTTLE = 11;
+    /**
+     * Priority of {@link #EV_RT_PERIOD}: after every other event of the same instant. The kernel arms the RT period
+     * timer when an RT task is first enqueued (start_rt_bandwidth()), so its expiries fall just after the work of
+     * the instant it was armed in, ticks included; here, where periods and ticks share a grid, the tick of an
+     * instant charges the running RT task before the period pays runtime back (RtClass#rtPeriod).
+     */
+    public static final int EV_RT_PERIOD_PRIORITY = 12;
 
     static final int NONE = -1;
     static final long NO_CLOCK = -1;

@@ -7,6 +7,7 @@ import io.cfslab.event.EventQueue;
 import java.util.Arrays;
 
 import static io.cfslab.kernel.Kernel.EV_RT_PERIOD;
+import static io.cfslab.kernel.Kernel.EV_RT_PERIOD_PRIORITY;
 import static io.cfslab.kernel.Kernel.NONE;
 
 /**
@@ -77,20 +78,28 @@ final class RtClass {
     void link(FairRq fair) { this.fair = fair; }
 
     /**
-     * task_tick_rt() for running RT task t: RT throttling once the CPU's RT time reaches the runtime
-     * (sched_rt_runtime_exceeded()), and SCHED_RR's round robin after its time slice.
+     * task_tick_rt() for running RT task t: RT throttling of every rt_rq above it whose time exceeds its runtime
+     * ({@link #runtimeExceeded}, for the CPU's root rt_rq against the global sysctls and, with RT group
+     * scheduling, each group's against its own files), and SCHED_RR's round robin after its time slice.
      */
     void taskTick(int t, int c) {
-        if (rtRuntimeNs >= 0 && rtTimeNs[c] >= rtRuntimeNs && !rtThrottled[c]) {
-            rtThrottled[c] = true;
-            needResched[c] = true;
+        if (!rtThrottled[c] && rtRuntimeNs >= 0) {
+            if (runtimeExceeded(rtTimeNs[c], rtRuntimeNs, rtPeriodNs)) {
+                rtThrottled[c] = true;
+                needResched[c] = true;
+            } else if (rtRuntimeNs == 0) {
+                rtTimeNs[c] = 0;
+            }
         }
         if (rtGroupSched) {
             for (int g = tGroup[t]; g > 0; g = k.tree.parent(g)) {
                 int q = g * ncpu + c;
-                if (groupRuntimeNs[g] >= 0 && groupTimeNs[q] >= groupRuntimeNs[g] && !groupThrottled[q]) {
+                if (groupThrottled[q] || groupRuntimeNs[g] < 0) continue;
+                if (runtimeExceeded(groupTimeNs[q], groupRuntimeNs[g], groupPeriodNs[g])) {
                     groupThrottled[q] = true;
                     needResched[c] = true;
+                } else if (groupRuntimeNs[g] == 0) {
+                    groupTimeNs[q] = 0;
                 }
             }
         }
@@ -164,34 +173,69 @@ final class RtClass {
         boolean started = groupPeriodNs[g] > 0;
         groupRuntimeNs[g] = runtimeNs;
         groupPeriodNs[g] = periodNs;
-        if (!started) events.push(k.now + periodNs, EV_RT_PERIOD, EV_RT_PERIOD, g, 0);
+        if (!started) events.push(k.now + periodNs, EV_RT_PERIOD_PRIORITY, EV_RT_PERIOD, g, 0);
     }
 
     /**
-     * do_sched_rt_period_timer() of group g: every rt_rq of the group gives back one period's runtime and is
-     * unthrottled once below it.
+     * do_sched_rt_period_timer() of group g: every rt_rq of the group pays back one period's runtime
+     * ({@link #paidBack}) and is unthrottled once below it.
      */
     void groupPeriod(int g) {
         for (int c = 0; c < ncpu; c++) {
             int q = g * ncpu + c;
-            groupTimeNs[q] -= Math.min(groupTimeNs[q], Math.max(0, groupRuntimeNs[g]));
+            groupTimeNs[q] = paidBack(groupTimeNs[q], groupRuntimeNs[g]);
             if (groupThrottled[q] && (groupRuntimeNs[g] < 0 || groupTimeNs[q] < groupRuntimeNs[g])) {
                 groupThrottled[q] = false;
                 if (rtQueued[c] > 0) { needResched[c] = true; k.requestResched(c); }
             }
         }
-        events.push(k.now + groupPeriodNs[g], EV_RT_PERIOD, EV_RT_PERIOD, g, 0);
+        events.push(k.now + groupPeriodNs[g], EV_RT_PERIOD_PRIORITY, EV_RT_PERIOD, g, 0);
     }
 
-    /** Global RT period boundary: reset RT time and lift RT throttling (sched_rt_period_timer). */
+    /**
+     * The global period timer (def_rt_bandwidth's do_sched_rt_period_timer()): each CPU's rt_rq pays back one
+     * period's runtime ({@link #paidBack}) and is unthrottled once below it. Time run beyond the runtime before the
+     * tick noticed it is a debt carried into the next periods, as in the kernel: it is not forgiven at the boundary.
+     */
     void rtPeriod() {
         for (int c = 0; c < ncpu; c++) {
-            rtTimeNs[c] = 0;
-            if (rtThrottled[c]) {
+            rtTimeNs[c] = paidBack(rtTimeNs[c], rtRuntimeNs);
+            if (rtThrottled[c] && rtTimeNs[c] < rtRuntimeNs) {
                 rtThrottled[c] = false;
                 if (rtQueued[c] > 0) { needResched[c] = true; k.requestResched(c); }
             }
         }
-        events.push(k.now + rtPeriodNs, EV_RT_PERIOD, EV_RT_PERIOD, 0, 0);
+        events.push(k.now + rtPeriodNs, EV_RT_PERIOD_PRIORITY, EV_RT_PERIOD, 0, 0);
+    }
+
+    /**
+     * sched_rt_runtime_exceeded() (kernel/sched/rt.c, unchanged since 2.6.25 in what is modelled): an rt_rq is
+     * throttled once its {@code rt_time} exceeds its runtime (strictly), unless the runtime is unlimited or covers
+     * the whole period ({@code runtime >= period} never throttles). A runtime of 0 never throttles either: the
+     * kernel forgives such an rt_rq's time instead (it can only have accrued some by priority inheritance,
+     * 7abc63b1bd); the caller zeroes it. Borrowing from other CPUs (balance_runtime(), RT_RUNTIME_SHARE, off by
+     * default since 5.10) is not modelled.
+     *
+     * @param timeNs    the rt_rq's rt_time, ns
+     * @param runtimeNs its runtime per period, ns; -1 for RUNTIME_INF
+     * @param periodNs  its period, ns
+     * @return whether the rt_rq is throttled now
+     */
+    static boolean runtimeExceeded(long timeNs, long runtimeNs, long periodNs) {
+        return runtimeNs > 0 && runtimeNs < periodNs && timeNs > runtimeNs;
+    }
+
+    /**
+     * One period of do_sched_rt_period_timer() for one rt_rq: {@code rt_time -= min(rt_time, overrun * runtime)}
+     * with overrun 1 (the timer here fires at every period while RT time is pending; the kernel's overrun exceeds
+     * 1 only after it went idle, when every rt_time was already 0). What was run beyond the runtime stays as
+     * debt: an rt_rq that ran a whole tick past a tiny runtime waits as many periods as it takes to pay it back.
+     *
+     * @param timeNs    rt_time, ns
+     * @param runtimeNs runtime per period, ns; -1 for RUNTIME_INF (everything is paid back)
+     * @return rt_time after the period
+     */
+    static long paidBack(long timeNs, long runtimeNs) {
+        return runtimeNs < 0 ? 0 : timeNs - Math.min(timeNs, runtimeNs);
     }
 }

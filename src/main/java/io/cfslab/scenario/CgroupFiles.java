@@ -151,9 +151,9 @@ public final class CgroupFiles {
         if (periodUs < MIN_US) throw einval("period " + periodUs + " us is below the " + MIN_US + " us minimum");
         if (periodUs > MAX_PERIOD_US) throw einval("period " + periodUs + " us exceeds the " + MAX_PERIOD_US + " us maximum");
         if (limited && quotaUs > MAX_BW_US) throw einval("quota " + quotaUs + " us exceeds the " + MAX_BW_US + " us maximum");
-        if (limited && burstUs > quotaUs) throw einval("burst " + burstUs + " us exceeds quota " + quotaUs + " us");
+        if (limited && burstUs > quotaUs) throw new StateRefusal("burst " + burstUs + " us exceeds quota " + quotaUs + " us", "EINVAL");
         if (limited && burstUs + quotaUs > MAX_BW_US) {
-            throw einval("burst + quota = " + (burstUs + quotaUs) + " us exceeds the " + MAX_BW_US + " us maximum");
+            throw new StateRefusal("burst + quota = " + (burstUs + quotaUs) + " us exceeds the " + MAX_BW_US + " us maximum", "EINVAL");
         }
     }
 
@@ -390,8 +390,8 @@ public final class CgroupFiles {
         long parentHq = hierarchicalQuota(h, CgroupTree.parent(target));
         long own = ratio(periodUs, quotaUs);
         if (own >= 0 && parentHq >= 0 && own > parentHq) {
-            throw einval("quota/period " + quotaUs + "/" + periodUs + " us (ratio " + own + ") exceeds the parent's ("
-                    + parentHq + ", " + nearestLimited(h, CgroupTree.parent(target)) + "); cgroup v1 keeps a child at or below its parent");
+            throw new StateRefusal("quota/period " + quotaUs + "/" + periodUs + " us (ratio " + own + ") exceeds the parent's ("
+                    + parentHq + ", " + nearestLimited(h, CgroupTree.parent(target)) + "); cgroup v1 keeps a child at or below its parent", "EINVAL");
         }
         checkChildren(h, target, own >= 0 ? own : parentHq);
     }
@@ -401,8 +401,8 @@ public final class CgroupFiles {
             CgroupSpec c = h.state(child);
             long r = ratio(c.cpuMax().periodUs(), c.cpuMax().quotaUs());
             if (r >= 0 && hq >= 0 && r > hq) {
-                throw einval("child " + child + " at " + c.cpuMax() + " (ratio " + r + ") would exceed this group's ratio "
-                        + hq + "; cgroup v1 keeps a child at or below its parent");
+                throw new StateRefusal("child " + child + " at " + c.cpuMax() + " (ratio " + r + ") would exceed this group's ratio "
+                        + hq + "; cgroup v1 keeps a child at or below its parent", "EINVAL");
             }
             checkChildren(h, child, r >= 0 ? r : hq);
         }
@@ -442,7 +442,7 @@ public final class CgroupFiles {
         }
         if (h != null) {
             if (runtimeUs == 0 && group.rtRuntimeUs() != 0 && h.hasRtTasks(group.path())) {
-                throw new InvalidValueException("rt_runtime 0 would starve the RT tasks in " + group.path(), "EBUSY");
+                throw new StateRefusal("rt_runtime 0 would starve the RT tasks in " + group.path(), "EBUSY");
             }
             String parent = CgroupTree.parent(group.path());
             BigInteger parentRatio = parent.equals("/") ? global
@@ -454,17 +454,19 @@ public final class CgroupFiles {
                 sum = sum.add(rtRatio(s.rtPeriodUs(), s.rtRuntimeUs()));
             }
             if (sum.compareTo(parentRatio) > 0) {
-                throw einval(parent.equals("/")
+                throw new StateRefusal(parent.equals("/")
                         ? "the RT bandwidth of the root's children would exceed the global sched_rt_runtime_us/sched_rt_period_us "
                                 + rules.schedRtRuntimeUs() + "/" + rules.schedRtPeriodUs()
-                        : "the RT bandwidth of " + parent + "'s children would exceed " + parent + "'s");
+                        : "the RT bandwidth of " + parent + "'s children would exceed " + parent + "'s", "EINVAL");
             }
             BigInteger kids = BigInteger.ZERO;
             for (String child : h.children(group.path())) {
                 CgroupSpec s = h.state(child);
                 kids = kids.add(rtRatio(s.rtPeriodUs(), s.rtRuntimeUs()));
             }
-            if (kids.compareTo(own) > 0) throw einval("the RT bandwidth of " + group.path() + "'s children exceeds the new value");
+            if (kids.compareTo(own) > 0) {
+                throw new StateRefusal("the RT bandwidth of " + group.path() + "'s children exceeds the new value", "EINVAL");
+            }
         }
         return group.withRt(runtimeUs, periodUs);
     }

@@ -27,6 +27,8 @@ final class CgroupTree implements CgroupFiles.Hierarchy {
     private final CgroupFiles.Rules rules;
     private final LinkedHashMap<String, Node> nodes = new LinkedHashMap<>();
     private boolean limitHit;
+    /** Groups whose timeline rmdir the run decides (they may still hold tasks or children then). */
+    private final java.util.Set<String> pendingRmdir = new java.util.HashSet<>();
 
     /** @param rules the kernel's era and the scenario's cgroup version */
     CgroupTree(ParseContext c, CgroupFiles.Rules rules) {
@@ -103,8 +105,27 @@ final class CgroupTree implements CgroupFiles.Hierarchy {
     }
 
     /**
+     * A timeline write: as {@link #write}, except that a refusal due only to the state at that moment
+     * ({@link StateRefusal}) is no problem: the group keeps its state and the run records the refusal.
+     *
+     * @return false if the write is refused for its value (problem added at ptr), else true
+     */
+    boolean writeInTimeline(Node n, String file, String value, String ptr) {
+        try {
+            n.state = CgroupFiles.write(n.state, file, value, rules, this);
+        } catch (StateRefusal e) {
+            return true;
+        } catch (InvalidValueException e) {
+            c.add(ptr, e);
+            return false;
+        }
+        return true;
+    }
+
+    /**
      * rmdir of an existing group: refused ({@code EBUSY}) for the root and a group with child groups; whether
-     * it still has tasks is decided when the run gets there.
+     * it still has tasks is decided when the run gets there, and so is whether its children are gone when their
+     * own rmdir was left to the run.
      * @param mayHaveTasks a task may still be in the group then: the group stays in this tree (the run decides)
      * @return whether the rmdir is valid (else a problem at ptr)
      */
@@ -118,11 +139,18 @@ final class CgroupTree implements CgroupFiles.Hierarchy {
             c.add(ptr, "the root cgroup cannot be removed", "EBUSY");
             return false;
         }
-        if (!n.children.isEmpty()) {
-            c.add(ptr, "cgroup " + p + " has child groups (" + n.children.get(0).path + "); remove them first", "EBUSY");
-            return false;
+        for (Node child : n.children) {
+            if (!pendingRmdir.contains(child.path)) {
+                c.add(ptr, "cgroup " + p + " has child groups (" + child.path + "); remove them first", "EBUSY");
+                return false;
+            }
         }
-        if (mayHaveTasks) return true;
+        // children whose own rmdir the run decides (their tasks may have exited by then, after a kill) leave this
+        // rmdir to the run too
+        if (mayHaveTasks || !n.children.isEmpty()) {
+            pendingRmdir.add(p);
+            return true;
+        }
         nodes.get(parent(p)).children.remove(n);
         nodes.remove(p);
         return true;

@@ -19,12 +19,15 @@ final class KernelSection {
         JsonNode n = top.get("kernel");
         CheckedObject o = n == null ? null : c.obj(n, "/kernel");
         if (o == null) o = new CheckedObject(JsonNodeFactory.instance.objectNode(), "/kernel");
-        String version = c.string(o, "version", KernelVersions.DEFAULT);
+        String version = version(o, c);
         KernelVersions.Switches v = KernelVersions.of(version);
         if (v == null) {
             if (version != null) {
-                c.add(o.at("version"), "unknown kernel version \"" + version + "\"; one of " + KernelVersions.accepted(),
-                        null);
+                String stable = KernelVersions.stableRelease(version);
+                c.add(o.at("version"), stable != null
+                        ? "kernel version \"" + version + "\" is a stable update: versions name a release as first "
+                        + "published (x.y or x.y.0), without stable backports; use \"" + stable + "\" or a distribution alias"
+                        : "unknown kernel version \"" + version + "\"; one of " + KernelVersions.accepted(), null);
             }
             version = KernelVersions.DEFAULT;
             v = KernelVersions.of(version);
@@ -58,11 +61,21 @@ final class KernelSection {
         KernelSpec.PeriodOverrun overrun = c.enumValue(o, "period_overrun", KernelSpec.PeriodOverrun.class,
                 v.periodOverrun());
         boolean burst = c.bool(o, "burst", v.burst());
-        boolean burstStats = c.bool(o, "burst_stats", v.burstStats());
-        boolean burstUnitsBug = c.bool(o, "burst_units_bug", v.burstUnitsBug());
+        // without the burst files (before 5.14, or burst: false) there is nothing to count or to mis-scale: the
+        // other two follow, and an explicit true for either contradicts burst: false
+        boolean burstStats = burstFeature(o, c, "burst_stats", burst, v.burstStats());
+        boolean burstUnitsBug = burstFeature(o, c, "burst_units_bug", burst, v.burstUnitsBug());
         boolean statLocal = c.bool(o, "cpu_stat_local", v.cpuStatLocal());
         KernelSpec.ThrottledClockStart tcs = c.enumValue(o, "throttled_clock_start", KernelSpec.ThrottledClockStart.class,
                 clockStartFor(throttle, v));
+        if (tcs == KernelSpec.ThrottledClockStart.FIRST_PARK && throttle == KernelSpec.Throttle.CFS_RQ) {
+            // eb962f251fbb starts the clock when a throttled hierarchy's first task parks on its way to user mode;
+            // the cfs_rq model dequeues the group entity instead and parks no task, so the clock would never start
+            c.add(o.at("throttled_clock_start"), "throttled_clock_start first-park needs a task-based throttle model "
+                    + "(task or task-account): throttle cfs_rq parks no task, so throttled time would never be counted; "
+                    + "use throttle or nonempty with cfs_rq", null);
+            tcs = KernelSpec.ThrottledClockStart.NONEMPTY;
+        }
         boolean rtGroupSched = c.bool(o, "rt_group_sched", false);
         long rtPeriod = c.integer(o, "sched_rt_period_us", 1_000_000, 1, Integer.MAX_VALUE);
         long rtRuntime = c.integer(o, "sched_rt_runtime_us", 950_000, -1, Integer.MAX_VALUE);
@@ -73,6 +86,37 @@ final class KernelSection {
         o.finish(c);
         return new KernelSpec(version, throttle, unthrottle, (int) hz, slice, tp, preempt, li, expiry, stale, overrun,
                 burst, burstStats, burstUnitsBug, statLocal, tcs, rtGroupSched, rtRuntime, rtPeriod, cgroupVersion);
+    }
+
+    /**
+     * {@code kernel.version}: a string; {@code x.y.0} is the release {@code x.y} as first published. A number is
+     * refused with the reason: an unquoted {@code 6.10} in YAML or JSON is the number 6.1, not the release 6.10.
+     *
+     * @return the version, normalised ({@code "6.10.0"} → {@code "6.10"}); the default if absent; null on a problem
+     */
+    private static String version(CheckedObject o, ParseContext c) {
+        JsonNode n = o.get("version");
+        if (n != null && n.isNumber()) {
+            c.add(o.at("version"), "kernel version must be a string, not the number " + n + ": an unquoted version "
+                    + "is read as a decimal number (6.10 becomes 6.1); write it in quotes, such as \"6.10\"", null);
+            return null;
+        }
+        String version = c.string(o, "version", KernelVersions.DEFAULT);
+        return KernelVersions.normalise(version);
+    }
+
+    /**
+     * A burst-dependent switch ({@code burst_stats}, {@code burst_units_bug}): follows {@code burst} when that is
+     * off; an explicit {@code true} while {@code burst} is off is a contradiction (problem).
+     */
+    private static boolean burstFeature(CheckedObject o, ParseContext c, String key, boolean burst, boolean versionDefault) {
+        boolean value = c.bool(o, key, burst && versionDefault);
+        if (value && !burst) {
+            c.add(o.at(key), key + " true contradicts burst false: without the burst files (cpu.max.burst, "
+                    + "cpu.cfs_burst_us, 5.14+) there is no burst to count or to scale", null);
+            return false;
+        }
+        return value;
     }
 
     /**

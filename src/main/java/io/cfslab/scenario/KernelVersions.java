@@ -99,6 +99,31 @@ public final class KernelVersions {
         return release(version);
     }
 
+    /**
+     * A version as {@link #of} takes it: {@code "x.y.0"} (the release as first published, as {@code uname -r}
+     * prints it) becomes {@code "x.y"}; anything else is returned as given.
+     *
+     * @param version a version string, or null
+     * @return the normalised version, or null
+     */
+    public static String normalise(String version) {
+        if (version != null && version.endsWith(".0") && code(version.substring(0, version.length() - 2)) >= 0) {
+            return version.substring(0, version.length() - 2);
+        }
+        return version;
+    }
+
+    /**
+     * @param version a version string
+     * @return the release {@code x.y} if {@code version} is a stable update {@code x.y.z} (z &gt; 0) of a known
+     *         release, else null
+     */
+    public static String stableRelease(String version) {
+        if (version == null || !version.matches("[456]\\.[0-9]{1,2}\\.[1-9][0-9]{0,3}")) return null;
+        String release = version.substring(0, version.lastIndexOf('.'));
+        return code(release) >= 0 ? release : null;
+    }
+
     /** The base release of a version: itself for a release, the kernel a distribution ships otherwise. */
     public static String baseOf(String version) {
         Distribution d = DISTRIBUTIONS.get(version);

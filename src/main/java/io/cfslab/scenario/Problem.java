@@ -18,7 +18,7 @@ public record Problem(String path, String reason, String errno) {
         StringBuilder b = new StringBuilder(s.length());
         for (int i = 0; i < s.length(); i++) {
             char ch = s.charAt(i);
-            if (ch < 0x20 || ch == 0x7f) b.append(String.format("\\u%04x", (int) ch)); else b.append(ch);
+            if (ScenarioText.isControl(ch)) b.append(String.format("\\u%04x", (int) ch)); else b.append(ch);
         }
         return b.toString();
     }

@@ -12,7 +12,7 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  * Scenario text to a tree: JSON if it starts with '{' after whitespace, YAML otherwise. Duplicate keys,
  * YAML anchors and aliases, control characters and unpaired surrogates are refused, each as one problem.
  */
-final class ScenarioText {
+public final class ScenarioText {
     private ScenarioText() {}
 
     private static final ObjectMapper JSON = JsonMapper.builder()
@@ -63,8 +63,8 @@ final class ScenarioText {
     }
 
     /**
-     * Every key and string must be printable text: no control characters (a newline in a name would forge
-     * lines of output) and no unpaired UTF-16 surrogates (not encodable as UTF-8).
+     * Every key and string must be printable text: no control characters, C0 or C1 (a newline in a name would
+     * forge lines of output, a U+009B a terminal escape) and no unpaired UTF-16 surrogates (not encodable as UTF-8).
      */
     private static boolean cleanText(JsonNode n, String ptr, ParseContext c) {
         if (n.isString()) {
@@ -88,10 +88,18 @@ final class ScenarioText {
         return ok;
     }
 
-    private static String badText(String s) {
+    /**
+     * What makes a text unprintable, or null if it is clean: a control character of Unicode's Cc category (C0
+     * U+0000–U+001F, DEL U+007F, and C1 U+0080–U+009F: a terminal takes U+009B as CSI, so a C1 character in a
+     * name can forge output as a newline can), or an unpaired UTF-16 surrogate.
+     *
+     * @param s any text
+     * @return the reason, such as {@code contains a control character (U+009B)}, or null
+     */
+    public static String badText(String s) {
         for (int i = 0; i < s.length(); i++) {
             char ch = s.charAt(i);
-            if (ch < 0x20 || ch == 0x7f) return "contains a control character (U+" + String.format("%04X", (int) ch) + ")";
+            if (isControl(ch)) return "contains a control character (U+" + String.format("%04X", (int) ch) + ")";
             if (Character.isHighSurrogate(ch)) {
                 if (i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) { i++; continue; }
                 return "contains an unpaired surrogate (not valid Unicode)";
@@ -100,4 +108,7 @@ final class ScenarioText {
         }
         return null;
     }
+
+    /** @return whether ch is a C0 or C1 control character or DEL (Unicode category Cc) */
+    public static boolean isControl(char ch) { return ch < 0x20 || (ch >= 0x7f && ch <= 0x9f); }
 }

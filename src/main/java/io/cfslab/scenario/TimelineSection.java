@@ -4,10 +4,8 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -49,11 +47,11 @@ final class TimelineSection {
             c.add("/timeline", n.size() + " timeline entries; exceeds the limit of " + Limits.MAX_TIMELINE, null);
             return out;
         }
-        Set<String> taskNames = new HashSet<>();
-        for (TaskSpec t : tasks) taskNames.add(t.name());
+        Map<String, Integer> taskNames = new HashMap<>(); // entry name → instances, -1 if unknown
+        for (TaskSpec t : tasks) taskNames.put(t.name(), t.total());
         JsonNode tn = top.node.get("tasks");
         if (tn != null && tn.isArray()) { // names of entries that had other problems still count as existing
-            for (JsonNode t : tn) if (t.get("name") != null && t.get("name").isString()) taskNames.add(t.get("name").stringValue());
+            for (JsonNode t : tn) if (t.get("name") != null && t.get("name").isString()) taskNames.putIfAbsent(t.get("name").stringValue(), -1);
         }
         List<Action> actions = new ArrayList<>();
         Map<Integer, String> valuePtrs = new HashMap<>();
@@ -99,7 +97,14 @@ final class TimelineSection {
             }
             if (act.action() instanceof TimelineAction.Move m) {
                 if (!tree.acceptsTasks(m.to(), at + "/to")) continue;
-                where.put(m.task(), List.of(m.to()));
+                int slash = m.task().indexOf('/');
+                if (slash < 0) {
+                    where.put(m.task(), List.of(m.to()));
+                } else { // one instance moved: the entry's others stay where they were
+                    List<String> gs = new ArrayList<>(where.getOrDefault(m.task().substring(0, slash), List.of()));
+                    if (!gs.contains(m.to())) gs.add(m.to());
+                    where.put(m.task().substring(0, slash), gs);
+                }
             }
             out.add(act.action());
         }
@@ -145,7 +150,7 @@ final class TimelineSection {
         return new TimelineAction.Write(t, group, f, value);
     }
 
-    private TimelineAction move(CheckedObject o, long t, Set<String> taskNames) {
+    private TimelineAction move(CheckedObject o, long t, Map<String, Integer> taskNames) {
         String task = taskRef(o, "move", taskNames);
         JsonNode to = o.get("to");
         String p = to == null ? null : c.cgroupPath(to, o.at("to"), true);
@@ -153,7 +158,7 @@ final class TimelineSection {
         return task != null && p != null ? new TimelineAction.Move(t, task, p) : null;
     }
 
-    private TimelineAction taskset(CheckedObject o, long t, Set<String> taskNames) {
+    private TimelineAction taskset(CheckedObject o, long t, Map<String, Integer> taskNames) {
         String task = taskRef(o, "taskset", taskNames);
         JsonNode cn = o.get("cpus");
         BitSet set = null;
@@ -162,7 +167,7 @@ final class TimelineSection {
         return task != null && set != null ? new TimelineAction.Taskset(t, task, set) : null;
     }
 
-    private TimelineAction chrt(CheckedObject o, long t, Set<String> taskNames) {
+    private TimelineAction chrt(CheckedObject o, long t, Map<String, Integer> taskNames) {
         String task = taskRef(o, "chrt", taskNames);
         JsonNode pn = o.get("policy");
         TaskSpec.Policy pol = null;
@@ -173,16 +178,33 @@ final class TimelineSection {
         return task != null && pol != null ? new TimelineAction.Chrt(t, task, pol, prio) : null;
     }
 
-    private String taskRef(CheckedObject o, String key, Set<String> names) {
+    /**
+     * A task reference: an entry's name (every instance) or {@code name/i}, instance i of an entry of several (as
+     * the result's {@code tasks} keys them); a problem if there is none such.
+     */
+    private String taskRef(CheckedObject o, String key, Map<String, Integer> names) {
         String t = c.string(o, key, null);
-        if (t != null && !names.contains(t)) {
-            c.add(o.at(key), "no task named \"" + t + "\"", "ENOENT");
+        if (t == null || names.containsKey(t)) return t;
+        int slash = t.lastIndexOf('/');
+        Integer total = slash < 0 ? null : names.get(t.substring(0, slash));
+        String index = slash < 0 ? "" : t.substring(slash + 1);
+        if (total != null && index.matches("0|[1-9][0-9]{0,8}")) {
+            int i = Integer.parseInt(index);
+            if (total < 0 || (total > 1 && i < total)) return t;
+            c.add(o.at(key), total == 1 ? "task entry \"" + t.substring(0, slash) + "\" has one instance, named \""
+                    + t.substring(0, slash) + "\" without an index" : "no task instance " + t + " (entry \""
+                    + t.substring(0, slash) + "\" has " + total + ": /0 to /" + (total - 1) + ")", "ESRCH");
             return null;
         }
-        return t;
+        c.add(o.at(key), "no task named \"" + t + "\" (an entry's name, or name/i for its instance i)", "ENOENT");
+        return null;
     }
 
-    /** Writes the file in the group's state at the action's time; false if refused (problem added). */
+    /**
+     * Writes the file in the group's state at the action's time; false if the value is refused (problem added).
+     * A refusal due only to the state then (a burst above the quota, a v1 ratio above the parent's) is left to
+     * the run, which records it in the result's actions.
+     */
     private boolean apply(TimelineAction.Write w, int index, Map<Integer, String> valuePtrs) {
         String ptr = "/timeline/" + index + "/write";
         try {
@@ -201,8 +223,6 @@ final class TimelineSection {
             if (p != null) c.add(ptr, "cgroup " + w.cgroup() + " does not exist", "ENOENT");
             return false;
         }
-        CgroupSpec before = node.state;
-        tree.write(node, w.file(), w.value(), valuePtrs.get(index));
-        return node.state != before;
+        return tree.writeInTimeline(node, w.file(), w.value(), valuePtrs.get(index));
     }
 }

@@ -127,16 +127,57 @@ final class CgroupFs implements CgroupFiles.Hierarchy {
             if (a instanceof TimelineAction.Write w) write(w);
             else if (a instanceof TimelineAction.Move mv) move(mv);
             else if (a instanceof TimelineAction.Taskset ts) {
-                for (int t : tasksByEntry.get(ts.task())) kernel.setAffinity(t, (BitSet) ts.cpus().clone());
+                for (int t : living(ts.task())) kernel.setAffinity(t, (BitSet) ts.cpus().clone());
+                checkNoneExited(ts.task());
             } else if (a instanceof TimelineAction.Chrt ch) chrt(ch);
             else if (a instanceof TimelineAction.Kill kl) {
-                for (int t : tasksByEntry.get(kl.task())) kernel.killTask(t);
+                for (int t : living(kl.task())) kernel.killTask(t);
+                checkNoneExited(kl.task());
             } else if (a instanceof TimelineAction.Rmdir rm) rmdir(rm);
         } catch (InvalidValueException e) {
             refusal = e.reason();
             errno = e.errno();
         }
         actions.add(new ActionRecord(nowNs, a.describe(), refusal == null, errno, refusal));
+    }
+
+    /** The task ids of a reference: an entry's name (every instance) or {@code name/i} (one instance). */
+    private int[] tasksOf(String ref) {
+        int[] ids = tasksByEntry.get(ref);
+        if (ids != null) return ids;
+        int slash = ref.lastIndexOf('/');
+        return new int[] {tasksByEntry.get(ref.substring(0, slash))[Integer.parseInt(ref.substring(slash + 1))]};
+    }
+
+    /**
+     * The referenced tasks that have not exited; ESRCH if every one has (a pid that is gone: {@code echo PID >
+     * cgroup.procs}, {@code taskset -p}, {@code chrt -p} and {@code kill} all fail with "No such process").
+     */
+    private int[] living(String ref) {
+        int[] ids = tasksOf(ref);
+        int n = 0;
+        for (int t : ids) if (kernel.exitTimeNs(t) < 0) n++;
+        if (n == 0) throw new InvalidValueException(exitedReason(ref, ids.length), "ESRCH");
+        if (n == ids.length) return ids;
+        int[] out = new int[n];
+        n = 0;
+        for (int t : ids) if (kernel.exitTimeNs(t) < 0) out[n++] = t;
+        return out;
+    }
+
+    /** After acting on the living instances: ESRCH naming the instances that had exited, if any. */
+    private void checkNoneExited(String ref) {
+        int[] ids = tasksOf(ref);
+        int exited = 0;
+        for (int t : ids) if (kernel.exitTimeNs(t) >= 0) exited++;
+        if (exited > 0) {
+            throw new InvalidValueException(exited + " of " + ids.length + " instances of " + ref
+                    + " had exited (the others were acted on)", "ESRCH");
+        }
+    }
+
+    private static String exitedReason(String ref, int instances) {
+        return (instances == 1 ? "task " + ref + " has" : "every instance of " + ref + " has") + " exited";
     }
 
     /** ENOENT for a group an earlier rmdir removed during the run. */
@@ -167,21 +208,23 @@ final class CgroupFs implements CgroupFiles.Hierarchy {
     private void move(TimelineAction.Move mv) {
         checkExists(mv.to());
         int g = tree.indexOf(mv.to());
+        int[] ids = living(mv.task());
         if (rules.rtGroupSched() && !mv.to().equals("/") && written.get(mv.to()).rtRuntimeUs() == 0) {
-            for (int t : tasksByEntry.get(mv.task())) {
+            for (int t : ids) {
                 if (kernel.taskRealtime(t) && kernel.exitTimeNs(t) < 0) {
                     throw new InvalidValueException("an RT task cannot join " + mv.to()
                             + ", which has no RT runtime (RT group scheduling)", "EINVAL");
                 }
             }
         }
-        for (int t : tasksByEntry.get(mv.task())) kernel.moveTask(t, g);
+        for (int t : ids) kernel.moveTask(t, g);
+        checkNoneExited(mv.task());
     }
 
     /** sched_setscheduler(): with RT group scheduling an RT policy needs RT runtime in the task's group ({@code EPERM}). */
     private void chrt(TimelineAction.Chrt ch) {
         String refusedIn = null;
-        for (int t : tasksByEntry.get(ch.task())) {
+        for (int t : living(ch.task())) {
             String group = tree.path(kernel.taskGroup(t));
             if (rules.rtGroupSched() && ch.policy().realtime() && !group.equals("/")
                     && written.get(group).rtRuntimeUs() == 0) {
@@ -191,11 +234,19 @@ final class CgroupFs implements CgroupFiles.Hierarchy {
             kernel.setPolicy(t, ch.policy(), ch.priority());
         }
         if (refusedIn != null) throw new InvalidValueException(CgroupFiles.rtRefusal(refusedIn, rules), "EPERM");
+        checkNoneExited(ch.task());
     }
 
-    /** rmdir: refused while any task is in the group ({@code EBUSY}); children were refused when parsing. */
+    /**
+     * rmdir: refused while any task or child group is in the group ({@code EBUSY}); a child group that was never
+     * removed was refused when parsing, one whose own rmdir failed in the run is refused here.
+     */
     private void rmdir(TimelineAction.Rmdir rm) {
         checkExists(rm.cgroup());
+        List<String> kids = children.getOrDefault(rm.cgroup(), List.of());
+        if (!kids.isEmpty()) {
+            throw new InvalidValueException("cgroup " + rm.cgroup() + " has child groups (" + kids.get(0) + ")", "EBUSY");
+        }
         int g = tree.indexOf(rm.cgroup());
         if (kernel.groupHasTasks(g)) {
             throw new InvalidValueException("cgroup " + rm.cgroup() + " still has tasks", "EBUSY");

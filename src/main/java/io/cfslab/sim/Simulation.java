@@ -130,7 +130,7 @@ public final class Simulation {
         long interval = scenario.record().intervalNs();
         if (interval > 0) events.push(interval, EV_SAMPLE, EV_SAMPLE, 0, 0);
         if (scenario.kernel().schedRtRuntimeUs() >= 0) {
-            events.push(scenario.kernel().schedRtPeriodUs() * 1000L, Kernel.EV_RT_PERIOD, Kernel.EV_RT_PERIOD, 0, 0);
+            events.push(scenario.kernel().schedRtPeriodUs() * 1000L, Kernel.EV_RT_PERIOD_PRIORITY, Kernel.EV_RT_PERIOD, 0, 0);
         }
         kernel.startBalancer();
 

@@ -189,6 +189,28 @@ class ApiFixesTest {
         web.delete().uri("/api/scenarios/" + id + "/tasks/t1").exchange().expectStatus().isNoContent();
     }
 
+    /** A group that a timeline entry needs (write to its files, move into it, rmdir of it) is busy: 409 EBUSY. */
+    @Test
+    void groupNamedByTheTimelineIsBusy() {
+        String id = createScenario(web, """
+                {"name": "busy-group", "duration": "200ms", "machine": {"cpus": 2},
+                 "cgroups": [{"path": "/w", "cpu.max": "50000 100000"}, {"path": "/m"}, {"path": "/r"}, {"path": "/free"}],
+                 "tasks": [{"name": "t1", "workload": {"kind": "hog"}}],
+                 "timeline": [{"at": "10ms", "write": "/w/cpu.max", "value": "max"},
+                              {"at": "20ms", "move": "t1", "to": "/m"},
+                              {"at": "30ms", "rmdir": "/r"}]}
+                """);
+        String base = "/api/scenarios/" + id + "/cgroups";
+        String[][] busy = {{"/w", "0"}, {"/m", "1"}, {"/r", "2"}};
+        for (String[] b : busy) {
+            JsonNode p = problem(web.delete().uri(base + b[0]).exchange(), HttpStatus.CONFLICT, "/path", "EBUSY");
+            assertThat(p.path("detail").asString()).contains(b[0] + " is named by /timeline/" + b[1]);
+        }
+        web.delete().uri(base + "/free").exchange().expectStatus().isNoContent();
+        web.delete().uri("/api/scenarios/" + id + "/timeline/2").exchange().expectStatus().isNoContent();
+        web.delete().uri(base + "/r").exchange().expectStatus().isNoContent();
+    }
+
     @Test
     void groupNamesAsTheKernelJudgesThem() {
         String id = createScenario(web, emptyScenario("names"));
@@ -200,7 +222,7 @@ class ApiFixesTest {
         JsonNode p = problem(web.put().uri(base + "/" + "n".repeat(256)).exchange(), HttpStatus.UNPROCESSABLE_CONTENT,
                 "/path", "ENAMETOOLONG");
         assertThat(p.path("detail").asString()).contains("255");
-        problem(web.put().uri(base + "/a/..").exchange(), HttpStatus.BAD_REQUEST, "/path", "EINVAL");
+        problem(web.put().uri(base + "/a/..").exchange(), HttpStatus.BAD_REQUEST, "/path", "EINVAL"); // the path itself
     }
 
     @Test

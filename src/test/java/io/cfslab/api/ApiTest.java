@@ -130,6 +130,49 @@ class ApiTest {
         assertThat(text(base + "/2/2_3/cpu.max")).isEqualTo("max 100000\n");
     }
 
+    /** The file API speaks the scenario's cgroup version: v1's files with v1's checks, v2's not there (ENOENT). */
+    @Test
+    void cgroupFilesOfAV1Scenario() {
+        String id = createScenario(web, "{\"name\": \"v1\", \"duration\": \"200ms\", \"machine\": {\"cpus\": 1},"
+                + " \"kernel\": {\"version\": \"5.15\"}, \"cgroups\": [{\"path\": \"/p\", \"cpu.cfs_quota_us\": 50000}]}");
+        String base = "/api/scenarios/" + id + "/cgroups";
+        assertThat(text(base + "/p/cpu.cfs_quota_us")).isEqualTo("50000\n");
+        assertThat(text(base + "/p/cpu.cfs_period_us")).isEqualTo("100000\n");
+        assertThat(text(base + "/p/cpu.cfs_burst_us")).isEqualTo("0\n");
+        assertThat(text(base + "/p/cpu.shares")).isEqualTo("1024\n");
+        assertThat(text(base + "/cpu.cfs_quota_us")).as("v1's root has the files").isEqualTo("-1\n");
+        problem(web.get().uri(base + "/p/cpu.max").exchange(), HttpStatus.NOT_FOUND, "/path", "ENOENT");
+        problem(web.get().uri(base + "/p/cpu.rt_runtime_us").exchange(), HttpStatus.NOT_FOUND, "/path", "ENOENT");
+        // writes are separate: the period first, the quota kept
+        putText(base + "/p/cpu.cfs_period_us", "200000").expectStatus().isNoContent();
+        assertThat(text(base + "/p/cpu.cfs_quota_us")).isEqualTo("50000\n");
+        assertThat(text(base + "/p/cpu.cfs_period_us")).isEqualTo("200000\n");
+        putText(base + "/p/cpu.shares", "512").expectStatus().isNoContent();
+        assertThat(text(base + "/p/cpu.shares")).isEqualTo("512\n");
+        // v1's hierarchy: a child above its parent's ratio (0.6 > 0.25) is EINVAL
+        web.put().uri(base + "/p/c").exchange().expectStatus().isCreated();
+        problem(putText(base + "/p/c/cpu.cfs_quota_us", "60000"), HttpStatus.UNPROCESSABLE_CONTENT, "/cgroups/1/cpu.cfs_quota_us",
+                "EINVAL");
+        putText(base + "/p/c/cpu.cfs_quota_us", "20000").expectStatus().isNoContent();
+        problem(putText(base + "/p/cpu.cfs_quota_us", "10000"), HttpStatus.UNPROCESSABLE_CONTENT, "/cgroups/0/cpu.cfs_quota_us",
+                "EINVAL"); // below its child now
+        putText(base + "/p/cpu.cfs_quota_us", "-1").expectStatus().isNoContent();
+        assertThat(text(base + "/p/cpu.cfs_quota_us")).isEqualTo("-1\n");
+        problem(putText(base + "/cpu.cfs_quota_us", "50000"), HttpStatus.UNPROCESSABLE_CONTENT, "/path", "EINVAL");
+        problem(putText(base + "/p/cpu.max", "50000"), HttpStatus.NOT_FOUND, "/path", "ENOENT");
+        JsonNode tree = json(web.get().uri(base).exchange().expectStatus().isOk());
+        assertThat(tree.get(1).path("path").asString()).isEqualTo("/p");
+        assertThat(tree.get(1).path("files").propertyNames()).containsExactly("cpu.cfs_quota_us", "cpu.cfs_period_us",
+                "cpu.cfs_burst_us", "cpu.shares");
+        // and the stored scenario still parses as written: a run of it takes the files
+        web.get().uri("/api/scenarios/" + id).exchange().expectStatus().isOk();
+        // a v2 scenario has no v1 files
+        String v2 = createScenario(web, "{\"name\": \"v2\", \"duration\": \"200ms\", \"machine\": {\"cpus\": 1},"
+                + " \"cgroups\": [{\"path\": \"/a\"}]}");
+        problem(web.get().uri("/api/scenarios/" + v2 + "/cgroups/a/cpu.shares").exchange(), HttpStatus.NOT_FOUND, "/path", "ENOENT");
+        problem(web.get().uri("/api/scenarios/" + v2 + "/cgroups/cpu.max").exchange(), HttpStatus.NOT_FOUND, "/path", "ENOENT");
+    }
+
     @Test
     void tasksAndTimelineSubResources() {
         String id = createScenario(web, tiny("parts"));
@@ -203,13 +246,13 @@ class ApiTest {
         problem(web.delete().uri(base + "/x").exchange(), HttpStatus.CONFLICT, "/path", "EBUSY");
         web.delete().uri(base + "/x/b").exchange().expectStatus().isNoContent();
         problem(web.delete().uri(base + "/a").exchange(), HttpStatus.CONFLICT, "/path", "EBUSY"); // task nop
-        // 13: invalid group name
-        problem(web.put().uri(base + "/a/b c").exchange(), HttpStatus.BAD_REQUEST, "/path", "EINVAL");
+        // 13: invalid group name (a name that does not validate, as a body that does not: 422)
+        problem(web.put().uri(base + "/a/b c").exchange(), HttpStatus.UNPROCESSABLE_CONTENT, "/path", "EINVAL");
         // 14-16: bad JSON, wrong content type, unknown key
         problem(web.post().uri("/api/scenarios").contentType(MediaType.APPLICATION_JSON).bodyValue("{\"name\": ")
                 .exchange(), HttpStatus.BAD_REQUEST, "", "EINVAL");
         problem(web.post().uri("/api/scenarios").contentType(MediaType.APPLICATION_JSON).bodyValue("[1, 2]")
-                .exchange(), HttpStatus.BAD_REQUEST, "", "EINVAL");
+                .exchange(), HttpStatus.UNPROCESSABLE_CONTENT, "", "EINVAL");
         problem(web.post().uri("/api/scenarios").contentType(MediaType.TEXT_PLAIN).bodyValue(tiny("t"))
                 .exchange(), HttpStatus.UNSUPPORTED_MEDIA_TYPE, null, null);
         problem(web.post().uri("/api/scenarios").contentType(MediaType.APPLICATION_JSON)

@@ -110,6 +110,31 @@ class BadInputTest {
         assertThat(mkdir.toString()).isEqualTo("/api/scenarios/" + id + "/cgroups/x.y/z_1");
     }
 
+    /**
+     * One class, one status: a body that is JSON but does not validate is 422 for every operation and every
+     * kind of fault (the wrong shape of the whole body as much as a wrong type inside it); only a body that is not
+     * JSON at all (syntax, duplicate key, invalid UTF-8) is 400.
+     */
+    @Test
+    void aBodyThatIsJsonButDoesNotValidateIs422Everywhere() {
+        String id = createScenario(web, tiny("shape"));
+        for (String[] op : new String[][] {{"POST", "/api/scenarios"}, {"PUT", "/api/scenarios/" + id},
+                {"POST", "/api/scenarios/" + id + "/tasks"}, {"POST", "/api/scenarios/" + id + "/timeline"},
+                {"POST", "/api/scenarios/" + id + "/cgroups:generate"}, {"POST", "/api/runs"},
+                {"POST", "/api/experiments"}}) {
+            for (String body : List.of("[1, 2]", "\"text\"", "42", "true", "null", "{\"bogus\": []}")) {
+                var spec = web.method(org.springframework.http.HttpMethod.valueOf(op[0])).uri(op[1])
+                        .contentType(MediaType.APPLICATION_JSON).bodyValue(body).exchange();
+                spec.expectStatus().value(s -> assertThat(s).as(op[0] + " " + op[1] + " " + body).isEqualTo(422));
+            }
+            for (String body : List.of("{\"a\": ", "{'a': 1}", "{\"a\": 1, \"a\": 2}")) {
+                var spec = web.method(org.springframework.http.HttpMethod.valueOf(op[0])).uri(op[1])
+                        .contentType(MediaType.APPLICATION_JSON).bodyValue(body).exchange();
+                spec.expectStatus().value(s -> assertThat(s).as(op[0] + " " + op[1] + " " + body).isEqualTo(400));
+            }
+        }
+    }
+
     @Test
     void invalidUtf8IsRefusedByEveryOperationThatReadsABody() {
         String id = createScenario(web, tiny("utf8"));

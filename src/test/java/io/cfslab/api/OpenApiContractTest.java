@@ -108,6 +108,9 @@ class OpenApiContractTest {
         assertThat(info.path("version").asString()).matches("\\d+\\.\\d+\\.\\d+.*");
         assertThat(info.path("description").asString()).contains("CFS bandwidth").doesNotContain("\n");
         assertThat(api.doc.path("openapi").asString()).startsWith("3.1");
+        // one relative server: right behind a proxy or on another host, unlike the request's own absolute URL
+        assertThat(api.doc.path("servers")).hasSize(1);
+        assertThat(api.doc.path("servers").get(0).path("url").asString()).isEqualTo("/");
         List<Operation> ops = api.operations();
         assertThat(ops).hasSizeGreaterThanOrEqualTo(31);
         for (Operation op : ops) {

@@ -105,11 +105,13 @@ class ExperimentRestartTest {
         PacedEngine.reset();
         try (TestDatabase db = TestDatabase.h2("exp-fail");
              ConfigurableApplicationContext app = TestApps.start(db, "only", Map.of("cfslab.runs.pool-size", "1",
-                     "cfslab.runs.max-wall-time", "1s"))) {
+                     "cfslab.runs.max-wall-time", "3s"))) {
             WebTestClient web = TestApps.client(app);
-            PacedEngine.wallMsPerSimulatedSecond = 4000; // short arm 0.4 s wall, long arm 2 s: over the 1 s limit
+            // short arm 0.04 s of paced wall time, long arm 8 s: over the 3 s limit; the margin on both sides is wide
+            // because the short arm's first run also pays the JIT's warm-up, seconds on a loaded machine
+            PacedEngine.wallMsPerSimulatedSecond = 4000;
             String id = create(web, experiment("failing", 2,
-                    "[{\"name\": \"short\", \"set\": {\"/duration\": \"100ms\"}}, {\"name\": \"long\", \"set\": {\"/duration\": \"500ms\"}}]"));
+                    "[{\"name\": \"short\", \"set\": {\"/duration\": \"10ms\"}}, {\"name\": \"long\", \"set\": {\"/duration\": \"2s\"}}]"));
             JsonNode failed = await(web, id, "failed", Duration.ofSeconds(30));
             assertThat(failed.path("error").asString()).startsWith("arm long, run 1").contains("max wall time exceeded");
             JsonNode shortArm = failed.path("arms").get(0);

@@ -28,6 +28,24 @@ class EraBadInputTest {
                         "unknown kernel version \"5.20\"", null),
                 bad("{'duration': '1s', 'kernel': {'version': 'centos7'}}", "/kernel/version",
                         "unknown kernel version \"centos7\"", null),
+                // an unquoted version is a number: 6.10 would be 6.1
+                bad("{'duration': '1s', 'kernel': {'version': 6.10}}", "/kernel/version",
+                        "kernel version must be a string, not the number 6.1: an unquoted version is read as a decimal "
+                                + "number (6.10 becomes 6.1); write it in quotes, such as \"6.10\"", null),
+                bad("{'duration': '1s', 'kernel': {'version': '6.10.3'}}", "/kernel/version",
+                        "kernel version \"6.10.3\" is a stable update", null),
+                // burst_stats and the burst-units bug need the burst files
+                bad("{'duration': '1s', 'kernel': {'burst': false, 'burst_stats': true}}", "/kernel/burst_stats",
+                        "burst_stats true contradicts burst false", null),
+                bad("{'duration': '1s', 'kernel': {'version': '5.10', 'burst_units_bug': true}}", "/kernel/burst_units_bug",
+                        "burst_units_bug true contradicts burst false", null),
+                // first-park needs tasks that park
+                bad("{'duration': '1s', 'kernel': {'throttle': 'cfs_rq', 'throttled_clock_start': 'first-park'}}",
+                        "/kernel/throttled_clock_start", "first-park needs a task-based throttle model", null),
+                // C1 control characters are refused like C0 (U+009B is a terminal's CSI)
+                bad("{'duration': '1s', 'tasks': [{'name': 'a\u009b2J'}]}", "/tasks/0/name",
+                        "string contains a control character (U+009B)", null),
+                bad("{'duration': '1s', 'name': 'x\u0085y'}", "/name", "string contains a control character (U+0085)", null),
                 // one scenario uses v1 or v2 files: the first file decides
                 bad("{'duration': '1s', 'cgroups': [{'path': '/a', 'cpu.cfs_quota_us': 10000}, {'path': '/b', 'cpu.max': '10000 100000'}]}",
                         "/cgroups/1/cpu.max", "cpu.max is a cgroup v2 file; this scenario's files are cgroup v1", "ENOENT"),
@@ -41,9 +59,7 @@ class EraBadInputTest {
                 // cgroup v1's hierarchy: a child at or below its parent
                 bad("{'duration': '1s', 'cgroups': [" + v1Parent + ", {'path': '/p/c', 'cpu.cfs_quota_us': 60000}]}",
                         "/cgroups/1/cpu.cfs_quota_us", "exceeds the parent's", "EINVAL"),
-                bad("{'duration': '1s', 'cgroups': [" + v1Parent + ", {'path': '/p/c', 'cpu.cfs_quota_us': 30000}],"
-                        + " 'timeline': [{'at': '0.5s', 'write': '/p/cpu.cfs_quota_us', 'value': '20000'}]}",
-                        "/timeline/0/value", "child /p/c", "EINVAL"),
+                // (a timeline write that the state refuses, /p below its child, is the run's: TimelineAtRunTimeTest)
                 // the writes are separate: a quota before its period is checked against the old period
                 bad("{'duration': '1s', 'cgroups': [" + v1Parent + ", {'path': '/p/c', 'cpu.cfs_quota_us': 100000, 'cpu.cfs_period_us': 200000}]}",
                         "/cgroups/1/cpu.cfs_quota_us", "exceeds the parent's", "EINVAL"),
@@ -80,6 +96,10 @@ class EraBadInputTest {
                 // timeline kill and rmdir
                 bad("{'duration': '1s', 'tasks': [{'name': 't'}], 'timeline': [{'at': '0.5s', 'kill': 'u'}]}",
                         "/timeline/0/kill", "no task named \"u\"", "ENOENT"),
+                bad("{'duration': '1s', 'tasks': [{'name': 't', 'count': 2}], 'timeline': [{'at': '0.5s', 'kill': 't/2'}]}",
+                        "/timeline/0/kill", "no task instance t/2 (entry \"t\" has 2: /0 to /1)", "ESRCH"),
+                bad("{'duration': '1s', 'tasks': [{'name': 't'}], 'timeline': [{'at': '0.5s', 'taskset': 't/0', 'cpus': '0'}]}",
+                        "/timeline/0/taskset", "task entry \"t\" has one instance, named \"t\" without an index", "ESRCH"),
                 bad("{'duration': '1s', 'cgroups': [{'path': '/a/b'}], 'timeline': [{'at': '0.5s', 'rmdir': '/a'}]}",
                         "/timeline/0/rmdir", "cgroup /a has child groups (/a/b)", "EBUSY"),
                 bad("{'duration': '1s', 'timeline': [{'at': '0.5s', 'rmdir': '/nope'}]}",

@@ -102,6 +102,20 @@ class KernelVersionsTest {
                 .isEqualTo(KernelSpec.ThrottledClockStart.NONEMPTY);
     }
 
+    /** {@code uname -r}'s x.y.0 is the release x.y as first published; the spec keeps the short form. */
+    @Test
+    void aDotZeroReleaseIsTheRelease() {
+        for (String v : List.of("4.19", "5.14", "6.10", "6.18")) {
+            KernelSpec k = kernel("{\"version\": \"" + v + ".0\"}");
+            assertThat(k).isEqualTo(kernel("{\"version\": \"" + v + "\"}"));
+            assertThat(k.version()).isEqualTo(v);
+        }
+        // burst off takes its statistics and units bug with it, unless one is asked for (a contradiction)
+        KernelSpec noBurst = kernel("{\"version\": \"5.15\", \"burst\": false}");
+        assertThat(noBurst.burstStats()).isFalse();
+        assertThat(noBurst.burstUnitsBug()).isFalse();
+    }
+
     @Test
     void unknownVersionsAreRefusedNamingTheAcceptedOnes() {
         for (String v : List.of("4.13", "5.20", "7.0", "6.04", "ubuntu-18.04", "latest")) {
