@@ -89,6 +89,7 @@ abstract class ReusablePlot {
 /** A bar chart of one or more histograms (overlaid side by side in each bucket). */
 export class HistogramChart extends ReusablePlot {
   constructor(el: HTMLElement, private readonly names: string[], private readonly height = 260,
+              private readonly emptyText = 'no distribute_cfs_runtime() calls yet',
               private readonly colors: ColorRegistry = pageColors) {
     super(el);
   }
@@ -99,7 +100,7 @@ export class HistogramChart extends ReusablePlot {
     const data = [xs, ...counts] as uPlot.AlignedData;
     if (this.reuse(labels.join('|'), data)) return;
     if (labels.length === 0) {
-      this.el.append(Object.assign(document.createElement('p'), { className: 'hint', textContent: 'no distribute_cfs_runtime() calls yet' }));
+      this.el.append(Object.assign(document.createElement('p'), { className: 'hint', textContent: this.emptyText }));
       this.plot = null;
       return;
     }

@@ -4,6 +4,7 @@ import { el, fmtInt, fmtSeconds, getJson, showError, del, type RunView } from '.
 import { HistogramChart, LineChart } from '../charts';
 import { formatBpftrace, printedBuckets } from '../hist';
 import { cgroupLines, slowestCalls, taskLines, xsSeconds, MAX_LINES } from '../series';
+import { drawTaskLatency, type TaskResult } from './latency';
 import { emptyState, RunStream, type CgroupStats, type DistributeCall, type RunState, type Sample } from '../stream';
 import { CpuTimelineView } from '../cputimeline';
 import { formatDuration } from '../units';
@@ -26,6 +27,7 @@ interface Result {
   series: Sample[];
   cpus?: ResultCpu[];
   cpu_timeline?: { interval_ns: number; cpus: string[] } | null;
+  tasks?: Record<string, TaskResult>;
 }
 
 export function initRunPage(body: HTMLElement): void {
@@ -210,6 +212,7 @@ export function initRunPage(body: HTMLElement): void {
       else $('cpu-timeline').replaceChildren(el('p', { class: 'hint' }, 'Not recorded: this run was stored before results kept a CPU timeline.'));
       drawCpuTotals(result.cpus ?? [], result.simulated_ns);
       drawFinalTable(cpuStat);
+      drawTaskLatency($('latency-panel'), result.tasks);
       sourceEl.textContent = `finished in ${(run.wallMs / 1000).toFixed(1)} s wall time · ${fmtInt(run.events)} events`;
       body.dataset.final = 'true';
     } catch (e) {

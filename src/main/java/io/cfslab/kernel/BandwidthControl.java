@@ -281,7 +281,7 @@ final class BandwidthControl {
         }
         b.timerCpu = cpu;
         b.timerGen++;
-        events.push(b.timerExpiryNs, EV_PERIOD_TIMER, EV_PERIOD_TIMER, g, b.timerGen);
+        events.push(b.timerExpiryNs + k.jitter.timerLatencyNs(), EV_PERIOD_TIMER, EV_PERIOD_TIMER, g, b.timerGen);
     }
 
     /** hrtimer_forward(): move the expiry past {@code t} by whole periods; returns the overrun count. */
@@ -347,7 +347,7 @@ final class BandwidthControl {
             b.periodActive = false;
         } else {
             b.timerGen++;
-            events.push(b.timerExpiryNs, EV_PERIOD_TIMER, EV_PERIOD_TIMER, g, b.timerGen);
+            events.push(b.timerExpiryNs + k.jitter.timerLatencyNs(), EV_PERIOD_TIMER, EV_PERIOD_TIMER, g, b.timerGen);
         }
     }
 
@@ -457,7 +457,8 @@ final class BandwidthControl {
         b.slackStarted = true;
         b.slackCpu = cpu;
         b.slackGen++;
-        events.push(k.now + CFS_BANDWIDTH_SLACK_PERIOD_NS, EV_SLACK_TIMER, EV_SLACK_TIMER, g, b.slackGen);
+        events.push(k.now + CFS_BANDWIDTH_SLACK_PERIOD_NS + k.jitter.timerLatencyNs(), EV_SLACK_TIMER, EV_SLACK_TIMER,
+                g, b.slackGen);
     }
 
     /** sched_cfs_slack_timer(): hand returned runtime to throttled cfs_rqs mid-period. */

@@ -138,6 +138,10 @@ public final class Kernel implements WorkloadContext {
     final BandwidthControl bwc;
     final Throttling thr;
     final LoadBalancer balancer;
+    /** Timer lateness, sleep slack and work variation (exact unless {@link #setTimeJitter} was called). */
+    TimeJitter jitter = TimeJitter.EXACT;
+    /** schedstat run_delay, wake-up latency, run-stretch wall times, last CPU (contract v1.1). */
+    final TaskLatency latency;
 
     private final Segment seg = new Segment();
     /** The fork placement while {@link #startTasks} runs, else null. */
@@ -212,6 +216,7 @@ public final class Kernel implements WorkloadContext {
         bwc = new BandwidthControl(this, k);
         thr = new Throttling(this, k);
         balancer = new LoadBalancer(this);
+        latency = new TaskLatency(ntasks);
         fair.link(bwc, thr);
         rt.link(fair);
         bwc.link(clock, thr);
@@ -251,6 +256,12 @@ public final class Kernel implements WorkloadContext {
 
     @Override
     public long nowNs() { return now; }
+
+    /**
+     * Makes time inexact (docs/cost-model.md, "Inexact time"): timers fire late, sleeps overrun by their slack,
+     * stretches of work vary; drawn from a source seeded by {@code seed}, separate from the kernel's own draws.
+     */
+    public void setTimeJitter(long seed) { jitter = TimeJitter.seeded(seed); }
 
     /** Sets {@code kernel.timer_placement}; {@code interleave} re-phases a period timer each time it is armed. */
     public void setTimerPlacement(KernelSpec.TimerPlacement p) { bwc.setTimerPlacement(p); }
@@ -307,6 +318,7 @@ public final class Kernel implements WorkloadContext {
         tRtPrio[t] = rtPrio;
         tAllowed[t] = allowed;
         workload[t] = w;
+        latency.setIterates(t, w.iterates());
         tState[t] = T_SLEEPING;
         tCpu[t] = allowed.nextSetBit(0);
     }
@@ -409,6 +421,7 @@ public final class Kernel implements WorkloadContext {
     void makeRunnable(int t, int c, boolean wakeup) {
         tCpu[t] = c;
         tState[t] = T_RUNNABLE;
+        latency.queued(t, now);
         if (isFair(t)) fair.enqueueTask(t, c, wakeup);
         else rt.rtEnqueue(t, c);
     }
@@ -474,6 +487,7 @@ public final class Kernel implements WorkloadContext {
             segGen[c]++;
             curr[c] = NONE;
             tState[prev] = T_RUNNABLE; // still queued (fair or RT) until picked again or parked
+            latency.queued(prev, now);
             if (isFair(prev)) {
                 for (int x = leafQ(prev, c); !isRootQ(x); x = parentQ(x)) bwc.checkCfsRqRuntime(x);
             }
@@ -527,6 +541,7 @@ public final class Kernel implements WorkloadContext {
         lastRan[c] = next;
         curr[c] = next;
         tState[next] = T_RUNNING;
+        latency.arrive(next, c, now);
         clock.startRun(c);
         pickedAtNs[c] = now;
         armSegmentEnd(c);
@@ -564,7 +579,8 @@ public final class Kernel implements WorkloadContext {
         }
         if (needResched[c] && preemptible(t)) schedule(c);
         tickGen[c]++;
-        events.push(now + tickNs, EV_TICK, EV_TICK, c, tickGen[c]);
+        // the next tick is programmed on the grid (hrtimer_forward()); it fires a little late
+        events.push((now / tickNs + 1) * tickNs + jitter.timerLatencyNs(), EV_TICK, EV_TICK, c, tickGen[c]);
     }
 
     void ensureTick(int c) {
@@ -572,7 +588,7 @@ public final class Kernel implements WorkloadContext {
         tickArmed[c] = true;
         tickGen[c]++;
         long next = (now / tickNs + 1) * tickNs; // ticks stay on the jiffies grid
-        events.push(next, EV_TICK, EV_TICK, c, tickGen[c]);
+        events.push(next + jitter.timerLatencyNs(), EV_TICK, EV_TICK, c, tickGen[c]);
     }
 
     // =====================================================================================================
@@ -582,7 +598,9 @@ public final class Kernel implements WorkloadContext {
     private void nextSegment(int t) {
         workload[t].next(this, seg);
         segKind[t] = seg.kind;
-        segRemainingNs[t] = seg.amountNs;
+        segRemainingNs[t] = seg.kind == Segment.RUN_USER || seg.kind == Segment.RUN_KERNEL
+                ? jitter.workNs(seg.amountNs) : seg.amountNs;
+        latency.segment(t, seg.kind, curr[tCpu[t]] == t, now);
     }
 
     void armSegmentEnd(int c) {
@@ -618,6 +636,7 @@ public final class Kernel implements WorkloadContext {
                             updateCurr(c);
                             curr[c] = NONE;
                             segGen[c]++;
+                            latency.queued(t, now); // switched out still runnable (state R, parked)
                             thr.parkTask(t, c);
                             schedule(c);
                             return;
@@ -668,12 +687,13 @@ public final class Kernel implements WorkloadContext {
         }
         tState[t] = T_SLEEPING;
         wakeGen[t]++;
-        events.push(now + segRemainingNs[t], EV_WAKE, EV_WAKE, t, wakeGen[t]);
+        events.push(now + segRemainingNs[t] + jitter.sleepLatenessNs(), EV_WAKE, EV_WAKE, t, wakeGen[t]);
     }
 
     private void exitTask(int t) {
         tState[t] = T_EXITED;
         exitNs[t] = now;
+        latency.exited(t, now);
         observer.exit(now, t);
     }
 
@@ -695,6 +715,7 @@ public final class Kernel implements WorkloadContext {
             nrMigrations[t]++;
         }
         makeRunnable(t, c, true);
+        latency.woken(t, now);
         wakeupPreempt(c, t);
     }
 
@@ -835,6 +856,7 @@ public final class Kernel implements WorkloadContext {
         segGen[c]++;
         curr[c] = NONE;
         tState[t] = T_RUNNABLE;
+        latency.queued(t, now);
     }
 
     /** sched_setscheduler() ({@code chrt -p}): change class; an RT task leaves fair bandwidth control. */
@@ -898,13 +920,18 @@ public final class Kernel implements WorkloadContext {
     /** Whether task t has an RT policy now. */
     public boolean taskRealtime(int t) { return !isFair(t); }
 
+    /** The CPU task t last ran on, or null if it never ran. */
+    public Integer lastCpu(int t) { int c = latency.lastCpu(t); return c < 0 ? null : c; }
+
     /** Exit time of a task, ns, or -1 while it lives. */
     public long exitTimeNs(int t) { return exitNs[t]; }
 
     /** A task's usage in the result's units (µs). */
     public io.cfslab.metrics.SimulationResult.TaskStats taskStats(int t) {
         return new io.cfslab.metrics.SimulationResult.TaskStats(clock.usageNs[t] / 1000, clock.userNs[t] / 1000,
-                clock.systemNs[t] / 1000, nrSwitches[t], nrMigrations[t], exitNs[t] < 0 ? null : exitNs[t] / 1e9);
+                clock.systemNs[t] / 1000, nrSwitches[t], nrMigrations[t], exitNs[t] < 0 ? null : exitNs[t] / 1e9,
+                latency.runDelayNs(t, now) / 1000, latency.wakeupSummary(t), latency.iterationSummary(t),
+                latency.lastCpu(t) < 0 ? null : latency.lastCpu(t));
     }
 
     /**

@@ -110,7 +110,7 @@ public final class ResultJson {
         }
         Map<String, SimulationResult.TaskSample> tasks = new LinkedHashMap<>();
         s.tasks().forEach((name, t) ->
-                tasks.put(name, t == null ? null : new SimulationResult.TaskSample(round2(t.cpuPercent()))));
+                tasks.put(name, t == null ? null : new SimulationResult.TaskSample(round2(t.cpuPercent()), t.cpu())));
         return new SimulationResult.SeriesSample(s.atNs(), s.cgroups(), tasks);
     }
 

@@ -187,13 +187,36 @@ public record SimulationResult(String scenario, long seed, long simulatedNs,
         public CpuStatLocal(long throttledUsec) { this(throttledUsec, null); }
     }
 
-    /** Per task instance: CPU time in µs, context switches, migrations, and when it exited (s), if it did. */
+    /**
+     * Per task instance (contract v1.1): CPU time in µs, context switches, migrations, when it exited (s), if it
+     * did, and its latencies as schedstat, runqlat and an application's own timing see them.
+     *
+     * @param usageUsec        CPU time, µs
+     * @param userUsec         of which in user mode, µs
+     * @param systemUsec       of which in kernel mode, µs
+     * @param nrSwitches       times switched in ({@code /proc/PID/schedstat}'s third field, pcount)
+     * @param nrMigrations     CPU changes
+     * @param exitS            when it exited, s; null while it lives
+     * @param runDelayUsec     time runnable but not running, µs ({@code /proc/PID/schedstat}'s second field,
+     *                         {@code sched_info.run_delay}): waiting on a runqueue, and in the task-based models
+     *                         parked in a throttled hierarchy's limbo list (state R, counted from its switch-out)
+     * @param wakeupLatencyUs  from each wake-up (enqueue by try_to_wake_up) to the moment the task runs its own
+     *                         work again; with the cfs_rq model this is runqlat's and {@code perf sched latency}'s
+     *                         wake-to-switch-in; in the task-based models a task picked in a throttled hierarchy
+     *                         parks before reaching user mode, so its latency runs until it is unthrottled and runs
+     *                         (what the application's own timing measures)
+     * @param iterationWallUs  {@code periodic} tasks only: the wall time of each run stretch (user and kernel part)
+     *                         from the moment it starts running to its end, throttle stalls and preemptions
+     *                         included; null for other workloads
+     * @param cpu              the CPU it last ran on; null if it never ran
+     */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record TaskStats(long usageUsec, long userUsec, long systemUsec, long nrSwitches, long nrMigrations,
-                            Double exitS) {
-        /** A task that has not exited. */
+                            Double exitS, Long runDelayUsec, LatencyHistogram.LatencySummary wakeupLatencyUs,
+                            LatencyHistogram.LatencySummary iterationWallUs, Integer cpu) {
+        /** A task that has not exited, without latencies. */
         public TaskStats(long usageUsec, long userUsec, long systemUsec, long nrSwitches, long nrMigrations) {
-            this(usageUsec, userUsec, systemUsec, nrSwitches, nrMigrations, null);
+            this(usageUsec, userUsec, systemUsec, nrSwitches, nrMigrations, null, null, null, null, null);
         }
     }
 
@@ -216,8 +239,17 @@ public record SimulationResult(String scenario, long seed, long simulatedNs,
     /** One sample of {@code series}: cumulative cpu.stat per cgroup, CPU % per task over the last interval. */
     public record SeriesSample(long atNs, Map<String, CgroupStats> cgroups, Map<String, TaskSample> tasks) { }
 
-    /** CPU % of one task over the last interval (100 = one whole CPU), as {@code pidstat 1}. */
-    public record TaskSample(double cpuPercent) { }
+    /**
+     * One task over the last interval, as {@code pidstat 1} shows it.
+     *
+     * @param cpuPercent CPU % (100 = one whole CPU)
+     * @param cpu        the CPU it last ran on (pidstat's {@code CPU} column); null if it never ran
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record TaskSample(double cpuPercent, Integer cpu) {
+        /** Without the CPU. */
+        public TaskSample(double cpuPercent) { this(cpuPercent, null); }
+    }
 
     /** Wall-clock facts: events processed, wall time, peak heap. */
     public record EngineStats(long events, long wallMs) { }

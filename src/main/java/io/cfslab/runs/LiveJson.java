@@ -88,7 +88,7 @@ public final class LiveJson {
     static String sample(SeriesSample s) {
         Map<String, TaskSample> tasks = new LinkedHashMap<>();
         if (s.tasks() != null) {
-            s.tasks().forEach((n, t) -> tasks.put(n, t == null ? null : new TaskSample(ResultJson.round2(t.cpuPercent()))));
+            s.tasks().forEach((n, t) -> tasks.put(n, t == null ? null : new TaskSample(ResultJson.round2(t.cpuPercent()), t.cpu())));
         }
         return write(new SeriesSample(s.atNs(), s.cgroups(), tasks));
     }

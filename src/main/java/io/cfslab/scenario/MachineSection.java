@@ -58,8 +58,10 @@ final class MachineSection {
         if (ok && cpus % (smt * sockets) != 0) {
             c.add(o.at("cpus"), "cpus " + cpus + " is not a multiple of smt " + smt + " x sockets " + sockets, null);
         }
+        boolean exactTime = c.bool(o, "exact_time", false);
         o.finish(c);
-        return new Parsed(new MachineSpec(profile == null ? "generic" : profile, (int) cpus, (int) smt, (int) sockets),
+        return new Parsed(new MachineSpec(profile == null ? "generic" : profile, (int) cpus, (int) smt, (int) sockets,
+                exactTime),
                 ok ? (int) cpus : -1);
     }
 

@@ -42,6 +42,7 @@ public final class ScenarioWriter {
             mo.put("smt", m.smt());
             mo.put("sockets", m.sockets());
         }
+        if (m.exactTime()) mo.put("exact_time", true);
         KernelSpec k = s.kernel();
         ObjectNode ko = o.putObject("kernel");
         // every switch explicitly (explicit keys override the version), the cgroup version follows from the files

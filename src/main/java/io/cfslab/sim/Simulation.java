@@ -74,6 +74,7 @@ public final class Simulation {
                 new SplittableRandom(scenario.seed()), recorder);
         kernel.setTimerPlacement(scenario.kernel().timerPlacement());
         cpuTimeline = new CpuTimelineRecorder(m.cpus(), scenario.durationNs());
+        if (!m.exactTime()) kernel.setTimeJitter(scenario.seed());
 
         cgroupFs = new CgroupFs(kernel, tree, scenario, tasksByEntry);
         groupIndexOfCgroup = new int[scenario.cgroups().size()];
@@ -220,7 +221,7 @@ public final class Simulation {
         if (taskNames.length <= scenario.record().maxSeriesTasks() && span > 0) {
             for (int t = 0; t < taskNames.length; t++) {
                 long used = kernel.taskUsageNs(t) - lastSampleUsageNs[t];
-                tasks.put(taskNames[t], new TaskSample(used * 100.0 / span));
+                tasks.put(taskNames[t], new TaskSample(used * 100.0 / span, kernel.lastCpu(t)));
             }
         }
         for (int t = 0; t < taskNames.length; t++) lastSampleUsageNs[t] = kernel.taskUsageNs(t);

@@ -17,6 +17,9 @@ public final class Periodic implements Workload {
     }
 
     @Override
+    public boolean iterates() { return true; }
+
+    @Override
     public void next(WorkloadContext ctx, Segment out) {
         while (true) {
             switch (phase) {

@@ -18,4 +18,10 @@ public interface Workload {
 
     /** The workload's benchmark figures for its task entry, or none. */
     default boolean reportsCompletion() { return false; }
+
+    /**
+     * Whether the workload repeats run stretches separated by sleeps (or back to back), whose wall times the
+     * result reports as {@code iteration_wall_us}: the loop body an application would time.
+     */
+    default boolean iterates() { return false; }
 }

@@ -342,4 +342,15 @@ class ScenarioParserTest {
                 s.timeline().stream().map(a -> ((TimelineAction.Write) a).value()).toList());
         assertEquals(s, ScenarioParser.parse(ScenarioWriter.toJson(s)));
     }
+
+    @Test
+    void exactTimeIsABooleanOfTheMachineAndRoundTrips() {
+        Scenario s = ScenarioParser.parse("{\"duration\": \"1s\", \"machine\": {\"cpus\": 1, \"exact_time\": true}}");
+        assertEquals(new MachineSpec("generic", 1, 1, 1, true), s.machine());
+        assertEquals(s, ScenarioParser.parse(ScenarioWriter.toJson(s)));
+        assertEquals(false, ScenarioParser.parse("{\"duration\": \"1s\"}").machine().exactTime());
+        ScenarioException e = assertThrows(ScenarioException.class,
+                () -> ScenarioParser.parse("{\"duration\": \"1s\", \"machine\": {\"exact_time\": \"yes\"}}"));
+        assertEquals(List.of("/machine/exact_time"), e.problems().stream().map(Problem::path).toList());
+    }
 }

@@ -150,12 +150,14 @@ class EraBehaviourTest {
     /**
      * put_prev_entity() throttles a cfs_rq that ran out as its last task went to sleep: before 6.6 its throttled
      * time counts from there though nothing is queued; from 6.6 only once something is enqueued again. Without
-     * the check in the sleep path both rules gave the same numbers.
+     * the check in the sleep path both rules gave the same numbers. Exact time: the 12 ms runs end on the tick
+     * that finds the cfs_rq out of runtime, so it runs out exactly as the task sleeps.
      */
     @Test
     void aCfsRqThatRunsOutAsItsTaskSleepsIsThrottledAndBefore66CountsAsThrottled() {
         String s = """
-                {'duration': '2s', 'machine': {'cpus': 1}, 'kernel': {'version': '6.1', 'throttled_clock_start': '%s'},
+                {'duration': '2s', 'machine': {'cpus': 1, 'exact_time': true},
+                 'kernel': {'version': '6.1', 'throttled_clock_start': '%s'},
                  'cgroups': [{'path': '/a', 'cpu.max': '10000 100000'}],
                  'tasks': [{'name': 'p', 'cgroup': '/a', 'workload': {'kind': 'periodic', 'run': '12ms', 'sleep': '30ms'}}]}""";
         CpuStat empty = Scenarios.run(json(s.formatted("throttle"))).cgroups().get("/a").cpuStat();

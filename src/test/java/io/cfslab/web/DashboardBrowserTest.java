@@ -147,6 +147,12 @@ class DashboardBrowserTest {
         assertThat(rows).hasSizeGreaterThanOrEqualTo(7);
         assertThat(text("#cpustat-final")).contains("/web/frontend", "nr_throttled", "throttled_usec");
         assertThat(text("#hist-meta")).contains("calls");
+        // per-task latency: a row per task with its percentiles, and the chosen task's histogram
+        assertThat(driver.findElement(By.id("latency-panel")).isDisplayed()).isTrue();
+        assertThat(driver.findElements(By.cssSelector("#task-latency tbody tr"))).isNotEmpty();
+        assertThat(driver.findElements(By.cssSelector("#task-latency tbody tr.selected"))).hasSize(1);
+        assertThat(text("#latency-hist-title")).contains("wake-up latency");
+        assertThat(driver.findElements(By.cssSelector("#latency-hist .uplot"))).as("the first task with wake-ups is charted").hasSize(1);
         // the bpftrace text view of the same histogram
         driver.findElement(By.id("hist-as-text")).click();
         assertThat(text("#hist-text")).startsWith("@distribute_cfs_runtime_ns:\n[").contains(" |@");
