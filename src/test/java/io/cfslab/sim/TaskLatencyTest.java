@@ -119,6 +119,6 @@ class TaskLatencyTest {
 
     private static SimulationResult withoutEngine(SimulationResult r) {
         return new SimulationResult(r.scenario(), r.seed(), r.simulatedNs(), r.cgroups(), r.tasks(), r.histograms(),
-                r.distributeCalls(), r.series(), r.benchmarks(), r.cpus(), r.kernel(), r.actions(), r.kernelLog(), null);
+                r.distributeCalls(), r.series(), r.benchmarks(), r.machine(), r.cpus(), r.cpuTimeline(), r.kernel(), r.actions(), r.kernelLog(), null);
     }
 }
