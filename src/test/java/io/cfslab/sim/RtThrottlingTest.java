@@ -16,7 +16,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class RtThrottlingTest {
     static final String GLOBAL = """
-            {"name": "rt", "duration": "500ms", "machine": {"cpus": 2},
+            {"name": "rt", "duration": "500ms", "machine": {"cpus": 2, "exact_time": true},
              "kernel": {"hz": %d, "sched_rt_runtime_us": %d, "sched_rt_period_us": %d},
              "tasks": [{"name": "h", "workload": {"kind": "hog"}, "policy": "fifo", "priority": 10, "cpus_allowed": "0"}]}""";
 
@@ -48,7 +48,7 @@ class RtThrottlingTest {
             "20000, 50000, 40,  1.5"})
     void groupFilesFollowTheSameMechanism(long runtimeUs, long periodUs, double percent, double tolerance) {
         String json = """
-                {"name": "rt", "duration": "500ms", "machine": {"cpus": 2},
+                {"name": "rt", "duration": "500ms", "machine": {"cpus": 2, "exact_time": true},
                  "kernel": {"rt_group_sched": true, "sched_rt_runtime_us": 1000000, "sched_rt_period_us": 1000000},
                  "cgroups": [{"path": "/a", "cpu.rt_period_us": %d, "cpu.rt_runtime_us": %d}],
                  "tasks": [{"name": "h", "cgroup": "/a", "workload": {"kind": "hog"}, "policy": "fifo", "priority": 10,
