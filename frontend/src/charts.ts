@@ -4,7 +4,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { bucketLabel, printedBuckets, type Histogram } from './hist';
 import { box, stripData, tickLabels } from './strip';
-import { pageColors, type ColorRegistry } from './colors';
+import { distinctColors, pageColors, type ColorRegistry } from './colors';
 import { durationTicks, formatDuration } from './units';
 
 /** What a line chart's values are: counts, durations in µs (cpu.stat's *_usec), or percentages. */
@@ -295,6 +295,7 @@ export class LineChart extends ReusablePlot {
       return;
     }
     const fmt = unitFormat(this.unit);
+    const colorOf = distinctColors(this.colors, lines.map((l) => l.label));
     this.plot = new uPlot(
       {
         width: width(this.el),
@@ -308,7 +309,7 @@ export class LineChart extends ReusablePlot {
           { label: 'at', value: (_u, v) => (v == null ? '' : formatDuration(v * 1e9)) },
           ...lines.map((l) => ({
             label: l.label,
-            stroke: this.colors.color(l.label),
+            stroke: colorOf.get(l.label)!,
             width: 1.5,
             points: { show: false },
             value: (_u: uPlot, v: number | null) => fmt.value(v),
@@ -319,7 +320,7 @@ export class LineChart extends ReusablePlot {
       data,
       this.el,
     );
-    this.el.dataset.colors = JSON.stringify(Object.fromEntries(lines.map((l) => [l.label, this.colors.color(l.label)])));
+    this.el.dataset.colors = JSON.stringify(Object.fromEntries(lines.map((l) => [l.label, colorOf.get(l.label)!])));
     this.el.dataset.axes = JSON.stringify(['simulated time', this.yTitle]);
     this.applyFilter();
   }

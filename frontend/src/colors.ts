@@ -53,6 +53,31 @@ export class ColorRegistry {
   }
 }
 
+/**
+ * The colours of lines drawn together in one chart. Each name keeps its registry colour; only when the page has seen
+ * more names than the palette holds (a chart of the top 20 of 40 tasks, whose top set changes while a run streams)
+ * can two of them share one, and then the later name in sorted order takes a colour that none of these lines has.
+ */
+export function distinctColors(registry: ColorRegistry, names: string[]): Map<string, string> {
+  const taken = new Set<string>();
+  const out = new Map<string, string>();
+  const clashes: string[] = [];
+  for (const n of [...new Set(names)].sort()) {
+    const c = registry.color(n);
+    if (taken.has(c)) clashes.push(n);
+    else {
+      taken.add(c);
+      out.set(n, c);
+    }
+  }
+  for (const n of clashes) {
+    const free = PALETTE.find((c) => !taken.has(c)) ?? registry.color(n);
+    taken.add(free);
+    out.set(n, free);
+  }
+  return out;
+}
+
 /** The registry of the page's cgroup paths, shared by every chart of the page that draws groups. */
 export const pageColors = new ColorRegistry();
 /** The registry of the page's task names (a namespace of its own: a page's groups and tasks together exceed the palette). */

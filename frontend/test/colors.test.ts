@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ColorRegistry, PALETTE } from '../src/colors';
+import { ColorRegistry, distinctColors, PALETTE } from '../src/colors';
 import { durationTicks, formatDuration } from '../src/units';
 import { niceStep } from '../src/cputimeline';
 
@@ -48,5 +48,21 @@ describe('durations', () => {
     expect(niceStep(60e9)).toBe(1e10);
     expect(niceStep(2e9)).toBe(5e8);
     expect(niceStep(1)).toBe(1);
+  });
+});
+
+describe('distinctColors', () => {
+  it('keeps each name its registry colour while the page has seen fewer names than the palette holds', () => {
+    const r = new ColorRegistry();
+    const names = Array.from({ length: 20 }, (_, i) => `task${i}`);
+    const m = distinctColors(r, names);
+    for (const n of names) expect(m.get(n)).toBe(r.color(n));
+  });
+  it('gives 20 lines 20 colours after the page has seen 60 names (a streaming top 20 of many tasks)', () => {
+    const r = new ColorRegistry();
+    for (let i = 0; i < 60; i++) r.color(`w${i}`);
+    const shown = Array.from({ length: 20 }, (_, i) => `w${i * 3}`);
+    const m = distinctColors(r, shown);
+    expect(new Set(shown.map((n) => m.get(n))).size).toBe(20);
   });
 });
