@@ -159,7 +159,7 @@ public final class ExperimentTables {
         out.append("\n|---|");
         out.append("---:|".repeat(r.arms().size() * 2 - 1)).append('\n');
         r.metrics().forEach((metric, byArm) -> {
-            out.append("| `").append(metric).append("` |");
+            out.append("| ").append(code(metric)).append(" |");
             Fmt f = Fmt.of(byArm);
             for (String arm : r.arms()) out.append(' ').append(meanCv(byArm.get(arm), f).replace("±", " ± ")).append(" |");
             for (int i = 1; i < r.arms().size(); i++) {
@@ -171,7 +171,7 @@ public final class ExperimentTables {
         });
         r.metrics().forEach((metric, byArm) -> {
             Fmt f = Fmt.of(byArm);
-            out.append("\n### `").append(metric).append("`\n\n|  |");
+            out.append("\n### ").append(code(metric)).append("\n\n|  |");
             for (String arm : r.arms()) out.append(' ').append(md(arm)).append(" |");
             out.append("\n|---|").append("---:|".repeat(r.arms().size())).append('\n');
             List<String> labels = new ArrayList<>();
@@ -210,9 +210,25 @@ public final class ExperimentTables {
     private static String mdOverrides(Map<String, JsonNode> set) {
         if (set == null || set.isEmpty()) return "(the scenario as it is)";
         StringBuilder b = new StringBuilder();
-        set.forEach((k, v) -> b.append(b.length() == 0 ? "" : ", ").append('`').append(md(k)).append("` = `")
-                .append(md(v.toString())).append('`'));
+        set.forEach((k, v) -> b.append(b.length() == 0 ? "" : ", ").append(code(k)).append(" = ").append(code(v.toString())));
         return b.toString();
+    }
+
+    /**
+     * A code span that holds any text: {@code |} escaped for the table, and a fence of one backtick more than the
+     * longest run inside (CommonMark), padded when the text starts or ends with one; so a task named {@code a|b`c} in
+     * a metric neither ends the table cell nor the span.
+     */
+    static String code(String s) {
+        String t = md(s);
+        int longest = 0, run = 0;
+        for (int i = 0; i < t.length(); i++) {
+            run = t.charAt(i) == '`' ? run + 1 : 0;
+            longest = Math.max(longest, run);
+        }
+        String fence = "`".repeat(longest + 1);
+        String pad = t.startsWith("`") || t.endsWith("`") ? " " : "";
+        return fence + pad + t + pad + fence;
     }
 
     private static String md(String s) {
@@ -235,8 +251,8 @@ public final class ExperimentTables {
             Map<String, String> row = new LinkedHashMap<>();
             Summary s = a.summary();
             Welch w = a.welch();
-            row.put("metric", metric);
-            row.put("arm", arm);
+            row.put("metric", text(metric));
+            row.put("arm", text(arm));
             row.put("n", String.valueOf(a.values().size()));
             row.put("min", s == null ? "" : plain(s.min()));
             row.put("max", s == null ? "" : plain(s.max()));
@@ -253,12 +269,22 @@ public final class ExperimentTables {
             for (Double v : a.values()) vs.append(vs.length() == 0 ? "" : " ").append(v == null ? "n/a" : plain(v));
             row.put("values", vs.toString());
             row.put("seeds", seeds);
-            row.put("error", a.error() == null ? "" : a.error());
+            row.put("error", a.error() == null ? "" : text(a.error()));
             rows.add(row);
         }));
         // quote only where RFC 4180 needs it (a comma, quote or line break), so paths and numbers read as they are
         return CsvMapper.builder().enable(CsvWriteFeature.STRICT_CHECK_FOR_QUOTING).build()
                 .writer(schema.build()).writeValueAsString(rows);
+    }
+
+    /**
+     * A text cell a spreadsheet will not run as a formula (OWASP "CSV injection"): a leading {@code = + - @}, tab or
+     * carriage return gets a {@code '} before it. Only names and messages pass here; numbers are written as they are.
+     */
+    static String text(String s) {
+        if (s.isEmpty()) return s;
+        char c = s.charAt(0);
+        return c == '=' || c == '+' || c == '-' || c == '@' || c == '\t' || c == '\r' ? "'" + s : s;
     }
 
     // ------------------------------------------------------------------------------------------- helpers

@@ -143,4 +143,18 @@ class ExperimentTablesTest {
         assertThat(tree.path("metrics").path("benchmarks/hb/time_s").path("tip").has("verdict")).isFalse();
         assertThat(tree.path("histograms").path("tip").path("distribute_cfs_runtime_ns").path("count").asLong()).isEqualTo(39);
     }
+
+    @Test
+    void namesCannotBreakAMarkdownCellOrRunAsASpreadsheetFormula() {
+        // a plain metric reads as before; a | is escaped for the table; backticks get a longer fence
+        assertThat(ExperimentTables.code("tasks/nop/usage_usec")).isEqualTo("`tasks/nop/usage_usec`");
+        assertThat(ExperimentTables.code("tasks/a|b`c/usage_usec")).isEqualTo("``tasks/a\\|b`c/usage_usec``");
+        assertThat(ExperimentTables.code("`x")).isEqualTo("`` `x ``");
+        // CSV: a name that a spreadsheet would evaluate is written as text; others as they are
+        assertThat(ExperimentTables.text("=HYPERLINK(\"http://x\")")).isEqualTo("'=HYPERLINK(\"http://x\")");
+        assertThat(ExperimentTables.text("@SUM(A1)")).startsWith("'");
+        assertThat(ExperimentTables.text("+1")).isEqualTo("'+1");
+        assertThat(ExperimentTables.text("base")).isEqualTo("base");
+        assertThat(ExperimentTables.text("")).isEmpty();
+    }
 }
