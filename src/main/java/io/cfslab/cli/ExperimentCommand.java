@@ -76,6 +76,10 @@ final class ExperimentCommand implements Callable<Integer> {
             err.println("--format must be text, markdown, csv or json, not " + format);
             return Cli.EXIT_BAD_INPUT;
         }
+        if (maxEvents < 1) {
+            err.println("--max-events must be at least 1, not " + maxEvents);
+            return Cli.EXIT_BAD_INPUT;
+        }
         if (threads != null && threads < 1) {
             err.println("--threads must be at least 1, not " + threads);
             return Cli.EXIT_BAD_INPUT;

@@ -124,6 +124,11 @@ class ExperimentCommandTest {
         assertThat(zero.status()).isEqualTo(2);
         assertThat(zero.err().strip()).isEqualTo(file + ": /repeats: repeats 0 is outside 1..100: every arm needs at least one run (ERANGE)");
         assertThat(run("experiment", file.toString(), "--format", "xml").status()).isEqualTo(2);
+        for (String bad : new String[] {"0", "-1"}) {
+            Out budget = run("experiment", file.toString(), "--max-events", bad);
+            assertThat(budget.status()).as("--max-events " + bad + " is a bad option, not an exceeded budget").isEqualTo(2);
+            assertThat(budget.err().strip()).isEqualTo("--max-events must be at least 1, not " + bad);
+        }
         Files.writeString(file, "{ \"scenario_id\": \"no-such\", \"repeats\": 1, \"arms\": [ { \"name\": \"a\" } ] }");
         Out missing = run("experiment", file.toString());
         assertThat(missing.status()).isEqualTo(2);
