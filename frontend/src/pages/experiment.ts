@@ -74,7 +74,8 @@ export function initExperimentPage(body: HTMLElement): void {
       bar.value = a.progress;
       bar.dataset.progress = String(a.progress);
       const runs = el('span', { class: 'runs' }, ...(a.runs ?? []).map((r) =>
-        el('a', { href: `/runs/${r.id}`, class: `run-dot ${r.status}`, title: `run ${r.repeat + 1}, seed ${r.seed}: ${r.status}${r.error ? ' (' + r.error + ')' : ''}` }, String(r.repeat + 1))));
+        // no seed here: a 64-bit seed read as a JavaScript number loses its last digits; the run page shows it exactly
+        el('a', { href: `/runs/${r.id}`, class: `run-dot ${r.status}`, title: `run ${r.repeat + 1}: ${r.status}${r.error ? ' (' + r.error + ')' : ''} (its seed on its page)` }, String(r.repeat + 1))));
       const set = Object.entries(a.set).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(', ') || '(the scenario as it is)';
       return el('tr', { 'data-arm': a.name },
         el('td', {}, a.name + (i === 0 ? ' (base)' : '')), el('td', { class: 'mono' }, set),
