@@ -57,14 +57,6 @@ public final class EffectiveSettings {
         return JSON.valueToTree(v); // numbers, booleans, strings (and any collection a future switch holds)
     }
 
-    /** {@code bandwidthSliceUs} → {@code bandwidth_slice_us}. */
-    static String snake(String camel) {
-        StringBuilder b = new StringBuilder();
-        for (int i = 0; i < camel.length(); i++) {
-            char ch = camel.charAt(i);
-            if (Character.isUpperCase(ch)) b.append('_').append(Character.toLowerCase(ch));
-            else b.append(ch);
-        }
-        return b.toString();
-    }
+    /** {@code bandwidthSliceUs} → {@code bandwidth_slice_us} ({@link KernelSpec#snake}, one rule for both). */
+    static String snake(String camel) { return KernelSpec.snake(camel); }
 }
