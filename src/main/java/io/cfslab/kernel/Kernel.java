@@ -888,9 +888,7 @@ public final class Kernel implements WorkloadContext {
 
     /** cpu.stat.local throttled time of a group: sum over CPUs of throttled_clock_self_time, ns. */
     public long throttledSelfTimeNs(int g) {
-        long s = 0;
-        for (int c = 0; c < ncpu; c++) s += thr.throttledClockSelfTimeNs(cfsRq(g, c));
-        return s;
+        return thr.throttledClockSelfTimeNs(g);
     }
 
     /** {@code __schedule()} calls so far on all CPUs: each schedule() and each park from task work (seed 00's figure). */

@@ -11,12 +11,10 @@ import static io.cfslab.kernel.Kernel.NO_CLOCK;
 import static io.cfslab.kernel.Kernel.T_PARKED;
 import static io.cfslab.kernel.Kernel.T_RUNNABLE;
 import static io.cfslab.kernel.SchedRecords.CLOCK_SELF;
-import static io.cfslab.kernel.SchedRecords.CLOCK_SELF_TIME;
 import static io.cfslab.kernel.SchedRecords.LIMBO_COUNT;
 import static io.cfslab.kernel.SchedRecords.LIMBO_HEAD;
 import static io.cfslab.kernel.SchedRecords.LIMBO_NEXT;
 import static io.cfslab.kernel.SchedRecords.LIMBO_PREV;
-import static io.cfslab.kernel.SchedRecords.ent;
 
 /**
  * Throttling and unthrottling of cfs_rqs (kernel/sched/fair.c, kernel-model.md §3.7, §4): {@code
@@ -70,7 +68,11 @@ final class Throttling {
     // ---- cfs_rqs and tasks: limbo lists and throttled_clock_self, in the records ----
     private final SchedRecords records;
     private final int[] recInts;
-    private final long[] recLongs;
+    /**
+     * throttled_clock_self_time summed per group (cpu.stat.local reads only the sum over CPUs): one hot array of
+     * groups instead of a field per cfs_rq that a stopping clock would miss in cache.
+     */
+    private final long[] clockSelfTimeNsByGroup;
 
     // ---- per CPU and group: throttled cfs_rqs again, packed by CPU, for the walks up a path ----
     /** {@link #throttled} as one bitmap row per CPU: a path's marks are a few words apart, not a few MB. */
@@ -112,7 +114,7 @@ final class Throttling {
         thrPrev = new int[nq];
         records = k.records;
         recInts = records.ints;
-        recLongs = records.longs;
+        clockSelfTimeNsByGroup = new long[k.ngroups];
         throttledBits = new GroupBitmap(k.ngroups, ncpu);
         nrThrottledOnCpu = new int[ncpu];
         limbo = new GroupBitmap(k.ngroups, ncpu);
@@ -317,6 +319,12 @@ final class Throttling {
         }
     }
 
+    /**
+     * {@code throttled[q]} of group g's cfs_rq on CPU c, read from the per-CPU bitmap: the pick asks at every
+     * level, and the bitmap's row of a CPU stays in cache where {@code throttled[]} (one byte per cfs_rq) does not.
+     */
+    boolean isThrottled(int g, int c) { return nrThrottledOnCpu[c] != 0 && throttledBits.get(g, c); }
+
     /** Whether any cfs_rq of CPU c is throttled (O(1): the CPU timeline samples it for every CPU). */
     boolean anyThrottledOn(int c) { return nrThrottledOnCpu[c] > 0; }
 
@@ -398,14 +406,14 @@ final class Throttling {
     // =====================================================================================================
 
     /** throttled_clock_self of cfs_rq x: when it started, or NO_CLOCK. */
-    long throttledClockSelfNs(int x) { return recLongs[records.rqL(x) + CLOCK_SELF]; }
+    long throttledClockSelfNs(int x) { return records.getLong(records.rq(x) + CLOCK_SELF); }
 
-    /** throttled_clock_self_time of cfs_rq x: its finished throttled intervals, ns (cpu.stat.local). */
-    long throttledClockSelfTimeNs(int x) { return recLongs[records.rqL(x) + CLOCK_SELF_TIME]; }
+    /** throttled_clock_self_time of group g summed over its cfs_rqs: their finished throttled intervals, ns (cpu.stat.local). */
+    long throttledClockSelfTimeNs(int g) { return clockSelfTimeNsByGroup[g]; }
 
     /** Starts cfs_rq x's throttled_clock_self now (it is known not to run, or is restarted as the kernel does). */
     private void startSelfClock(int x) {
-        recLongs[records.rqL(x) + CLOCK_SELF] = k.now;
+        records.setLong(records.rq(x) + CLOCK_SELF, k.now);
         int g = k.groupOf(x);
         clockRunning.set(g, k.cpuOf(x));
     }
@@ -417,12 +425,12 @@ final class Throttling {
 
     /** Stops cfs_rq x's throttled_clock_self, adding the finished interval to throttled_clock_self_time. */
     private void stopSelfClock(int x) {
-        int at = records.rqL(x);
-        long started = recLongs[at + CLOCK_SELF];
+        int at = records.rq(x) + CLOCK_SELF;
+        long started = records.getLong(at);
         if (started == NO_CLOCK) return;
-        recLongs[at + CLOCK_SELF_TIME] += k.now - started;
-        recLongs[at + CLOCK_SELF] = NO_CLOCK;
+        records.setLong(at, NO_CLOCK);
         int g = k.groupOf(x);
+        clockSelfTimeNsByGroup[g] += k.now - started;
         clockRunning.clear(g, k.cpuOf(x));
     }
 
@@ -453,10 +461,10 @@ final class Throttling {
         int n = 0;
         int xb = records.rq(x);
         for (int t = recInts[xb + LIMBO_HEAD]; t != NONE; ) {
-            int next = recInts[ent(t) + LIMBO_NEXT];
+            int next = recInts[records.ent(t) + LIMBO_NEXT];
             recInts[xb + LIMBO_HEAD] = next;
             if (--recInts[xb + LIMBO_COUNT] == 0) limbo.clear(k.groupOf(x), c);
-            if (next != NONE) recInts[ent(next) + LIMBO_PREV] = NONE;
+            if (next != NONE) recInts[records.ent(next) + LIMBO_PREV] = NONE;
             tState[t] = T_RUNNABLE;
             fair.enqueueTask(t, c, true);
             n++;
@@ -506,11 +514,12 @@ final class Throttling {
             int onPath = throttledOnPath(g, c);
             for (; g != 0; g = tree.parent(g)) {
                 int x = k.cfsRq(g, c);
+                boolean xThrottled = isThrottled(g, c);
                 if (onPath > 0 || inWalk(g, c)) { // throttle_count > 0
                     startSelfClockIfStopped(x);
-                    if (throttled[x] && throttledClockNs[x] == NO_CLOCK) throttledClockNs[x] = k.now;
+                    if (xThrottled && throttledClockNs[x] == NO_CLOCK) throttledClockNs[x] = k.now;
                 }
-                if (throttled[x]) onPath--;
+                if (xThrottled) onPath--;
             }
         }
         clock.steal(c, cost.taskParkNs());
@@ -519,22 +528,22 @@ final class Throttling {
 
     /** Puts task t at the head of cfs_rq q's limbo list. */
     void limboPush(int q, int t) {
-        int qb = records.rq(q), tb = ent(t);
+        int qb = records.rq(q), tb = records.ent(t);
         if (recInts[qb + LIMBO_COUNT]++ == 0) limbo.set(k.groupOf(q), k.cpuOf(q));
         int head = recInts[qb + LIMBO_HEAD];
         recInts[tb + LIMBO_PREV] = NONE;
         recInts[tb + LIMBO_NEXT] = head;
-        if (head != NONE) recInts[ent(head) + LIMBO_PREV] = t;
+        if (head != NONE) recInts[records.ent(head) + LIMBO_PREV] = t;
         recInts[qb + LIMBO_HEAD] = t;
     }
 
     /** Takes task t off its cfs_rq's limbo list (it leaves without an unthrottle). */
     void unlinkLimbo(int t) {
         int q = k.leafQ(t, tCpu[t]);
-        int qb = records.rq(q), tb = ent(t);
+        int qb = records.rq(q), tb = records.ent(t);
         if (--recInts[qb + LIMBO_COUNT] == 0) limbo.clear(k.groupOf(q), k.cpuOf(q));
         int p = recInts[tb + LIMBO_PREV], n = recInts[tb + LIMBO_NEXT];
-        if (p == NONE) recInts[qb + LIMBO_HEAD] = n; else recInts[ent(p) + LIMBO_NEXT] = n;
-        if (n != NONE) recInts[ent(n) + LIMBO_PREV] = p;
+        if (p == NONE) recInts[qb + LIMBO_HEAD] = n; else recInts[records.ent(p) + LIMBO_NEXT] = n;
+        if (n != NONE) recInts[records.ent(n) + LIMBO_PREV] = p;
     }
 }
