@@ -269,7 +269,12 @@ final class Throttling {
         walkPos = g + size;
         int tasks = 0;
         GroupBitmap parked = taskBased ? limbo : null;
+        int touchFrom = walkPos - 1, touchedAhead = 0;
         for (int gg; (gg = clockRunning.prevInEither(parked, c, walkPos - 1, g)) >= 0; ) {
+            if (touchedAhead-- == 0) { // the next few cfs_rqs' records and first parked tasks, misses in parallel
+                touchFrom = touchAhead(parked, c, Math.min(touchFrom, gg), g);
+                touchedAhead = TOUCH_AHEAD - 1;
+            }
             walkPos = gg; // from here on gg's count no longer includes the walk's root
             if (throttleCount(gg, c) == 0) {
                 int x = k.cfsRq(gg, c);
@@ -279,6 +284,52 @@ final class Throttling {
         }
         walkCpu = NONE;
         return tasks;
+    }
+
+    /** cfs_rqs whose records {@link #touchAhead} reads before the walk gets to them. */
+    private static final int TOUCH_AHEAD = 16;
+    /** What {@link #touchAhead} read: stored so that the JIT keeps the loads. */
+    private int touchedSum;
+
+    /**
+     * Reads the records of the next {@link #TOUCH_AHEAD} cfs_rqs the walk will visit (set in {@link #clockRunning}
+     * or {@code parked}, from group {@code from} down to {@code lo} on CPU c) and of the first task on each one's
+     * limbo list. Nothing depends on what it reads: each visit's first touch is a cache miss (the other CPUs'
+     * park storms evicted them), and these loads do not depend on each other, so the core overlaps them instead
+     * of waiting for each in turn inside the walk, as a prefetch would. Results cannot change; only speed.
+     *
+     * @return where to continue: the group below the last one read, or {@code lo - 1}
+     */
+    private int touchAhead(GroupBitmap parked, int c, int from, int lo) {
+        int sum = 0, gg = from;
+        for (int n = 0; n < TOUCH_AHEAD && (gg = clockRunning.prevInEither(parked, c, gg, lo)) >= 0; n++, gg--) {
+            int xb = records.rq(k.cfsRq(gg, c));
+            int head = recInts[xb + LIMBO_HEAD];
+            sum += recInts[xb + SchedRecords.NR_QUEUED];
+            if (head != NONE) sum += recInts[records.ent(head) + LIMBO_NEXT] + tState[head];
+        }
+        touchedSum += sum;
+        return gg < lo ? lo - 1 : gg;
+    }
+
+    /** Queued tasks of a CPU whose records {@link #touchBeforeParks} reads at most. */
+    private static final int TOUCH_TASKS = 64;
+
+    /**
+     * Before the first park of a {@code __schedule()} on CPU c (a park storm follows: every task picked in the
+     * throttled hierarchy parks in turn): reads the records of the first {@link #TOUCH_TASKS} tasks on c's list
+     * and of their leaf and parent cfs_rqs, which each park's pick and dequeue will touch, so that their cache
+     * misses overlap instead of coming one at a time. Reads only; results cannot change.
+     */
+    void touchBeforeParks(int c) {
+        int sum = 0, n = 0;
+        int[] next = fair.cpuTaskNext;
+        for (int t = fair.cpuTaskHead[c]; t != NONE && n < TOUCH_TASKS; t = next[t], n++) {
+            int leaf = k.leafQ(t, c);
+            sum += recInts[records.ent(t) + SchedRecords.ON_RQ] + recInts[records.rq(leaf) + SchedRecords.NR_QUEUED];
+            if (!k.isRootQ(leaf)) sum += recInts[records.rq(k.parentQ(leaf)) + SchedRecords.NR_QUEUED];
+        }
+        touchedSum += sum;
     }
 
     // =====================================================================================================
