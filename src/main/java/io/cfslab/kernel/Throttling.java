@@ -54,7 +54,7 @@ final class Throttling {
     private final boolean taskBased;
     private final KernelSpec.ListInsert listInsert;
     private final ThrottledClockStart clockStart;
-    private final int[] curr, tCpu, tState, tGroup;
+    private final int[] curr, tCpu, tState, tGroup, segKind;
     private final boolean[] throttleWorkPending;
     private CpuTime clock;
     private FairRq fair;
@@ -104,6 +104,7 @@ final class Throttling {
         this.tCpu = k.tCpu;
         this.tState = k.tState;
         this.tGroup = k.tGroup;
+        this.segKind = k.segKind;
         this.throttleWorkPending = k.throttleWorkPending;
 
         int nq = k.nq;
@@ -323,10 +324,11 @@ final class Throttling {
      */
     void touchBeforeParks(int c) {
         int sum = 0, n = 0;
-        int[] next = fair.cpuTaskNext;
+        int[] next = fair.cpuTaskNext, prev = fair.cpuTaskPrev;
         for (int t = fair.cpuTaskHead[c]; t != NONE && n < TOUCH_TASKS; t = next[t], n++) {
             int leaf = k.leafQ(t, c);
-            sum += recInts[records.ent(t) + SchedRecords.ON_RQ] + recInts[records.rq(leaf) + SchedRecords.NR_QUEUED];
+            sum += recInts[records.ent(t) + SchedRecords.ON_RQ] + recInts[records.rq(leaf) + SchedRecords.NR_QUEUED]
+                    + segKind[t] + tState[t] + prev[t];
             if (!k.isRootQ(leaf)) sum += recInts[records.rq(k.parentQ(leaf)) + SchedRecords.NR_QUEUED];
         }
         touchedSum += sum;
