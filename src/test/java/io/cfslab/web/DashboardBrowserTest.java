@@ -554,6 +554,7 @@ class DashboardBrowserTest {
         assertThat(driver.findElements(By.id("compare-hist"))).isEmpty();
         driver.get(url("/compare?a=no-such-run&b=" + done));
         assertThat(text("#compare-unavailable")).contains("A: there is no run no-such-run");
+        assertThat(driver.findElements(By.id("no-differences"))).as("no claim that unknown settings are equal").isEmpty();
         screenshot("compare-unavailable");
     }
 
