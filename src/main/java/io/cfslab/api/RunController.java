@@ -363,9 +363,12 @@ public class RunController {
         });
     }
 
+    /** JSON or text (bpftrace's, cpu.stat's layout), by content negotiation: q-values, text/* ({@link AcceptNegotiation}). */
     private static boolean wantsText(String accept) {
-        return accept != null && accept.contains("text/plain") && !accept.contains("application/json");
+        return AcceptNegotiation.best(accept, JSON_OR_TEXT).equals(MediaType.TEXT_PLAIN);
     }
+
+    private static final List<MediaType> JSON_OR_TEXT = List.of(MediaType.APPLICATION_JSON, MediaType.TEXT_PLAIN);
 
     private static final TypeReference<LinkedHashMap<String, SimulationResult.CgroupStats>> CGROUPS =
             new TypeReference<>() { };
