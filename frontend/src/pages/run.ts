@@ -232,6 +232,10 @@ export function initRunPage(body: HTMLElement): void {
   async function showFinal(): Promise<void> {
     if (finalShown) return;
     finalShown = true;
+    // a large result takes a moment: say so rather than "appears once the run starts"
+    if (!drawn.has('cpu-timeline') && !explained.has('cpu-timeline')) {
+      $('cpu-timeline').replaceChildren(el('p', { class: 'hint' }, 'Loading the stored result…'));
+    }
     try {
       const [run, result, cpuStat] = await Promise.all([
         getJson<RunView>(`/api/runs/${runId}`),
