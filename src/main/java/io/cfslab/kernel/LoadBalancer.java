@@ -166,7 +166,7 @@ final class LoadBalancer {
         for (int w = 0; w < hasRunnable.length; w++) {
             for (long bits = hasRunnable[w]; bits != 0; bits &= bits - 1) {
                 int s = (w << 6) + Long.numberOfTrailingZeros(bits);
-                if (s == c) continue;
+                if (s == c || k.nrRunnable(s) + 1 <= most) continue; // load(s) <= nrRunnable(s) + 1: cannot beat most
                 int l = load(s);
                 if (l > most) { most = l; busiest = s; }
             }
