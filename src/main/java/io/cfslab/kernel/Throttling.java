@@ -496,6 +496,7 @@ final class Throttling {
      * list; the first park of a throttled hierarchy starts its throttled clocks (eb962f251fbb).
      */
     void parkTask(int t, int c) {
+        k.chargeSchedOverhead(t, c, cost.taskParkNs()); // the task work runs on t's clock, before its dequeue
         fair.dequeueTask(t, c);
         tState[t] = T_PARKED;
         throttleWorkPending[t] = false;
@@ -513,7 +514,6 @@ final class Throttling {
                 if (throttled[x]) onPath--;
             }
         }
-        clock.steal(c, cost.taskParkNs());
         observer.park(k.now, c, t);
     }
 
