@@ -35,7 +35,6 @@ final class FairRq {
     //      entity per cfs_rq; vruntime, min_vruntime and h_nr_running live in their records ----
     private final SchedRecords records;
     private final int[] recInts;
-    private final long[] recLongs;
     /**
      * cfs_rqs with runnable tasks (hNrRunning &gt; 0), kept unless {@code throttled_clock_start=first-park}: a
      * throttle starts the throttled_clock_self of exactly these; null otherwise.
@@ -65,7 +64,6 @@ final class FairRq {
         groupRunnable = new int[k.ngroups];
         records = k.records;
         recInts = records.ints;
-        recLongs = records.longs;
         nonEmpty = clockStart != ThrottledClockStart.FIRST_PARK ? new GroupBitmap(k.ngroups, k.ncpu) : null;
         queued = new EntityQueue(records);
         cpuTaskHead = new int[k.ncpu];
@@ -81,7 +79,7 @@ final class FairRq {
     }
 
     /** se->vruntime of entity e, ns. */
-    long vruntime(int e) { return recLongs[SchedRecords.entL(e) + SchedRecords.VRUNTIME]; }
+    long vruntime(int e) { return records.vruntime(e); }
 
     /**
      * Sets the vruntime of an entity that is not queued: a queued one's only changes through
@@ -89,11 +87,11 @@ final class FairRq {
      */
     void setVruntime(int e, long v) {
         if (queued.isQueued(e)) throw new IllegalStateException("vruntime of queued entity " + e + " set directly");
-        recLongs[SchedRecords.entL(e) + SchedRecords.VRUNTIME] = v;
+        records.setLong(records.ent(e) + SchedRecords.VRUNTIME, v);
     }
 
     /** cfs_rq->min_vruntime of cfs_rq q, ns. */
-    long minVruntime(int q) { return recLongs[records.rqL(q) + SchedRecords.MIN_VRUNTIME]; }
+    long minVruntime(int q) { return records.getLong(records.rq(q) + SchedRecords.MIN_VRUNTIME); }
 
     /** cfs_rq->h_nr_running of cfs_rq q: runnable tasks in its hierarchy on its CPU. */
     int hNrRunning(int q) { return recInts[records.rq(q) + SchedRecords.H_NR_RUNNING]; }
@@ -104,13 +102,15 @@ final class FairRq {
      */
     void updateCurrFair(int t, int c, long d) {
         int leaf = k.leafQ(t, c);
-        recLongs[SchedRecords.entL(t) + SchedRecords.VRUNTIME] += d;
+        int tv = records.ent(t) + SchedRecords.VRUNTIME;
+        records.setLong(tv, records.getLong(tv) + d);
         if (onRq(t)) queued.keyIncreased(leaf, t);
         for (int q = leaf; !k.isRootQ(q); q = k.parentQ(q)) {
             bwc.accountCfsRqRuntime(q, d, t);
             int se = k.groupEntity(q);
             long dv = d * NICE_0_LOAD / groupEntityWeight(q);
-            recLongs[SchedRecords.entL(se) + SchedRecords.VRUNTIME] += dv;
+            int sv = records.ent(se) + SchedRecords.VRUNTIME;
+            records.setLong(sv, records.getLong(sv) + dv);
             if (dv != 0 && onRq(se)) queued.keyIncreased(k.parentQ(q), se);
         }
     }
@@ -246,13 +246,13 @@ final class FairRq {
                         if (!taskBased) continue restart;
                         lastPickThrottled = true;
                     }
-                    if (thr.throttled[x]) throttledAbove++;
+                    if (thr.isThrottled(k.groupOf(x), c)) throttledAbove++; // per-CPU bitmap: a hot line
                     if (throttledAbove > 0 || thr.inWalkQ(x, c)) lastPickThrottled = true; // throttle_count > 0
                 }
                 int best = queued.first(x); // least vruntime, the lower index of equals
                 long bv = vruntime(best);
-                int minAt = records.rqL(x) + SchedRecords.MIN_VRUNTIME;
-                if (bv > recLongs[minAt]) recLongs[minAt] = bv;
+                int minAt = records.rq(x) + SchedRecords.MIN_VRUNTIME;
+                if (bv > records.getLong(minAt)) records.setLong(minAt, bv);
                 if (best < ntasks) return best;
                 x = best - ntasks;
             }
