@@ -35,6 +35,8 @@ final class CpuTime {
     final long[] stolenUntilNs;
     final long[] busyNs;
     final long[] irqNs;
+    /** Stolen time that was charged to a task ({@link #chargeSystem}): busy time, not scheduler overhead. */
+    final long[] chargedNs;
     /** The latest steal on each CPU: its length and whether it was interrupt time (to split a pending tail). */
     private final long[] lastStealNs;
     private final boolean[] lastStealIrq;
@@ -70,6 +72,7 @@ final class CpuTime {
         stolenUntilNs = new long[ncpu];
         busyNs = new long[ncpu];
         irqNs = new long[ncpu];
+        chargedNs = new long[ncpu];
         lastStealNs = new long[ncpu];
         lastStealIrq = new boolean[ncpu];
         speed = new double[ncpu];
@@ -144,8 +147,11 @@ final class CpuTime {
         return irqNs[c] - Math.min(irqAhead, irqNs[c]);
     }
 
-    /** Scheduler overhead CPU c has spent by now (stolen time that is not interrupt time, pending part excluded). */
-    long schedElapsedNs(int c) { return stolenElapsed(c) - irqElapsedNs(c); }
+    /**
+     * Scheduler overhead CPU c has spent by now: stolen time that is neither interrupt time nor charged to a task
+     * (pending part excluded).
+     */
+    long schedElapsedNs(int c) { return Math.max(0, stolenElapsed(c) - irqElapsedNs(c) - chargedNs[c]); }
 
     /** End of the interrupt or overhead work CPU c is doing (in the past when it is doing none), ns. */
     long busyUntil(int c) { return stolenUntilNs[c]; }
@@ -204,6 +210,24 @@ final class CpuTime {
         if (curr[c] != NONE) settle(c);
         speed[c] = s;
         if (curr[c] != NONE && segRemainingNs[curr[c]] != Long.MAX_VALUE) k.armSegmentEnd(c);
+    }
+
+    /**
+     * Kernel work done on CPU c in task t's context outside its workload stretch (its switch-in, its throttle task
+     * work): {@code ns} of system time for t and its groups, as {@code cpu.stat} counts it, and busy time of the
+     * CPU. The caller has made the same time a {@link #steal}, so that the workload makes no progress in it and no
+     * later {@code update_curr()} charges it again; {@link #chargedNs} takes it back out of the CPU's scheduler
+     * overhead.
+     */
+    void chargeSystem(int t, int c, long ns) {
+        busyNs[c] += ns;
+        chargedNs[c] += ns;
+        usageNs[t] += ns;
+        systemNs[t] += ns;
+        for (int g = tGroup[t]; g != NONE; g = tree.parent(g)) {
+            gUsageNs[g] += ns;
+            gSystemNs[g] += ns;
+        }
     }
 
     /** Attributes the running task's time since the last flush to it and its groups (user or system). */

@@ -537,6 +537,8 @@ public final class Kernel implements WorkloadContext {
         if (next != ranLast) contextSwitches++;
         if (next != lastRan[c]) {
             nrSwitches[next]++;
+            // stolen, not charged to next: see docs/cost-model.md, "Charged and stolen overhead" (charging it
+            // was tried and measured)
             clock.steal(c, cost.contextSwitchNs());
         }
         lastRan[c] = next;
@@ -548,6 +550,22 @@ public final class Kernel implements WorkloadContext {
         armSegmentEnd(c);
         ensureTick(c);
         onAvailabilityChange(c);
+    }
+
+    /**
+     * Scheduler work of {@code ns} done on CPU c in task t's context: t's throttle task work in the task models
+     * ({@code throttle_cfs_rq_work()}, 6.18: it runs as task work on t's way back to user mode, and
+     * {@code dequeue_task_fair()} runs {@code update_curr()} at every level it walks). The CPU spends the time (a
+     * steal: no stretch makes progress during it, no later {@code update_curr()} charges it again) and, as in the
+     * kernel, it is charged to t: its vruntime, every cfs_rq of its hierarchy ({@code account_cfs_rq_runtime()}:
+     * a throttled group's debt grows, and the next period's quota pays for its own parks) and its system time.
+     * RT tasks are only stolen from.
+     */
+    void chargeSchedOverhead(int t, int c, long ns) {
+        clock.steal(c, ns);
+        if (ns <= 0 || !isFair(t)) return;
+        fair.updateCurrFair(t, c, ns);
+        clock.chargeSystem(t, c, ns);
     }
 
     /** A picked task with a fatal signal pending exits at once (do_exit() in the kernel, its cost not modelled). */
@@ -903,7 +921,7 @@ public final class Kernel implements WorkloadContext {
     public double meanPowerW() {
         if (power == null || now <= 0) return Double.NaN;
         long threadNs = 0;
-        for (int c = 0; c < ncpu; c++) threadNs += clock.busyNs[c] + clock.stolenElapsed(c);
+        for (int c = 0; c < ncpu; c++) threadNs += clock.busyNs[c] - clock.chargedNs[c] + clock.stolenElapsed(c);
         return power.meanPowerW((double) clock.coreActiveNs() / now, (double) threadNs / now);
     }
 

@@ -557,6 +557,7 @@ final class Throttling {
      * list; the first park of a throttled hierarchy starts its throttled clocks (eb962f251fbb).
      */
     void parkTask(int t, int c) {
+        k.chargeSchedOverhead(t, c, cost.taskParkNs()); // the task work runs on t's clock, before its dequeue
         fair.dequeueTask(t, c);
         tState[t] = T_PARKED;
         throttleWorkPending[t] = false;
@@ -575,7 +576,6 @@ final class Throttling {
                 if (xThrottled) onPath--;
             }
         }
-        clock.steal(c, cost.taskParkNs());
         observer.park(k.now, c, t);
     }
 

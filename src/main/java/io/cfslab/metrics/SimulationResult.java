@@ -116,10 +116,11 @@ public record SimulationResult(String scenario, long seed, long simulatedNs,
      * One CPU's time (extension of the contract).
      *
      * @param cpu        CPU number
-     * @param busyUsec   time running tasks, µs
+     * @param busyUsec   time running tasks, µs, including the task-based throttle's parks (charged to the parking
+     *                   task, docs/cost-model.md)
      * @param irqUsec    time in the period/slack timer and async-unthrottle IPI handlers, µs: who pays for
      *                   distributing runtime and unthrottling
-     * @param schedUsec  scheduler overhead: context switches, throttle walks, task parking, µs
+     * @param schedUsec  scheduler overhead charged to no task: context switches, throttle walks, µs
      */
     public record CpuStats(int cpu, long busyUsec, long irqUsec, long schedUsec) { }
 

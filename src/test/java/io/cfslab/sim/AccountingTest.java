@@ -2,6 +2,8 @@ package io.cfslab.sim;
 
 import io.cfslab.metrics.SimulationResult;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -26,5 +28,30 @@ class AccountingTest {
         for (var cpu : r.cpus()) {
             assertThat(cpu.busyUsec() + cpu.irqUsec() + cpu.schedUsec()).isLessThanOrEqualTo(r.simulatedNs() / 1000);
         }
+    }
+
+    /**
+     * The throttle task work of the task models (throttle_cfs_rq_work(), 6.18) runs on the parking task's clock: each
+     * park is task_park_ns (2 µs on generic) of its system time and of its group's usage, charged to the quota like
+     * any other time it runs. One hog at 20 % on one CPU parks once per throttle; the cfs_rq model has no parks.
+     */
+    @ParameterizedTest
+    @CsvSource({"task, 2", "task-account, 2", "cfs_rq, 0"})
+    void aParkIsChargedToTheParkingTask(String model, long parkUsec) {
+        SimulationResult r = Scenarios.run("""
+                { "name": "parks charged", "seed": 1, "duration": "1010ms",
+                  "machine": { "profile": "generic", "cpus": 1, "exact_time": true },
+                  "kernel": { "throttle": "%s", "hz": 1000 },
+                  "cgroups": [ { "path": "/a", "cpu.max": "20000 100000" } ],
+                  "tasks": [ { "name": "hog", "cgroup": "/a", "workload": { "kind": "hog" } } ] }
+                """.formatted(model));
+        var stat = r.cgroups().get("/a").cpuStat();
+        var hog = r.tasks().get("hog");
+        assertThat(stat.nrThrottled()).as(model).isEqualTo(10L); // the run ends 10 ms into a period: none pending
+        assertThat(hog.systemUsec()).as(model + ": system time = parks").isEqualTo(parkUsec * stat.nrThrottled());
+        assertThat(stat.systemUsec()).isEqualTo(hog.systemUsec());
+        // the CPU's side: the park is busy time of the CPU (the task ran it), not scheduler overhead
+        long busy = r.cpus().stream().mapToLong(SimulationResult.CpuStats::busyUsec).sum();
+        assertThat(busy).isCloseTo(hog.usageUsec(), org.assertj.core.data.Offset.offset(2L));
     }
 }
