@@ -16,7 +16,7 @@ import static io.cfslab.kernel.Kernel.NO_CLOCK;
  * paths touch together live here; the rest stay arrays of their own in the class that owns them.
  *
  * <p>Each slot belongs to one class: {@link EntityQueue} (heap links, on_rq, heap root, stale entity,
- * nr_queued), {@link FairRq} (vruntime, min_vruntime, h_nr_running) and {@link Throttling} (limbo lists,
+ * nr_queued), {@link FairRq} (vruntime, min_vruntime, h_nr_running, vlag, the vruntime sum) and {@link Throttling} (limbo lists,
  * throttled_clock_self). Nothing else reads them. A task's record has no cfs_rq part; its slots 4 and 5 hold
  * the task's limbo links instead.
  */
@@ -34,7 +34,9 @@ final class SchedRecords {
     // ---- long slots ----
     /** Entity: vruntime. cfs_rq: min_vruntime, throttled_clock_self (NO_CLOCK when stopped) and its total. */
     static final int VRUNTIME = 0, MIN_VRUNTIME = 1, CLOCK_SELF = 2, CLOCK_SELF_TIME = 3;
-    static final int LONGS = 4;
+    /** Entity: se->vlag. cfs_rq: the sum of its queued entities' vruntimes less min_vruntime (avg_vruntime()). */
+    static final int VLAG = 4, VRUNTIME_SUM = 5;
+    static final int LONGS = 6;
 
     final int tasks;
     final int[] ints;
