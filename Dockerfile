@@ -33,4 +33,6 @@ USER cfslab
 ENV SERVER_ADDRESS=0.0.0.0
 EXPOSE 8080
 VOLUME ["/app/data"]
-ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-jar", "/app/cfslab.jar"]
+# GuaranteedSafepointInterval=0: no stop-the-world "cleanup" safepoint every second; each one waits for the low-priority
+# (nice 10) simulation threads to get a CPU and reach it, and stalls every request meanwhile (docs/benchmarks.md, issue 13)
+ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-XX:+UnlockDiagnosticVMOptions", "-XX:GuaranteedSafepointInterval=0", "-jar", "/app/cfslab.jar"]

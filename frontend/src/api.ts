@@ -101,6 +101,8 @@ export interface RunView {
   arm?: string | null;
   repeat?: number | null;
   settings?: Settings | null;
+  /** simulated seconds per wall-clock second it executes at, or null: as fast as possible */
+  pace?: number | null;
 }
 
 export type Status = RunView['status'];
@@ -173,8 +175,43 @@ export interface ExperimentResult {
   histograms: Record<string, Record<string, { count: number; sum: number; buckets: { low: number; high: number; count: number }[] }>>;
 }
 
-export async function startRun(scenarioId: string): Promise<RunView> {
-  return sendJson<RunView>('POST', '/api/runs', { scenarioId });
+/**
+ * Starts a run of a stored scenario. `pace`: simulated seconds per wall-clock second (10 = ten times real time), or
+ * undefined for as fast as possible.
+ */
+export async function startRun(scenarioId: string, pace?: number): Promise<RunView> {
+  return sendJson<RunView>('POST', '/api/runs', pace === undefined ? { scenarioId } : { scenarioId, pace });
+}
+
+const PACE_KEY = 'cfslab.pace';
+
+/**
+ * The page's pace selects (`select.run-pace`, the layout's `pace` fragment): they show the pace chosen last (kept in
+ * localStorage, so that it follows the user from page to page) and remember a new choice. Returns the pace chosen
+ * now, or undefined for as fast as possible.
+ */
+export function paceOption(): () => number | undefined {
+  const selects = [...document.querySelectorAll<HTMLSelectElement>('select.run-pace')];
+  let saved = '';
+  try {
+    saved = localStorage.getItem(PACE_KEY) ?? '';
+  } catch {
+    // storage unavailable: every page starts at "as fast as possible"
+  }
+  for (const s of selects) {
+    if ([...s.options].some((o) => o.value === saved)) s.value = saved;
+    s.addEventListener('change', () => {
+      try {
+        localStorage.setItem(PACE_KEY, s.value);
+      } catch {
+        // not remembered
+      }
+    });
+  }
+  return () => {
+    const v = selects[0]?.value ?? '';
+    return v === '' ? undefined : Number(v);
+  };
 }
 
 export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {

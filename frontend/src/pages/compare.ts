@@ -35,6 +35,7 @@ export function initComparePage(body: HTMLElement): void {
   const b = body.dataset.b ?? '';
   const errorEl = document.getElementById('compare-error');
   if (!a || !b) return; // the page says what to do (#compare-empty)
+  if (body.dataset.comparable === 'false') return; // the page says why not (#compare-unavailable)
   void (async () => {
     try {
       const [ra, rb] = await Promise.all([getJson<Result>(`/api/runs/${a}/result`), getJson<Result>(`/api/runs/${b}/result`)]);

@@ -1,7 +1,7 @@
 // Scenario editor: the cgroup tree as a virtual list (only the rows in view exist, so seed 01's 2,202
 // groups stay fast), cgroupfs-style in-place writes of cpu.max, cpu.max.burst and cpu.weight with the
 // kernel's message on a refused write, tasks, timeline, kernel options and machine, import/export.
-import { ApiError, cgroupFileUrl, del, el, getJson, getText, putText, sendJson, showError, startRun } from '../api';
+import { ApiError, cgroupFileUrl, del, el, getJson, getText, paceOption, putText, sendJson, showError, startRun } from '../api';
 
 interface TreeNode {
   path: string;
@@ -248,9 +248,10 @@ export function initEditorPage(body: HTMLElement): void {
     }
   });
 
+  const pace = paceOption();
   document.getElementById('run-scenario')?.addEventListener('click', async () => {
     try {
-      location.href = `/runs/${(await startRun(id)).id}`;
+      location.href = `/runs/${(await startRun(id, pace())).id}`;
     } catch (e) {
       fail(e);
     }

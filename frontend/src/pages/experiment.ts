@@ -68,12 +68,14 @@ export function initExperimentPage(body: HTMLElement): void {
     deleteBtn.hidden = !FINISHED.includes(x.status);
     $('exp-description').textContent = x.description ?? '';
     if (x.error) showError(errorEl, new Error(`${x.status}: ${x.error}`));
+    drawResultsNote(x);
     const tbody = document.querySelector('#arms tbody')!;
     tbody.replaceChildren(...x.arms.map((a, i) => {
       const bar = el('progress', { max: '100', class: 'arm-progress' });
       bar.value = a.progress;
       bar.dataset.progress = String(a.progress);
-      const runs = el('span', { class: 'runs' }, ...(a.runs ?? []).map((r) =>
+      const runs = !a.runs?.length ? el('span', { class: 'hint' }, 'no runs: the experiment has none left for this arm')
+        : el('span', { class: 'runs' }, ...a.runs.map((r) =>
         // no seed here: a 64-bit seed read as a JavaScript number loses its last digits; the run page shows it exactly
         el('a', { href: `/runs/${r.id}`, class: `run-dot ${r.status}`, title: `run ${r.repeat + 1}: ${r.status}${r.error ? ' (' + r.error + ')' : ''} (its seed on its page)` }, String(r.repeat + 1))));
       const set = Object.entries(a.set).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(', ') || '(the scenario as it is)';
@@ -82,6 +84,23 @@ export function initExperimentPage(body: HTMLElement): void {
         el('td', {}, el('span', { class: `badge ${a.status}` }, a.status)),
         el('td', { class: 'progress-col' }, bar, ` ${a.done}/${a.total}`), el('td', {}, runs));
     }));
+  }
+
+  /** Until every run is done the results panels are hidden: this note says when they come, or why they never will. */
+  function drawResultsNote(x: ExperimentView): void {
+    const note = $('results-note');
+    let text = '';
+    if (x.total === 0) {
+      text = 'No runs: this experiment has no runs, so it has no results.';
+    } else if (x.status === 'queued' || x.status === 'running') {
+      text = `The results table, histograms and per-metric plots appear here when all ${x.total} runs are done (${x.done} so far).`;
+    } else if (x.status !== 'done') {
+      text = `No results: the experiment ${x.status === 'failed' ? 'failed' : 'was cancelled'} with ${x.done} of ${x.total} runs done` +
+        `${x.error ? ` (${x.error})` : ''}; its table needs every run. Each done run's page still shows its own result.`;
+    }
+    note.textContent = text;
+    note.hidden = text === '';
+    note.dataset.status = x.status;
   }
 
   function drawResult(r: ExperimentResult): void {

@@ -1,7 +1,7 @@
 // Home: Run buttons (POST /api/runs), ready-made experiments (POST /api/experiments), the experiments table and
 // the runs table (runs that belong to no experiment, with the settings they ran with), refreshed every second
 // while something is active; finished runs and experiments can be deleted.
-import { del, el, fmtSeconds, getJson, sendJson, showError, startRun, type ExperimentView, type RunView } from '../api';
+import { del, el, fmtSeconds, getJson, paceOption, sendJson, showError, startRun, type ExperimentView, type RunView } from '../api';
 import { summarize } from '../settings';
 
 const FINISHED = ['done', 'failed', 'cancelled'];
@@ -11,12 +11,13 @@ export function initHomePage(): void {
   const expErrorEl = document.getElementById('experiment-error');
   const form = document.getElementById('compare-form') as HTMLFormElement;
   const picked: string[] = [];
+  const pace = paceOption();
 
   for (const btn of document.querySelectorAll<HTMLButtonElement>('.run-btn')) {
     btn.addEventListener('click', async () => {
       btn.disabled = true;
       try {
-        const run = await startRun(btn.dataset.scenarioId!);
+        const run = await startRun(btn.dataset.scenarioId!, pace());
         location.href = `/runs/${run.id}`;
       } catch (e) {
         showError(errorEl, e);

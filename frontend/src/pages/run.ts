@@ -9,6 +9,13 @@ import { emptyState, RunStream, type CgroupStats, type DistributeCall, type RunS
 import { CpuTimelineView } from '../cputimeline';
 import { formatDuration } from '../units';
 import { pageColors, taskColors } from '../colors';
+import { isFinished, StatusView, type RunStatusWord } from '../runstatus';
+import { explain, readPanelNotes, statusNote } from '../emptynotes';
+
+/** The panels (their hosts' ids) that can be empty, each then saying why. */
+const PANELS = ['hist', 'chart-nr-throttled', 'chart-throttled-usec', 'chart-usage', 'chart-tasks', 'cpu-timeline', 'slowest',
+  'latency-panel', 'final-panel'] as const;
+type Panel = (typeof PANELS)[number];
 
 const HIST = 'distribute_cfs_runtime_ns';
 
@@ -50,6 +57,33 @@ export function initRunPage(body: HTMLElement): void {
     usage: new LineChart($('chart-usage'), 'CPU time used', 'usec'),
     tasks: new LineChart($('chart-tasks'), 'CPU (% of one CPU)', 'percent', 220, taskColors),
   };
+  // panels that drew data, and panels that say why they are empty
+  const drawn = new Set<Panel>();
+  const explained = new Set<Panel>();
+  const notes = readPanelNotes(body.dataset.panelNotes);
+  function explainPanel(id: Panel, note: string): void {
+    const host = $(id);
+    if (id === 'latency-panel') {
+      // the panel's own table and chart give way to the note; the panel itself shows
+      host.hidden = false;
+      for (const c of host.querySelectorAll<HTMLElement>('.table-scroll, #latency-hist, #latency-hist-title')) c.hidden = true;
+      explain(host.querySelector<HTMLElement>('.table-scroll') ?? host, note, id);
+    } else if (id === 'final-panel') {
+      host.hidden = false;
+      explain(host.querySelector<HTMLElement>('.table-scroll') ?? host, note, id);
+    } else {
+      explain(host, note);
+    }
+    explained.add(id);
+    body.dataset.emptyPanels = [...explained].join(' ');
+  }
+  /** Every panel that drew nothing and says nothing yet: `note(id)` says why. */
+  function explainTheRest(note: (id: Panel) => string): void {
+    for (const id of PANELS) if (!drawn.has(id) && !explained.has(id)) explainPanel(id, note(id));
+  }
+  for (const [id, note] of Object.entries(notes.notRecorded)) {
+    if ((PANELS as readonly string[]).includes(id)) explainPanel(id as Panel, note);
+  }
   let histUpdates = 0;
   let durationNs = 0;
   let lastHistKey = '';
@@ -74,18 +108,18 @@ export function initRunPage(body: HTMLElement): void {
     }
   });
 
-  function setStatus(status: string, progress: number, simulatedNs: number, dur: number, etaMs: number | null): void {
-    statusEl.textContent = status;
-    statusEl.dataset.status = status;
-    statusEl.className = `badge ${status}`;
-    if (dur > 0) durationNs = dur;
-    progressEl.value = progress;
-    progressEl.dataset.progress = String(progress);
-    const eta = etaMs != null && status === 'running' ? ` · ETA ${(etaMs / 1000).toFixed(1)} s` : '';
-    progressText.textContent = `${progress.toFixed(1)} % · ${fmtSeconds(simulatedNs)} of ${fmtSeconds(dur)}${eta}`;
+  // Badge, bar and text: written only by the status view, from every source's reports merged (runstatus.ts)
+  const statusView = new StatusView(statusEl, progressEl, progressText, (f) => {
+    if (f.durationNs > 0) durationNs = f.durationNs;
     // a run of an experiment is cancelled with its experiment
-    cancelBtn.hidden = !(status === 'queued' || status === 'running') || !!body.dataset.experimentId;
+    cancelBtn.hidden = isFinished(f.status) || !!body.dataset.experimentId;
+  });
+  function setStatus(status: string, progress: number, simulatedNs: number, dur: number, etaMs: number | null): void {
+    statusView.report({ status: status as RunStatusWord, progress, simulatedNs, durationNs: dur, etaMs });
   }
+  // the server-rendered status is the first report (the page's first paint and the script agree from the start)
+  setStatus(statusEl.dataset.status ?? 'queued', Number(progressEl.dataset.progress ?? 0),
+    Number(progressEl.dataset.simulatedNs ?? 0), Number(progressEl.dataset.durationNs ?? 0), null);
 
   function drawHistogram(h: RunState['histograms'][string] | undefined, countUpdate: boolean): void {
     if (!h) return;
@@ -95,6 +129,7 @@ export function initRunPage(body: HTMLElement): void {
       histEl.dataset.updates = String(histUpdates);
     }
     lastHistKey = key;
+    if (h.count > 0) drawn.add('hist');
     const buckets = printedBuckets(h);
     histChart.update([{ ...h, buckets }]);
     histText.textContent = formatBpftrace(HIST, { buckets });
@@ -108,8 +143,9 @@ export function initRunPage(body: HTMLElement): void {
     const taskChart = taskLines(samples);
     pageColors.registerAll(groupCharts.flatMap((r) => r.lines.map((l) => l.label)));
     taskColors.registerAll(taskChart.lines.map((l) => l.label));
-    const put = (chart: LineChart, r: { lines: { label: string; values: (number | null)[] }[]; total: number }, id: string) => {
+    const put = (chart: LineChart, r: { lines: { label: string; values: (number | null)[] }[]; total: number }, id: Panel) => {
       chart.update(xs, r.lines);
+      if (r.lines.length && xs.length) drawn.add(id);
       const note = document.getElementById(id)!.previousElementSibling as HTMLElement;
       note.dataset.total = String(r.total);
       note.title = r.total > MAX_LINES ? `top ${MAX_LINES} of ${r.total}` : '';
@@ -123,6 +159,7 @@ export function initRunPage(body: HTMLElement): void {
   function drawCalls(state: RunState): void {
     const calls = showRecent ? [...state.recent].reverse() : state.slowest;
     $('calls-title').textContent = showRecent ? 'Latest distribute_cfs_runtime() calls' : 'Slowest distribute_cfs_runtime() calls';
+    if (calls.length) drawn.add('slowest');
     drawSlowest(calls);
   }
 
@@ -159,6 +196,7 @@ export function initRunPage(body: HTMLElement): void {
     if (!tl || tl.cpus.length === 0) return;
     const host = $('cpu-timeline');
     cpuView ??= new CpuTimelineView(host);
+    drawn.add('cpu-timeline');
     cpuView.draw(tl, durationNs || tl.intervalNs * tl.cpus[0].length, source);
   }
 
@@ -209,10 +247,11 @@ export function initRunPage(body: HTMLElement): void {
       $('live-panel').hidden = true;
       const tl = result.cpu_timeline;
       if (tl?.cpus?.length) drawCpuTimeline({ intervalNs: tl.interval_ns, cpus: tl.cpus }, 'result');
-      else $('cpu-timeline').replaceChildren(el('p', { class: 'hint' }, 'Not recorded: this run was stored before results kept a CPU timeline.'));
       drawCpuTotals(result.cpus ?? [], result.simulated_ns);
       drawFinalTable(cpuStat);
       drawTaskLatency($('latency-panel'), result.tasks);
+      if (Object.keys(result.tasks ?? {}).length) drawn.add('latency-panel');
+      explainTheRest((id) => notes.ifEmpty[id] ?? emptyInResult(id, result.simulated_ns));
       sourceEl.textContent = `finished in ${(run.wallMs / 1000).toFixed(1)} s wall time · ${fmtInt(run.events)} events`;
       body.dataset.final = 'true';
     } catch (e) {
@@ -231,12 +270,38 @@ export function initRunPage(body: HTMLElement): void {
           s['cpu.stat.local']?.throttled_usec].map((v) => el('td', {}, fmtInt(v)))));
     }
     tbody.replaceChildren(...rows);
+    if (rows.length) drawn.add('final-panel');
     $('final-panel').hidden = false;
+  }
+
+  /** Why a panel of a done run's page is empty when the scenario did not tell beforehand. */
+  function emptyInResult(id: Panel, simulatedNs: number): string {
+    switch (id) {
+      case 'hist':
+      case 'slowest':
+        return `No distribute_cfs_runtime() calls: no group used up its quota in ${fmtSeconds(simulatedNs)} simulated, ` +
+          'so the period timer never had a throttled runqueue to refill.';
+      case 'cpu-timeline':
+        return 'Not recorded: this run was stored before results kept a CPU timeline.';
+      case 'latency-panel':
+        return 'No per-task latency: the result has no tasks.';
+      case 'final-panel':
+        return 'No cpu.stat: the result has no groups.';
+      default:
+        return `No samples: the result's series is empty (the run, ${fmtSeconds(simulatedNs)} simulated, is shorter than record.interval).`;
+    }
+  }
+
+  /** A run that ended without a result: its error, and every empty panel says so. */
+  function ended(status: string, error: string | null | undefined, simulatedNs: number): void {
+    if (error) showError(errorEl, new Error(`${status}: ${error}`));
+    explainTheRest(() => statusNote(status, error, simulatedNs, durationNs));
+    body.dataset.ended = status;
   }
 
   function finished(r: RunView): void {
     if (r.status === 'done') void showFinal();
-    else if (r.error) showError(errorEl, new Error(`${r.status}: ${r.error}`));
+    else ended(r.status, r.error, r.simulatedNs);
   }
 
   // Fallback where the events endpoint is missing: poll the run four times a second.
@@ -251,7 +316,7 @@ export function initRunPage(body: HTMLElement): void {
       try {
         const r = await getJson<RunView>(`/api/runs/${runId}`);
         setStatus(r.status, r.progress, r.simulatedNs, r.durationNs, r.etaMs);
-        if (['done', 'failed', 'cancelled'].includes(r.status)) {
+        if (isFinished(r.status)) {
           finished(r);
           return;
         }
@@ -272,7 +337,7 @@ export function initRunPage(body: HTMLElement): void {
       return;
     }
     setStatus(r.status, r.progress, r.simulatedNs, r.durationNs, r.etaMs);
-    if (['done', 'failed', 'cancelled'].includes(r.status)) {
+    if (isFinished(r.status)) {
       finished(r);
       return;
     }
@@ -287,8 +352,10 @@ export function initRunPage(body: HTMLElement): void {
       onUpdate: render,
       onEnd: (s) => {
         sourceEl.textContent = '';
+        // the end is a status report of its own (a stream may end before any progress event)
+        if (s.terminal) setStatus(s.terminal.status, s.progress?.progress ?? 0, s.progress?.simulated_ns ?? 0, s.progress?.duration_ns ?? 0, null);
         if (s.terminal?.status === 'done') void showFinal();
-        else showError(errorEl, new Error(`${s.terminal?.status}: ${s.terminal?.error ?? ''}`));
+        else ended(s.terminal?.status ?? 'failed', s.terminal?.error, s.progress?.simulated_ns ?? 0);
       },
       onUnavailable: () => {
         body.dataset.live = 'false';

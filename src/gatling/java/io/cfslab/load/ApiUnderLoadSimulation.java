@@ -29,6 +29,7 @@ import java.util.regex.Pattern;
  * a running service while two 384-CPU simulations execute, and the simulations' slowdown.
  *
  * <ol>
+ *   <li>Waits until {@code /actuator/health} answers 200 (the service's start-up warm-up is over).</li>
  *   <li>Setup, with no load: stores {@code load.scenarios} (60) large scenarios (a copy of
  *       {@code seed03-large-tree-async} with {@code load.cgroups} (4,000) explicit cgroups each, some 300 KB) unless
  *       that many are stored, then runs two copies of {@code seed03-large-tree-async} (384 CPUs, 20,000 tasks) with
@@ -99,6 +100,7 @@ public class ApiUnderLoadSimulation extends Simulation {
     @Override
     public void before() {
         try {
+            awaitReady();
             String large = send("GET", "/api/scenarios/" + LARGE, null);
             String doc = large.substring(large.indexOf("\"scenario\"") + "\"scenario\"".length());
             doc = doc.substring(doc.indexOf('{'), doc.lastIndexOf('}')); // the document (the view's last member)
@@ -143,6 +145,18 @@ public class ApiUnderLoadSimulation extends Simulation {
         } catch (IOException | InterruptedException e) {
             System.out.println("after the load: " + e);
         }
+    }
+
+    /** Waits until {@code /actuator/health} answers 200 (the service's start-up warm-up is over: StartupWarmup). */
+    private static void awaitReady() throws IOException, InterruptedException {
+        long end = System.nanoTime() + Duration.ofMinutes(5).toNanos();
+        while (System.nanoTime() < end) {
+            HttpResponse<String> r = CLIENT.send(HttpRequest.newBuilder(URI.create(BASE + "/actuator/health"))
+                    .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() == 200) return;
+            Thread.sleep(500);
+        }
+        throw new IOException(BASE + "/actuator/health did not answer 200 within 5 minutes");
     }
 
     private static List<String> submitTwo(String scenario) throws IOException, InterruptedException {

@@ -232,21 +232,17 @@ public class ExperimentController {
         });
     }
 
-    /** The format an {@code Accept} header asks for: the first of markdown, csv, text, json it names (json if none). */
+    /** What the table endpoint writes, in its order of preference when the client accepts several alike. */
+    private static final List<MediaType> TABLE_TYPES = List.of(MediaType.APPLICATION_JSON, MediaType.TEXT_PLAIN,
+            MediaType.parseMediaType("text/markdown"), MediaType.parseMediaType("text/csv"));
+    private static final List<String> TABLE_FORMATS = List.of("json", "text", "markdown", "csv");
+
+    /**
+     * The format an {@code Accept} header asks for, by content negotiation ({@link AcceptNegotiation}: q-values,
+     * {@code text/*}); json without a header or for {@code *}{@code /*}.
+     */
     static String fromAccept(String accept) {
-        if (accept == null) return "json";
-        int best = Integer.MAX_VALUE;
-        String fmt = "json";
-        String a = accept.toLowerCase(Locale.ROOT);
-        for (String[] kind : new String[][] {{"text/markdown", "markdown"}, {"text/csv", "csv"}, {"text/plain", "text"},
-                {"application/json", "json"}}) {
-            int at = a.indexOf(kind[0]);
-            if (at >= 0 && at < best) {
-                best = at;
-                fmt = kind[1];
-            }
-        }
-        return fmt;
+        return TABLE_FORMATS.get(TABLE_TYPES.indexOf(AcceptNegotiation.best(accept, TABLE_TYPES)));
     }
 
     @Operation(summary = "The experiment's result JSON (contract layout); 409 until done")
@@ -257,6 +253,8 @@ public class ExperimentController {
         return jdbc.call(() -> ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON)
                 .body(ExperimentResultJson.write(resultOf(id))));
     }
+
+    private static final List<MediaType> HISTOGRAM_TYPES = List.of(MediaType.APPLICATION_JSON, MediaType.TEXT_PLAIN);
 
     @Operation(summary = "One histogram merged per arm: JSON {arm: histogram}, or the arms side by side in bpftrace's "
             + "layout with Accept: text/plain")
@@ -275,7 +273,7 @@ public class ExperimentController {
                 if (h != null) byArm.put(arm, h);
             }
             if (byArm.isEmpty()) throw ApiException.notFound("histogram " + name, "/name");
-            if (accept != null && accept.contains("text/plain") && !accept.contains("application/json")) {
+            if (AcceptNegotiation.best(accept, HISTOGRAM_TYPES).equals(MediaType.TEXT_PLAIN)) {
                 return ResponseEntity.ok().contentType(TEXT_PLAIN).<Object>body(SideBySideHistograms.format(name, byArm));
             }
             ObjectNode o = ScenarioDocs.JSON.createObjectNode();

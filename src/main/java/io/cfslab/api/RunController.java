@@ -6,6 +6,7 @@ import io.cfslab.metrics.HistogramSnapshot;
 import io.cfslab.metrics.ResultJson;
 import io.cfslab.runs.QueueFullException;
 import io.cfslab.runs.RunService;
+import io.cfslab.runs.RunsProperties;
 import io.cfslab.runs.SimulationEngine;
 import io.cfslab.scenario.EffectiveSettings;
 import io.cfslab.scenario.Scenario;
@@ -52,11 +53,13 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * {@code /api/runs}. Request of {@code POST}: {@code {"scenarioId": "…"} or {"scenario": {…}}}, optional
- * {@code "seed"} (integer) and {@code "repeats"} (1..{@value #MAX_REPEATS}); answers 202 + {@code Location}.
+ * {@code "seed"} (integer), {@code "repeats"} (1..{@value #MAX_REPEATS}) and {@code "pace"} (simulated seconds per
+ * wall-clock second, {@link RunPace}; absent: as fast as possible); answers 202 + {@code Location}.
  * A run view: {@code {"id", "scenarioId", "scenarioName", "status", "progress" (0..100 %), "simulatedNs",
  * "durationNs", "events", "wallMs", "etaMs" (null unless running), "seed", "repeats", "error",
  * "cancelRequested", "attempts", "worker", "createdAt", "startedAt", "finishedAt", "experimentId", "arm",
- * "repeat", "settings"}}: {@code settings} is what the run ran with ({@code {"seed", "duration", "machine": {…},
+ * "repeat", "pace", "settings"}}: {@code seed} is the seed it runs with (the request's, else the scenario's);
+ * {@code settings} is what the run ran with ({@code {"seed", "duration", "machine": {…},
  * "kernel": {every switch}}}, {@link EffectiveSettings}), recorded at submission.
  */
 @RestController
@@ -72,10 +75,12 @@ public class RunController {
     private final Jdbc jdbc;
     private final RunEvents events;
     private final SimulationEngine engine;
+    private final RunsProperties runsProps;
 
     public RunController(RunService runService, RunRepository runs, ScenarioService scenarios, Jdbc jdbc,
-                         RunEvents events, SimulationEngine engine) {
+                         RunEvents events, SimulationEngine engine, RunsProperties runsProps) {
         this.runService = runService;
+        this.runsProps = runsProps;
         this.engine = engine;
         this.events = events;
         this.runs = runs;
@@ -94,9 +99,9 @@ public class RunController {
         return jdbc.call(() -> {
             ObjectNode req = ScenarioDocs.readObject(body, "");
             for (String key : req.propertyNames()) {
-                if (!List.of("scenarioId", "scenario", "seed", "repeats").contains(key)) {
+                if (!List.of("scenarioId", "scenario", "seed", "repeats", "pace").contains(key)) {
                     throw ApiException.of(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid run request", "/" + key,
-                            "unknown key " + key + " (expected scenarioId, scenario, seed, repeats)", "EINVAL");
+                            "unknown key " + key + " (expected scenarioId, scenario, seed, repeats, pace)", "EINVAL");
                 }
             }
             JsonNode idNode = req.get("scenarioId");
@@ -149,10 +154,13 @@ public class RunController {
                 parsed = scenarios.validate(doc, "/scenario");
                 json = ScenarioDocs.write(doc);
             }
-            String settings = EffectiveSettings.of(parsed, seed != null ? seed : parsed.seed()).toString();
+            Double pace = RunPace.parse(req.get("pace"), parsed.durationNs(), repeats, runsProps.maxWallTime());
+            // the seed it runs with, recorded as such: the view's seed and settings.seed are the same number
+            long runSeed = seed != null ? seed : parsed.seed();
+            String settings = EffectiveSettings.of(parsed, runSeed).toString();
             RunRecord r;
             try {
-                r = runService.submit(scenarioId, parsed.name(), json, seed, repeats, settings, client);
+                r = runService.submit(scenarioId, parsed.name(), json, runSeed, repeats, settings, client, pace);
             } catch (QueueFullException full) {
                 throw queueFull(full);
             }
@@ -355,9 +363,12 @@ public class RunController {
         });
     }
 
+    /** JSON or text (bpftrace's, cpu.stat's layout), by content negotiation: q-values, text/* ({@link AcceptNegotiation}). */
     private static boolean wantsText(String accept) {
-        return accept != null && accept.contains("text/plain") && !accept.contains("application/json");
+        return AcceptNegotiation.best(accept, JSON_OR_TEXT).equals(MediaType.TEXT_PLAIN);
     }
+
+    private static final List<MediaType> JSON_OR_TEXT = List.of(MediaType.APPLICATION_JSON, MediaType.TEXT_PLAIN);
 
     private static final TypeReference<LinkedHashMap<String, SimulationResult.CgroupStats>> CGROUPS =
             new TypeReference<>() { };
@@ -407,7 +418,10 @@ public class RunController {
             eta = Math.round(r.wallMs() * (100.0 - r.progress()) / r.progress());
         }
         m.put("etaMs", eta);
-        m.put("seed", r.seed());
+        JsonNode settings = r.settingsJson() == null ? null : ScenarioDocs.JSON.readTree(r.settingsJson());
+        // a run stored before its seed was recorded: the seed its settings say it ran with
+        m.put("seed", r.seed() != null ? r.seed()
+                : settings != null && settings.path("seed").isIntegralNumber() ? (Object) settings.path("seed").asLong() : null);
         m.put("repeats", r.repeats());
         m.put("error", r.error());
         m.put("cancelRequested", r.cancelRequested());
@@ -422,7 +436,8 @@ public class RunController {
         m.put("experimentId", r.experimentId());
         m.put("arm", r.armName());
         m.put("repeat", r.repeatIndex());
-        m.put("settings", r.settingsJson() == null ? null : ScenarioDocs.JSON.readTree(r.settingsJson()));
+        m.put("pace", r.pace());
+        m.put("settings", settings);
         return m;
     }
 }

@@ -39,6 +39,12 @@ final class ScenarioDocs {
             throw ApiException.of(HttpStatus.BAD_REQUEST, "Malformed JSON", pointer,
                     "not valid JSON: " + e.getOriginalMessage(), "EINVAL");
         }
+        // 1e400 reads as an infinite double: refuse it here, before the tree is written back (as "Infinity")
+        String range = io.cfslab.scenario.JsonNodeWords.firstOutOfRange(node, pointer);
+        if (range != null) {
+            throw ApiException.of(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid request body", range,
+                    io.cfslab.scenario.JsonNodeWords.OUT_OF_RANGE, "ERANGE");
+        }
         if (!(node instanceof ObjectNode obj)) {
             // well-formed JSON of the wrong shape is a validation error like a wrong type inside the object: 422
             throw ApiException.of(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid request body", pointer,

@@ -84,11 +84,7 @@ final class ExperimentCommand implements Callable<Integer> {
             err.println("--threads must be at least 1, not " + threads);
             return Cli.EXIT_BAD_INPUT;
         }
-        if (out != null && (Files.isDirectory(out) || (out.toAbsolutePath().getParent() != null
-                && !Files.isDirectory(out.toAbsolutePath().getParent())))) {
-            err.println(out + ": cannot write the result there (a directory, or its folder does not exist)");
-            return Cli.EXIT_BAD_INPUT;
-        }
+        if (!ScenarioFiles.writable(out, err)) return Cli.EXIT_BAD_INPUT;
         String text = ScenarioFiles.readText(file, err);
         if (text == null) return Cli.EXIT_BAD_INPUT;
         ExperimentPlan plan;

@@ -61,4 +61,36 @@ final class ScenarioFiles {
         }
         return text;
     }
+
+    /**
+     * Whether the result can be written to {@code out}, checked before any run starts (a run may take minutes; an
+     * unwritable path found afterwards loses it): by opening it for writing as the write will, since permission
+     * bits alone do not tell (root passes every access() check, yet cannot create {@code /proc/self/x}). A file
+     * that did not exist is removed again; an existing one is opened without truncating it. Prints why not.
+     *
+     * @return true if {@code out} is null (no output asked for) or writable
+     */
+    static boolean writable(Path out, PrintWriter err) {
+        if (out == null) return true;
+        if (Files.isDirectory(out)) {
+            err.println(out + ": cannot write the result there: it is a directory");
+            return false;
+        }
+        boolean existed = Files.exists(out);
+        try (var ch = java.nio.channels.FileChannel.open(out, java.nio.file.StandardOpenOption.WRITE,
+                java.nio.file.StandardOpenOption.CREATE)) {
+            // opened: writable
+        } catch (java.io.IOException | UnsupportedOperationException | SecurityException e) {
+            err.println(out + ": cannot write the result there (" + e.getClass().getSimpleName() + ": " + e.getMessage() + ")");
+            return false;
+        }
+        if (!existed) {
+            try {
+                Files.deleteIfExists(out);
+            } catch (java.io.IOException e) {
+                // left empty; the run overwrites it
+            }
+        }
+        return true;
+    }
 }

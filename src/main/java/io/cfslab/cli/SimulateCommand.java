@@ -46,11 +46,7 @@ final class SimulateCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter o = spec.commandLine().getOut();
-        if (out != null && (Files.isDirectory(out) || (out.toAbsolutePath().getParent() != null
-                && !Files.isDirectory(out.toAbsolutePath().getParent())))) {
-            err.println(out + ": cannot write the result there (a directory, or its folder does not exist)");
-            return Cli.EXIT_BAD_INPUT;
-        }
+        if (!ScenarioFiles.writable(out, err)) return Cli.EXIT_BAD_INPUT;
         Scenario s = ScenarioFiles.read(scenarioFile, err);
         if (s == null) return Cli.EXIT_BAD_INPUT;
         if (seed != null) s = s.withSeed(seed);

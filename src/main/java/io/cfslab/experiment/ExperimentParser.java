@@ -140,7 +140,8 @@ public final class ExperimentParser {
                     problems.add(new Problem(at + "/name", "must not be empty", null));
                 } else if (io.cfslab.scenario.ScenarioText.badText(nn.stringValue()) != null) {
                     problems.add(new Problem(at + "/name", "string " + io.cfslab.scenario.ScenarioText.badText(nn.stringValue()), null));
-                } else if (nn.stringValue().length() > MAX_NAME) {
+                } else if (nn.stringValue().codePointCount(0, nn.stringValue().length()) > MAX_NAME) {
+                    // characters (code points), as the message says: an emoji is one, not two UTF-16 units
                     problems.add(new Problem(at + "/name", "longer than " + MAX_NAME + " characters", null));
                 } else if (!names.add(nn.stringValue())) {
                     problems.add(new Problem(at + "/name", "arm name \"" + nn.stringValue() + "\" is used twice", null));

@@ -43,6 +43,19 @@ public final class ExperimentPlanJson {
         return JSON.writeValueAsString(o);
     }
 
+    /**
+     * What a list of experiments needs of a plan ({@code GET /api/experiments}, the home page): the stored plan without
+     * {@code limited_groups} (every cgroup with a quota: thousands of paths in a large tree, read only to compute the
+     * statistics). {@link #read} reads it as a plan with no limited groups.
+     *
+     * @param planJson a plan as {@link #write} stores it
+     */
+    public static String summary(String planJson) {
+        ObjectNode o = (ObjectNode) JSON.readTree(planJson);
+        o.remove("limited_groups");
+        return JSON.writeValueAsString(o);
+    }
+
     public static ExperimentPlan read(String json) {
         JsonNode o = JSON.readTree(json);
         long[] seeds = new long[o.path("seeds").size()];

@@ -58,6 +58,11 @@ final class BandwidthControl {
 
     // ---- task groups ----
     final CfsBandwidth[] bw;
+    /**
+     * {@code bw[g].limited()} per group, kept wherever a quota is written: the enqueue, dequeue, pick and charge
+     * paths ask it at every level, and an array of 2,202 flags stays in cache where 2,202 objects do not.
+     */
+    private final boolean[] limitedGroup;
 
     // ---- cfs_rq, index q = Kernel.cfsRq(group, cpu) ----
     final long[] runtimeRemainingNs;
@@ -101,6 +106,7 @@ final class BandwidthControl {
 
         bw = new CfsBandwidth[k.ngroups];
         for (int g = 0; g < k.ngroups; g++) bw[g] = new CfsBandwidth();
+        limitedGroup = new boolean[k.ngroups];
 
         int nq = k.nq;
         runtimeRemainingNs = new long[nq];
@@ -136,6 +142,7 @@ final class BandwidthControl {
         CfsBandwidth b = bw[g];
         b.periodNs = periodNs;
         b.quotaNs = quotaNs;
+        limitedGroup[g] = b.limited();
         b.burstNs = burstNs;
         boolean limited = b.limited();
         if (limited) {
@@ -180,8 +187,9 @@ final class BandwidthControl {
      * charge is docked first, then the local runtime may expire ({@link #expireCfsRqRuntime}).
      */
     void accountCfsRqRuntime(int q, long deltaNs, int t) {
-        CfsBandwidth b = bw[k.groupOf(q)];
-        if (!b.limited()) return;
+        int g = k.groupOf(q);
+        if (!limitedGroup[g]) return;
+        CfsBandwidth b = bw[g];
         runtimeRemainingNs[q] -= deltaNs;
         if (sliceExpiry) expireCfsRqRuntime(b, q);
         if (runtimeRemainingNs[q] > 0 || thr.throttled[q]) return;
@@ -238,14 +246,14 @@ final class BandwidthControl {
 
     /** check_cfs_rq_runtime(): throttle a cfs_rq that has run out; true if it is (now) throttled. */
     boolean checkCfsRqRuntime(int q) {
-        if (!bw[k.groupOf(q)].limited() || runtimeRemainingNs[q] > 0) return false;
+        if (!limitedGroup[k.groupOf(q)] || runtimeRemainingNs[q] > 0) return false;
         if (thr.throttled[q]) return true;
         return thr.throttleCfsRq(q, 1);
     }
 
     /** check_enqueue_throttle(): a cfs_rq that becomes non-empty with a debt is throttled at once (§2.4). */
     void checkEnqueueThrottle(int q) {
-        if (!bw[k.groupOf(q)].limited() || thr.throttled[q] || runsCurr(q)) return;
+        if (!limitedGroup[k.groupOf(q)] || thr.throttled[q] || runsCurr(q)) return;
         accountCfsRqRuntime(q, 0, NONE);
         if (runtimeRemainingNs[q] <= 0) thr.throttleCfsRq(q, 1);
     }
@@ -367,6 +375,7 @@ final class BandwidthControl {
                 // quota * new / old: 1e9 × 1.8e16 does not fit in 64 bits, so the product is taken exactly
                 b.quotaNs = java.math.BigInteger.valueOf(b.quotaNs).multiply(java.math.BigInteger.valueOf(scaled))
                         .divide(java.math.BigInteger.valueOf(old)).longValueExact();
+                limitedGroup[g] = b.limited();
             }
             if (scaleUpWarning.allow(k.now, observer)) {
                 observer.log(k.now, "cfs_period_timer[cpu" + cpu + "]: period too short, scaling up (new cfs_period_us "
@@ -374,7 +383,10 @@ final class BandwidthControl {
             }
         } else if (2 * old < MAX_CFS_QUOTA_PERIOD_NS) {
             b.periodNs = 2 * old;
-            if (b.limited()) b.quotaNs *= 2;
+            if (b.limited()) {
+                b.quotaNs *= 2;
+                limitedGroup[g] = b.limited();
+            }
             if (burstRefill) b.burstNs *= 2;
             if (scaleUpWarning.allow(k.now, observer)) {
                 observer.log(k.now, "cfs_period_timer[cpu" + cpu + "]: period too short, scaling up (new cfs_period_us = "
@@ -436,8 +448,9 @@ final class BandwidthControl {
 
     /** return_cfs_rq_runtime(): an emptied cfs_rq keeps 1 ms and returns the rest (§2.6). */
     void returnCfsRqRuntime(int q) {
-        CfsBandwidth b = bw[k.groupOf(q)];
-        if (!b.limited()) return;
+        int g = k.groupOf(q);
+        if (!limitedGroup[g]) return;
+        CfsBandwidth b = bw[g];
         long slack = runtimeRemainingNs[q] - MIN_CFS_RQ_RUNTIME_NS;
         if (slack <= 0) return;
         // before 5.4 only runtime of the current period goes back to the pool; the rest is dropped all the same

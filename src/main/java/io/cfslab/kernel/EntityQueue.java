@@ -9,8 +9,6 @@ import static io.cfslab.kernel.SchedRecords.NR_QUEUED;
 import static io.cfslab.kernel.SchedRecords.ON_RQ;
 import static io.cfslab.kernel.SchedRecords.PREV;
 import static io.cfslab.kernel.SchedRecords.VRUNTIME;
-import static io.cfslab.kernel.SchedRecords.ent;
-import static io.cfslab.kernel.SchedRecords.entL;
 
 /**
  * The queued scheduling entities of every cfs_rq, each cfs_rq's in a pairing heap ordered by (vruntime,
@@ -32,23 +30,21 @@ import static io.cfslab.kernel.SchedRecords.entL;
 final class EntityQueue {
     private final SchedRecords r;
     private final int[] in;
-    private final long[] lo;
 
     EntityQueue(SchedRecords records) {
         this.r = records;
         this.in = records.ints;
-        this.lo = records.longs;
     }
 
     /** cfs_rq->nr_queued: entities queued on cfs_rq q. */
     int count(int q) { return in[r.rq(q) + NR_QUEUED]; }
 
     /** se->on_rq: entity e is queued (on some cfs_rq). */
-    boolean isQueued(int e) { return in[ent(e) + ON_RQ] != 0; }
+    boolean isQueued(int e) { return in[r.ent(e) + ON_RQ] != 0; }
 
     /** Queues entity e (not queued anywhere) on cfs_rq q. */
     void add(int q, int e) {
-        in[ent(e) + ON_RQ] = q + 1;
+        in[r.ent(e) + ON_RQ] = q + 1;
         in[r.rq(q) + NR_QUEUED]++;
         place(q, e);
     }
@@ -58,7 +54,7 @@ final class EntityQueue {
         int qb = r.rq(q);
         if (in[qb + HEAP_STALE] == e) in[qb + HEAP_STALE] = NONE;
         unlink(qb, e);
-        in[ent(e) + ON_RQ] = 0;
+        in[r.ent(e) + ON_RQ] = 0;
         in[qb + NR_QUEUED]--;
     }
 
@@ -88,7 +84,7 @@ final class EntityQueue {
 
     /** Puts entity e (unlinked) into cfs_rq q's heap. */
     private void place(int q, int e) {
-        int b = ent(e);
+        int b = r.ent(e);
         in[b + CHILD] = in[b + NEXT] = in[b + PREV] = NONE;
         int qb = r.rq(q);
         int root = in[qb + HEAP_ROOT];
@@ -96,17 +92,17 @@ final class EntityQueue {
     }
 
     private boolean before(int a, int b) {
-        long ka = lo[entL(a) + VRUNTIME], kb = lo[entL(b) + VRUNTIME];
+        long ka = r.getLong(r.ent(a) + VRUNTIME), kb = r.getLong(r.ent(b) + VRUNTIME);
         return ka < kb || (ka == kb && a < b);
     }
 
     /** Joins two heap roots; returns the new root (its next/prev are left to the caller). */
     private int link(int a, int b) {
         if (before(b, a)) { int t = a; a = b; b = t; }
-        int ab = ent(a), bb = ent(b);
+        int ab = r.ent(a), bb = r.ent(b);
         int c = in[ab + CHILD];
         in[bb + NEXT] = c;
-        if (c != NONE) in[ent(c) + PREV] = b;
+        if (c != NONE) in[r.ent(c) + PREV] = b;
         in[bb + PREV] = a;
         in[ab + CHILD] = b;
         return a;
@@ -114,14 +110,14 @@ final class EntityQueue {
 
     /** Cuts entity e out of the heap whose cfs_rq ints start at qb. */
     private void unlink(int qb, int e) {
-        int b = ent(e);
+        int b = r.ent(e);
         if (in[qb + HEAP_ROOT] == e) {
             in[qb + HEAP_ROOT] = mergePairs(in[b + CHILD]);
         } else {
             int p = in[b + PREV], n = in[b + NEXT];
-            int pb = ent(p);
+            int pb = r.ent(p);
             if (in[pb + CHILD] == e) in[pb + CHILD] = n; else in[pb + NEXT] = n;
-            if (n != NONE) in[ent(n) + PREV] = p;
+            if (n != NONE) in[r.ent(n) + PREV] = p;
             int sub = mergePairs(in[b + CHILD]);
             if (sub != NONE) in[qb + HEAP_ROOT] = link(in[qb + HEAP_ROOT], sub);
         }
@@ -133,7 +129,7 @@ final class EntityQueue {
         if (first == NONE) return NONE;
         int pairs = NONE; // the paired trees, last pair first, linked through NEXT
         for (int a = first; a != NONE; ) {
-            int ab = ent(a);
+            int ab = r.ent(a);
             int b = in[ab + NEXT];
             if (b == NONE) {
                 in[ab + PREV] = NONE;
@@ -141,25 +137,25 @@ final class EntityQueue {
                 pairs = a;
                 break;
             }
-            int bb = ent(b);
+            int bb = r.ent(b);
             int rest = in[bb + NEXT];
             in[ab + PREV] = in[bb + PREV] = NONE;
             int w = link(a, b);
-            in[ent(w) + NEXT] = pairs;
+            in[r.ent(w) + NEXT] = pairs;
             pairs = w;
             a = rest;
         }
         int result = pairs;
-        pairs = in[ent(result) + NEXT];
+        pairs = in[r.ent(result) + NEXT];
         while (pairs != NONE) {
-            int n = in[ent(pairs) + NEXT];
-            in[ent(pairs) + NEXT] = NONE;
-            in[ent(result) + NEXT] = NONE;
+            int n = in[r.ent(pairs) + NEXT];
+            in[r.ent(pairs) + NEXT] = NONE;
+            in[r.ent(result) + NEXT] = NONE;
             result = link(result, pairs);
             pairs = n;
         }
-        in[ent(result) + NEXT] = NONE;
-        in[ent(result) + PREV] = NONE;
+        in[r.ent(result) + NEXT] = NONE;
+        in[r.ent(result) + PREV] = NONE;
         return result;
     }
 }

@@ -35,7 +35,6 @@ final class FairRq {
     //      entity per cfs_rq; vruntime, min_vruntime and h_nr_running live in their records ----
     private final SchedRecords records;
     private final int[] recInts;
-    private final long[] recLongs;
     /**
      * cfs_rqs with runnable tasks (hNrRunning &gt; 0), kept unless {@code throttled_clock_start=first-park}: a
      * throttle starts the throttled_clock_self of exactly these; null otherwise.
@@ -52,10 +51,12 @@ final class FairRq {
     final int[] cpuTaskNext, cpuTaskPrev;
 
     /**
-     * EEVDF's lag (kernel/sched/fair.c, 6.6+) lives in the records: per cfs_rq the sum of its queued entities'
-     * vruntimes less its min_vruntime (avg_vruntime()'s numerator, entities counted alike), and per entity the lag
-     * it left with ({@code se->vlag}, update_entity_lag()).
+     * EEVDF's lag (kernel/sched/fair.c, 6.6+): per cfs_rq the sum of its queued entities' vruntimes less its
+     * min_vruntime (avg_vruntime()'s numerator, entities counted alike), and per entity the lag it left with
+     * ({@code se->vlag}, update_entity_lag()). Arrays of their own: the records are one cache line each and full.
      */
+    private final long[] vruntimeSum;
+    private final long[] vlag;
     /** entity_lag()'s limit: max(2 × slice, TICK_NSEC) of a nice-0 task. */
     private final long lagLimitNs;
 
@@ -73,7 +74,6 @@ final class FairRq {
         groupRunnable = new int[k.ngroups];
         records = k.records;
         recInts = records.ints;
-        recLongs = records.longs;
         nonEmpty = clockStart != ThrottledClockStart.FIRST_PARK ? new GroupBitmap(k.ngroups, k.ncpu) : null;
         queued = new EntityQueue(records);
         cpuTaskHead = new int[k.ncpu];
@@ -82,6 +82,8 @@ final class FairRq {
         cpuTaskNext = new int[ntasks];
         cpuTaskPrev = new int[ntasks];
         lagLimitNs = Math.max(2 * schedSliceNs, k.tickNs);
+        vruntimeSum = new long[k.ngroups * k.ncpu];
+        vlag = new long[ntasks + k.ngroups * k.ncpu];
     }
 
     void link(BandwidthControl bwc, Throttling thr) {
@@ -90,7 +92,7 @@ final class FairRq {
     }
 
     /** se->vruntime of entity e, ns. */
-    long vruntime(int e) { return recLongs[SchedRecords.entL(e) + SchedRecords.VRUNTIME]; }
+    long vruntime(int e) { return records.vruntime(e); }
 
     /**
      * Sets the vruntime of an entity that is not queued: a queued one's only changes through
@@ -98,11 +100,11 @@ final class FairRq {
      */
     void setVruntime(int e, long v) {
         if (queued.isQueued(e)) throw new IllegalStateException("vruntime of queued entity " + e + " set directly");
-        recLongs[SchedRecords.entL(e) + SchedRecords.VRUNTIME] = v;
+        records.setLong(records.ent(e) + SchedRecords.VRUNTIME, v);
     }
 
     /** cfs_rq->min_vruntime of cfs_rq q, ns. */
-    long minVruntime(int q) { return recLongs[records.rqL(q) + SchedRecords.MIN_VRUNTIME]; }
+    long minVruntime(int q) { return records.getLong(records.rq(q) + SchedRecords.MIN_VRUNTIME); }
 
     /** cfs_rq->h_nr_running of cfs_rq q: runnable tasks in its hierarchy on its CPU. */
     int hNrRunning(int q) { return recInts[records.rq(q) + SchedRecords.H_NR_RUNNING]; }
@@ -113,19 +115,21 @@ final class FairRq {
      */
     void updateCurrFair(int t, int c, long d) {
         int leaf = k.leafQ(t, c);
-        recLongs[SchedRecords.entL(t) + SchedRecords.VRUNTIME] += d;
+        int tv = records.ent(t) + SchedRecords.VRUNTIME;
+        records.setLong(tv, records.getLong(tv) + d);
         if (onRq(t)) {
             queued.keyIncreased(leaf, t);
-            recLongs[records.rqL(leaf) + SchedRecords.VRUNTIME_SUM] += d;
+            vruntimeSum[leaf] += d;
         }
         for (int q = leaf; !k.isRootQ(q); q = k.parentQ(q)) {
             bwc.accountCfsRqRuntime(q, d, t);
             int se = k.groupEntity(q);
             long dv = d * NICE_0_LOAD / groupEntityWeight(q);
-            recLongs[SchedRecords.entL(se) + SchedRecords.VRUNTIME] += dv;
+            int sv = records.ent(se) + SchedRecords.VRUNTIME;
+            records.setLong(sv, records.getLong(sv) + dv);
             if (dv != 0 && onRq(se)) {
                 queued.keyIncreased(k.parentQ(q), se);
-                recLongs[records.rqL(k.parentQ(q)) + SchedRecords.VRUNTIME_SUM] += dv;
+                vruntimeSum[k.parentQ(q)] += dv;
             }
         }
     }
@@ -141,14 +145,14 @@ final class FairRq {
     /** __enqueue_entity(): entity se joins cfs_rq q. */
     void entAdd(int q, int se) {
         queued.add(q, se);
-        recLongs[records.rqL(q) + SchedRecords.VRUNTIME_SUM] += vruntime(se) - minVruntime(q);
+        vruntimeSum[q] += vruntime(se) - minVruntime(q);
     }
 
     /** __dequeue_entity(): entity se leaves cfs_rq q. */
     void entRemove(int q, int se) {
         updateEntityLag(q, se);
         queued.remove(q, se);
-        recLongs[records.rqL(q) + SchedRecords.VRUNTIME_SUM] -= vruntime(se) - minVruntime(q);
+        vruntimeSum[q] -= vruntime(se) - minVruntime(q);
     }
 
     /**
@@ -158,7 +162,7 @@ final class FairRq {
      */
     long avgVruntime(int q) {
         int n = nrQueued(q);
-        return n == 0 ? minVruntime(q) : minVruntime(q) + Math.floorDiv(recLongs[records.rqL(q) + SchedRecords.VRUNTIME_SUM], n);
+        return n == 0 ? minVruntime(q) : minVruntime(q) + Math.floorDiv(vruntimeSum[q], n);
     }
 
     /**
@@ -166,7 +170,7 @@ final class FairRq {
      * entity (its virtual lag × its weight / NICE_0_LOAD), so that it survives the weight changes of a group entity
      * while it is off the cfs_rq (reweight_entity() rescales se->vlag by old / new weight).
      */
-    long vlag(int e) { return recLongs[SchedRecords.entL(e) + SchedRecords.VLAG]; }
+    long vlag(int e) { return vlag[e]; }
 
     /** The weight of entity e: NICE_0_LOAD for a task, calc_group_shares() for a group entity. */
     private long entityWeight(int e) { return e < ntasks ? NICE_0_LOAD : groupEntityWeight(e - ntasks); }
@@ -177,7 +181,7 @@ final class FairRq {
      */
     private void updateEntityLag(int q, int e) {
         long lag = (avgVruntime(q) - vruntime(e)) * entityWeight(e) / NICE_0_LOAD;
-        recLongs[SchedRecords.entL(e) + SchedRecords.VLAG] = Math.max(-lagLimitNs, Math.min(lagLimitNs, lag));
+        vlag[e] = Math.max(-lagLimitNs, Math.min(lagLimitNs, lag));
     }
 
     /**
@@ -305,15 +309,16 @@ final class FairRq {
                         if (!taskBased) continue restart;
                         lastPickThrottled = true;
                     }
-                    if (thr.throttled[x]) throttledAbove++;
+                    if (thr.isThrottled(k.groupOf(x), c)) throttledAbove++; // per-CPU bitmap: a hot line
                     if (throttledAbove > 0 || thr.inWalkQ(x, c)) lastPickThrottled = true; // throttle_count > 0
                 }
                 int best = queued.first(x); // least vruntime, the lower index of equals
                 long bv = vruntime(best);
-                int minAt = records.rqL(x) + SchedRecords.MIN_VRUNTIME;
-                if (bv > recLongs[minAt]) {
-                    recLongs[minAt + SchedRecords.VRUNTIME_SUM - SchedRecords.MIN_VRUNTIME] -= (bv - recLongs[minAt]) * nrQueued(x);
-                    recLongs[minAt] = bv;
+                int minAt = records.rq(x) + SchedRecords.MIN_VRUNTIME;
+                long min = records.getLong(minAt);
+                if (bv > min) {
+                    vruntimeSum[x] -= (bv - min) * nrQueued(x);
+                    records.setLong(minAt, bv);
                 }
                 if (best < ntasks) return best;
                 x = best - ntasks;

@@ -514,7 +514,7 @@ public final class Kernel implements WorkloadContext {
         }
         int next = NONE;
         int ranLast = lastRan[c];
-        boolean balanced = false;
+        boolean balanced = false, parked = false;
         while (true) {
             if (rt.rtQueued[c] > 0 && !rt.rtThrottled[c]) {
                 next = rt.rtPick(c);
@@ -536,6 +536,7 @@ public final class Kernel implements WorkloadContext {
                     // picked, returns to user mode, runs its throttle task work and dequeues itself; a task that
                     // was queued is switched to and calls __schedule() again from its task work (the one that was
                     // running dequeued itself before this call: no switch, no second call)
+                    if (!parked) { parked = true; thr.touchBeforeParks(c); } // reads only: overlaps the storm's misses
                     thr.parkTask(next, c);
                     if (next != prev) {
                         if (next != ranLast) contextSwitches++;
@@ -908,9 +909,7 @@ public final class Kernel implements WorkloadContext {
 
     /** cpu.stat.local throttled time of a group: sum over CPUs of throttled_clock_self_time, ns. */
     public long throttledSelfTimeNs(int g) {
-        long s = 0;
-        for (int c = 0; c < ncpu; c++) s += thr.throttledClockSelfTimeNs(cfsRq(g, c));
-        return s;
+        return thr.throttledClockSelfTimeNs(g);
     }
 
     /** {@code __schedule()} calls so far on all CPUs: each schedule() and each park from task work (seed 00's figure). */

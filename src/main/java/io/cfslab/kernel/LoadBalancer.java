@@ -247,10 +247,13 @@ final class LoadBalancer {
             if (outside <= 0) return false;
         }
         for (int t = fair.cpuTaskHead[src]; t != NONE; t = fair.cpuTaskNext[t]) {
-            if (t == curr[src] || !k.isFair(t) || tState[t] != T_RUNNABLE || !tAllowed[t].get(dst)) continue;
+            // the checks are pure; the throttled ones first, as they turn away most tasks without touching the
+            // task's policy and affinity objects
+            if (t == curr[src] || tState[t] != T_RUNNABLE) continue;
             int g = tGroup[t];
             if (ns < 0 ? thr.throttledHierarchy(g, src) : Throttling.inRanges(g, srcThrottled, ns)) continue;
             if (nd < 0 ? thr.throttledHierarchy(g, dst) : Throttling.inRanges(g, dstThrottled, nd)) continue;
+            if (!k.isFair(t) || !tAllowed[t].get(dst)) continue;
             fair.dequeueTask(t, src);
             fair.migrateVruntime(t, src, dst);
             tCpu[t] = dst;

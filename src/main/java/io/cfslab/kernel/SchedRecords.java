@@ -4,66 +4,87 @@ import static io.cfslab.kernel.Kernel.NONE;
 import static io.cfslab.kernel.Kernel.NO_CLOCK;
 
 /**
- * The hot fields of every scheduling entity and cfs_rq, packed by record: one run of ints and one run of longs
- * per entity ({@code struct sched_entity}), where a group entity's record also holds the cfs_rq it owns
- * ({@code struct cfs_rq}; the kernel allocates {@code tg->se[cpu]} and {@code tg->cfs_rq[cpu]} together too).
- * Entity {@code e} is a task index or {@code tasks + q} for cfs_rq {@code q}; the root cfs_rq of each CPU has a
- * record without an entity.
+ * The hot fields of every scheduling entity and cfs_rq, packed by record in one {@code int[]}: a task's record
+ * ({@code struct sched_entity}) is 8 ints (32 bytes), a group entity's record also holds the cfs_rq it owns
+ * ({@code struct cfs_rq}; the kernel allocates {@code tg->se[cpu]} and {@code tg->cfs_rq[cpu]} together too)
+ * and is 16 ints (64 bytes, one cache line). Entity {@code e} is a task index or {@code tasks + q} for cfs_rq
+ * {@code q}; the root cfs_rq of each CPU has a record whose entity part is unused. The 64-bit fields are two
+ * ints each (high word first: {@link #getLong}, {@link #setLong}).
  *
  * <p>Why records and not one array per field: the large trees touch a few cfs_rqs per task per period out of
  * hundreds of thousands, and every field in an array of its own costs a cache miss (and often a TLB miss) on
- * first touch; a record costs one or two. Only fields that the enqueue, dequeue, pick, park and unthrottle
- * paths touch together live here; the rest stay arrays of their own in the class that owns them.
+ * first touch. Why one array of ints and aligned records: with ints and longs in two arrays of 40- and 32-byte
+ * records, a cfs_rq cost two or three cache lines (one record in two of a 40-byte stride straddles a line) and
+ * a task two; here a task costs one line, a cfs_rq one. The large trees' arrays are humongous objects, which
+ * G1 places at a region's start; {@link #PAD} puts the first record on a 64-byte line after the 16-byte array
+ * header (if the header differs, records are merely unaligned: no result depends on it). Only fields that the
+ * enqueue, dequeue, pick, park and unthrottle paths touch together live here; the rest stay arrays of their
+ * own in the class that owns them ({@code throttled_clock_self}'s total is one, in {@link Throttling}).
  *
  * <p>Each slot belongs to one class: {@link EntityQueue} (heap links, on_rq, heap root, stale entity,
- * nr_queued), {@link FairRq} (vruntime, min_vruntime, h_nr_running, vlag, the vruntime sum) and {@link Throttling} (limbo lists,
- * throttled_clock_self). Nothing else reads them. A task's record has no cfs_rq part; its slots 4 and 5 hold
+ * nr_queued), {@link FairRq} (vruntime, min_vruntime, h_nr_running) and {@link Throttling} (limbo lists,
+ * throttled_clock_self). Nothing else reads them. A task's record has no cfs_rq part; its slots 6 and 7 hold
  * the task's limbo links instead.
  */
 final class SchedRecords {
-    // ---- int slots ----
+    // ---- entity slots (tasks and group entities) ----
     /** Entity: heap links and 1 + the cfs_rq it is queued on (0: not queued). */
     static final int CHILD = 0, NEXT = 1, PREV = 2, ON_RQ = 3;
-    /** cfs_rq: heap root, entity whose key grew (or NONE), nr_queued, h_nr_running. */
-    static final int HEAP_ROOT = 4, HEAP_STALE = 5, NR_QUEUED = 6, H_NR_RUNNING = 7;
-    /** cfs_rq: limbo list of parked tasks (task models). */
-    static final int LIMBO_HEAD = 8, LIMBO_COUNT = 9;
+    /** Entity: vruntime (a long: two ints). */
+    static final int VRUNTIME = 4;
+    // ---- task slots ----
     /** Task (a task's record has no cfs_rq part): its links on its cfs_rq's limbo list. */
-    static final int LIMBO_NEXT = 4, LIMBO_PREV = 5;
-    static final int INTS = 10;
-    // ---- long slots ----
-    /** Entity: vruntime. cfs_rq: min_vruntime, throttled_clock_self (NO_CLOCK when stopped) and its total. */
-    static final int VRUNTIME = 0, MIN_VRUNTIME = 1, CLOCK_SELF = 2, CLOCK_SELF_TIME = 3;
-    /** Entity: se->vlag. cfs_rq: the sum of its queued entities' vruntimes less min_vruntime (avg_vruntime()). */
-    static final int VLAG = 4, VRUNTIME_SUM = 5;
-    static final int LONGS = 6;
+    static final int LIMBO_NEXT = 6, LIMBO_PREV = 7;
+    // ---- cfs_rq slots ----
+    /** cfs_rq: heap root, entity whose key grew (or NONE), nr_queued, h_nr_running. */
+    static final int HEAP_ROOT = 6, HEAP_STALE = 7, NR_QUEUED = 8, H_NR_RUNNING = 9;
+    /** cfs_rq: limbo list of parked tasks (task models). */
+    static final int LIMBO_HEAD = 10, LIMBO_COUNT = 11;
+    /** cfs_rq: min_vruntime, throttled_clock_self (NO_CLOCK when stopped); longs: two ints each. */
+    static final int MIN_VRUNTIME = 12, CLOCK_SELF = 14;
+
+    static final int TASK_INTS = 8, RQ_INTS = 16;
+    /** Ints before the first record: 16-byte array header + 48 bytes = one 64-byte line. */
+    static final int PAD = 12;
 
     final int tasks;
     final int[] ints;
-    final long[] longs;
+    /** Where cfs_rq 0's record starts (a multiple of 16 ints from the aligned start). */
+    private final int rqBase;
 
     SchedRecords(int tasks, int cfsRqs) {
         this.tasks = tasks;
-        int n = tasks + cfsRqs;
-        ints = new int[n * INTS];
-        longs = new long[n * LONGS];
-        for (int e = 0; e < n; e++) {
-            int i = e * INTS;
+        int taskInts = (tasks * TASK_INTS + RQ_INTS - 1) / RQ_INTS * RQ_INTS;
+        rqBase = PAD + taskInts;
+        ints = new int[Math.addExact(rqBase, Math.multiplyExact(cfsRqs, RQ_INTS))];
+        for (int t = 0; t < tasks; t++) {
+            int i = PAD + t * TASK_INTS;
             ints[i + CHILD] = ints[i + NEXT] = ints[i + PREV] = NONE;
-            ints[i + HEAP_ROOT] = ints[i + HEAP_STALE] = ints[i + LIMBO_HEAD] = NONE; // LIMBO_NEXT/PREV of tasks
-            longs[e * LONGS + CLOCK_SELF] = NO_CLOCK;
+            ints[i + LIMBO_NEXT] = ints[i + LIMBO_PREV] = NONE;
+        }
+        for (int q = 0; q < cfsRqs; q++) {
+            int i = rqBase + q * RQ_INTS;
+            ints[i + CHILD] = ints[i + NEXT] = ints[i + PREV] = NONE;
+            ints[i + HEAP_ROOT] = ints[i + HEAP_STALE] = ints[i + LIMBO_HEAD] = NONE;
+            setLong(i + CLOCK_SELF, NO_CLOCK);
         }
     }
 
-    /** Start of entity e's ints. */
-    static int ent(int e) { return e * INTS; }
+    /** Start of entity e's record. */
+    int ent(int e) { return e < tasks ? PAD + e * TASK_INTS : rqBase + (e - tasks) * RQ_INTS; }
 
-    /** Start of cfs_rq q's ints (its group entity's record). */
-    int rq(int q) { return (tasks + q) * INTS; }
+    /** Start of cfs_rq q's record (its group entity's record). */
+    int rq(int q) { return rqBase + q * RQ_INTS; }
 
-    /** Start of entity e's longs. */
-    static int entL(int e) { return e * LONGS; }
+    /** The long in slots {@code i, i + 1}. */
+    long getLong(int i) { return ((long) ints[i] << 32) | (ints[i + 1] & 0xFFFF_FFFFL); }
 
-    /** Start of cfs_rq q's longs. */
-    int rqL(int q) { return (tasks + q) * LONGS; }
+    /** Sets the long in slots {@code i, i + 1}. */
+    void setLong(int i, long v) {
+        ints[i] = (int) (v >>> 32);
+        ints[i + 1] = (int) v;
+    }
+
+    /** se->vruntime of entity e, ns. */
+    long vruntime(int e) { return getLong(ent(e) + VRUNTIME); }
 }

@@ -11,12 +11,10 @@ import static io.cfslab.kernel.Kernel.NO_CLOCK;
 import static io.cfslab.kernel.Kernel.T_PARKED;
 import static io.cfslab.kernel.Kernel.T_RUNNABLE;
 import static io.cfslab.kernel.SchedRecords.CLOCK_SELF;
-import static io.cfslab.kernel.SchedRecords.CLOCK_SELF_TIME;
 import static io.cfslab.kernel.SchedRecords.LIMBO_COUNT;
 import static io.cfslab.kernel.SchedRecords.LIMBO_HEAD;
 import static io.cfslab.kernel.SchedRecords.LIMBO_NEXT;
 import static io.cfslab.kernel.SchedRecords.LIMBO_PREV;
-import static io.cfslab.kernel.SchedRecords.ent;
 
 /**
  * Throttling and unthrottling of cfs_rqs (kernel/sched/fair.c, kernel-model.md §3.7, §4): {@code
@@ -56,7 +54,7 @@ final class Throttling {
     private final boolean taskBased;
     private final KernelSpec.ListInsert listInsert;
     private final ThrottledClockStart clockStart;
-    private final int[] curr, tCpu, tState, tGroup;
+    private final int[] curr, tCpu, tState, tGroup, segKind;
     private final boolean[] throttleWorkPending;
     private CpuTime clock;
     private FairRq fair;
@@ -70,7 +68,11 @@ final class Throttling {
     // ---- cfs_rqs and tasks: limbo lists and throttled_clock_self, in the records ----
     private final SchedRecords records;
     private final int[] recInts;
-    private final long[] recLongs;
+    /**
+     * throttled_clock_self_time summed per group (cpu.stat.local reads only the sum over CPUs): one hot array of
+     * groups instead of a field per cfs_rq that a stopping clock would miss in cache.
+     */
+    private final long[] clockSelfTimeNsByGroup;
 
     // ---- per CPU and group: throttled cfs_rqs again, packed by CPU, for the walks up a path ----
     /** {@link #throttled} as one bitmap row per CPU: a path's marks are a few words apart, not a few MB. */
@@ -102,6 +104,7 @@ final class Throttling {
         this.tCpu = k.tCpu;
         this.tState = k.tState;
         this.tGroup = k.tGroup;
+        this.segKind = k.segKind;
         this.throttleWorkPending = k.throttleWorkPending;
 
         int nq = k.nq;
@@ -112,7 +115,7 @@ final class Throttling {
         thrPrev = new int[nq];
         records = k.records;
         recInts = records.ints;
-        recLongs = records.longs;
+        clockSelfTimeNsByGroup = new long[k.ngroups];
         throttledBits = new GroupBitmap(k.ngroups, ncpu);
         nrThrottledOnCpu = new int[ncpu];
         limbo = new GroupBitmap(k.ngroups, ncpu);
@@ -267,7 +270,12 @@ final class Throttling {
         walkPos = g + size;
         int tasks = 0;
         GroupBitmap parked = taskBased ? limbo : null;
+        int touchFrom = walkPos - 1, touchedAhead = 0;
         for (int gg; (gg = clockRunning.prevInEither(parked, c, walkPos - 1, g)) >= 0; ) {
+            if (touchedAhead-- == 0) { // the next few cfs_rqs' records and first parked tasks, misses in parallel
+                touchFrom = touchAhead(parked, c, Math.min(touchFrom, gg), g);
+                touchedAhead = TOUCH_AHEAD - 1;
+            }
             walkPos = gg; // from here on gg's count no longer includes the walk's root
             if (throttleCount(gg, c) == 0) {
                 int x = k.cfsRq(gg, c);
@@ -277,6 +285,53 @@ final class Throttling {
         }
         walkCpu = NONE;
         return tasks;
+    }
+
+    /** cfs_rqs whose records {@link #touchAhead} reads before the walk gets to them. */
+    private static final int TOUCH_AHEAD = 16;
+    /** What {@link #touchAhead} read: stored so that the JIT keeps the loads. */
+    private int touchedSum;
+
+    /**
+     * Reads the records of the next {@link #TOUCH_AHEAD} cfs_rqs the walk will visit (set in {@link #clockRunning}
+     * or {@code parked}, from group {@code from} down to {@code lo} on CPU c) and of the first task on each one's
+     * limbo list. Nothing depends on what it reads: each visit's first touch is a cache miss (the other CPUs'
+     * park storms evicted them), and these loads do not depend on each other, so the core overlaps them instead
+     * of waiting for each in turn inside the walk, as a prefetch would. Results cannot change; only speed.
+     *
+     * @return where to continue: the group below the last one read, or {@code lo - 1}
+     */
+    private int touchAhead(GroupBitmap parked, int c, int from, int lo) {
+        int sum = 0, gg = from;
+        for (int n = 0; n < TOUCH_AHEAD && (gg = clockRunning.prevInEither(parked, c, gg, lo)) >= 0; n++, gg--) {
+            int xb = records.rq(k.cfsRq(gg, c));
+            int head = recInts[xb + LIMBO_HEAD];
+            sum += recInts[xb + SchedRecords.NR_QUEUED];
+            if (head != NONE) sum += recInts[records.ent(head) + LIMBO_NEXT] + tState[head];
+        }
+        touchedSum += sum;
+        return gg < lo ? lo - 1 : gg;
+    }
+
+    /** Queued tasks of a CPU whose records {@link #touchBeforeParks} reads at most. */
+    private static final int TOUCH_TASKS = 64;
+
+    /**
+     * Before the first park of a {@code __schedule()} on CPU c (a park storm follows: every task picked in the
+     * throttled hierarchy parks in turn): reads the records of the first {@link #TOUCH_TASKS} tasks on c's list
+     * and of their leaf and parent cfs_rqs, which each park's pick and dequeue will touch, so that their cache
+     * misses overlap instead of coming one at a time. Reads only; results cannot change.
+     */
+    void touchBeforeParks(int c) {
+        int sum = 0, n = 0;
+        int[] next = fair.cpuTaskNext, prev = fair.cpuTaskPrev;
+        for (int t = fair.cpuTaskHead[c]; t != NONE && n < TOUCH_TASKS; t = next[t], n++) {
+            int leaf = k.leafQ(t, c);
+            sum += recInts[records.ent(t) + SchedRecords.ON_RQ] + recInts[records.rq(leaf) + SchedRecords.NR_QUEUED]
+                    + segKind[t] + tState[t] + prev[t];
+            if (!k.isRootQ(leaf)) sum += recInts[records.rq(k.parentQ(leaf)) + SchedRecords.NR_QUEUED];
+        }
+        touchedSum += sum;
     }
 
     // =====================================================================================================
@@ -316,6 +371,12 @@ final class Throttling {
             nrThrottledOnCpu[c]--;
         }
     }
+
+    /**
+     * {@code throttled[q]} of group g's cfs_rq on CPU c, read from the per-CPU bitmap: the pick asks at every
+     * level, and the bitmap's row of a CPU stays in cache where {@code throttled[]} (one byte per cfs_rq) does not.
+     */
+    boolean isThrottled(int g, int c) { return nrThrottledOnCpu[c] != 0 && throttledBits.get(g, c); }
 
     /** Whether any cfs_rq of CPU c is throttled (O(1): the CPU timeline samples it for every CPU). */
     boolean anyThrottledOn(int c) { return nrThrottledOnCpu[c] > 0; }
@@ -398,14 +459,14 @@ final class Throttling {
     // =====================================================================================================
 
     /** throttled_clock_self of cfs_rq x: when it started, or NO_CLOCK. */
-    long throttledClockSelfNs(int x) { return recLongs[records.rqL(x) + CLOCK_SELF]; }
+    long throttledClockSelfNs(int x) { return records.getLong(records.rq(x) + CLOCK_SELF); }
 
-    /** throttled_clock_self_time of cfs_rq x: its finished throttled intervals, ns (cpu.stat.local). */
-    long throttledClockSelfTimeNs(int x) { return recLongs[records.rqL(x) + CLOCK_SELF_TIME]; }
+    /** throttled_clock_self_time of group g summed over its cfs_rqs: their finished throttled intervals, ns (cpu.stat.local). */
+    long throttledClockSelfTimeNs(int g) { return clockSelfTimeNsByGroup[g]; }
 
     /** Starts cfs_rq x's throttled_clock_self now (it is known not to run, or is restarted as the kernel does). */
     private void startSelfClock(int x) {
-        recLongs[records.rqL(x) + CLOCK_SELF] = k.now;
+        records.setLong(records.rq(x) + CLOCK_SELF, k.now);
         int g = k.groupOf(x);
         clockRunning.set(g, k.cpuOf(x));
     }
@@ -417,12 +478,12 @@ final class Throttling {
 
     /** Stops cfs_rq x's throttled_clock_self, adding the finished interval to throttled_clock_self_time. */
     private void stopSelfClock(int x) {
-        int at = records.rqL(x);
-        long started = recLongs[at + CLOCK_SELF];
+        int at = records.rq(x) + CLOCK_SELF;
+        long started = records.getLong(at);
         if (started == NO_CLOCK) return;
-        recLongs[at + CLOCK_SELF_TIME] += k.now - started;
-        recLongs[at + CLOCK_SELF] = NO_CLOCK;
+        records.setLong(at, NO_CLOCK);
         int g = k.groupOf(x);
+        clockSelfTimeNsByGroup[g] += k.now - started;
         clockRunning.clear(g, k.cpuOf(x));
     }
 
@@ -453,10 +514,10 @@ final class Throttling {
         int n = 0;
         int xb = records.rq(x);
         for (int t = recInts[xb + LIMBO_HEAD]; t != NONE; ) {
-            int next = recInts[ent(t) + LIMBO_NEXT];
+            int next = recInts[records.ent(t) + LIMBO_NEXT];
             recInts[xb + LIMBO_HEAD] = next;
             if (--recInts[xb + LIMBO_COUNT] == 0) limbo.clear(k.groupOf(x), c);
-            if (next != NONE) recInts[ent(next) + LIMBO_PREV] = NONE;
+            if (next != NONE) recInts[records.ent(next) + LIMBO_PREV] = NONE;
             tState[t] = T_RUNNABLE;
             fair.enqueueTask(t, c, true);
             n++;
@@ -506,11 +567,12 @@ final class Throttling {
             int onPath = throttledOnPath(g, c);
             for (; g != 0; g = tree.parent(g)) {
                 int x = k.cfsRq(g, c);
+                boolean xThrottled = isThrottled(g, c);
                 if (onPath > 0 || inWalk(g, c)) { // throttle_count > 0
                     startSelfClockIfStopped(x);
-                    if (throttled[x] && throttledClockNs[x] == NO_CLOCK) throttledClockNs[x] = k.now;
+                    if (xThrottled && throttledClockNs[x] == NO_CLOCK) throttledClockNs[x] = k.now;
                 }
-                if (throttled[x]) onPath--;
+                if (xThrottled) onPath--;
             }
         }
         clock.steal(c, cost.taskParkNs());
@@ -519,22 +581,22 @@ final class Throttling {
 
     /** Puts task t at the head of cfs_rq q's limbo list. */
     void limboPush(int q, int t) {
-        int qb = records.rq(q), tb = ent(t);
+        int qb = records.rq(q), tb = records.ent(t);
         if (recInts[qb + LIMBO_COUNT]++ == 0) limbo.set(k.groupOf(q), k.cpuOf(q));
         int head = recInts[qb + LIMBO_HEAD];
         recInts[tb + LIMBO_PREV] = NONE;
         recInts[tb + LIMBO_NEXT] = head;
-        if (head != NONE) recInts[ent(head) + LIMBO_PREV] = t;
+        if (head != NONE) recInts[records.ent(head) + LIMBO_PREV] = t;
         recInts[qb + LIMBO_HEAD] = t;
     }
 
     /** Takes task t off its cfs_rq's limbo list (it leaves without an unthrottle). */
     void unlinkLimbo(int t) {
         int q = k.leafQ(t, tCpu[t]);
-        int qb = records.rq(q), tb = ent(t);
+        int qb = records.rq(q), tb = records.ent(t);
         if (--recInts[qb + LIMBO_COUNT] == 0) limbo.clear(k.groupOf(q), k.cpuOf(q));
         int p = recInts[tb + LIMBO_PREV], n = recInts[tb + LIMBO_NEXT];
-        if (p == NONE) recInts[qb + LIMBO_HEAD] = n; else recInts[ent(p) + LIMBO_NEXT] = n;
-        if (n != NONE) recInts[ent(n) + LIMBO_PREV] = p;
+        if (p == NONE) recInts[qb + LIMBO_HEAD] = n; else recInts[records.ent(p) + LIMBO_NEXT] = n;
+        if (n != NONE) recInts[records.ent(n) + LIMBO_PREV] = p;
     }
 }

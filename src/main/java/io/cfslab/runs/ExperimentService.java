@@ -124,8 +124,9 @@ public class ExperimentService {
 
     private void insert(String id, ExperimentPlan plan, String definitionJson, String client, Instant now, int total) {
         tx.executeWithoutResult(s -> {
-            experiments.insert(id, plan.name(), plan.scenarioId(), definitionJson, ExperimentPlanJson.write(plan),
-                    plan.seed(), plan.arms().size(), plan.repeats(), now);
+            String planJson = ExperimentPlanJson.write(plan);
+            experiments.insert(id, plan.name(), plan.scenarioId(), definitionJson, planJson,
+                    ExperimentPlanJson.summary(planJson), plan.seed(), plan.arms().size(), plan.repeats(), now);
             int i = 0;
             for (int r = 0; r < plan.repeats(); r++) {
                 long seed = plan.seeds()[r];

@@ -48,15 +48,16 @@ public class RunService {
     // Not bounded by the queue's limits: for the service's own callers; requests of clients go through
     // submit(..., client).
     public RunRecord submit(String scenarioId, String scenarioName, String scenarioJson, Long seed, int repeats) {
-        return insert(scenarioId, scenarioName, scenarioJson, seed, repeats, null, null);
+        return insert(scenarioId, scenarioName, scenarioJson, seed, repeats, null, null, null);
     }
 
     private RunRecord insert(String scenarioId, String scenarioName, String scenarioJson, Long seed, int repeats,
-                             String settingsJson, String client) {
+                             String settingsJson, String client, Double pace) {
         String id = UUID.randomUUID().toString();
         tx.executeWithoutResult(s -> {
             runs.insert(id, scenarioId, scenarioName, scenarioJson, seed, repeats, settingsJson);
             if (client != null) runs.setSubmittedBy(id, client);
+            if (pace != null) runs.setPace(id, pace);
             queue.enqueue(id);
         });
         metrics.submitted();
@@ -77,9 +78,20 @@ public class RunService {
      */
     public RunRecord submit(String scenarioId, String scenarioName, String scenarioJson, Long seed, int repeats,
                             String settingsJson, String client) {
+        return submit(scenarioId, scenarioName, scenarioJson, seed, repeats, settingsJson, client, null);
+    }
+
+    /**
+     * As {@link #submit(String, String, String, Long, int, String, String)}, executed at {@code pace}.
+     *
+     * @param pace simulated seconds per wall-clock second (10 = ten times real time), so that a person can watch
+     *             the run; null for as fast as possible. Never changes the result ({@link GuardedRunControl}).
+     */
+    public RunRecord submit(String scenarioId, String scenarioName, String scenarioJson, Long seed, int repeats,
+                            String settingsJson, String client, Double pace) {
         synchronized (admission) {
             admit(1, client);
-            return insert(scenarioId, scenarioName, scenarioJson, seed, repeats, settingsJson, client);
+            return insert(scenarioId, scenarioName, scenarioJson, seed, repeats, settingsJson, client, pace);
         }
     }
 

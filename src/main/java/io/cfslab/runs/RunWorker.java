@@ -110,7 +110,7 @@ public class RunWorker {
             long elapsed = System.nanoTime() - a.startNanos();
             LiveRun.Repeat rep = new LiveRun.Repeat(i);
             GuardedRunControl control = new GuardedRunControl(props.maxEvents() - a.events(), wallLimitNs - elapsed,
-                    rep, live.interval().toMillis());
+                    rep, live.interval().toMillis(), run.pace());
             a.startRepeat(i, control, rep);
             if (shuttingDown) control.stop(GuardedRunControl.Stop.SHUTDOWN);
             String result;

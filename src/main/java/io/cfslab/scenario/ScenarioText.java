@@ -10,7 +10,8 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /**
  * Scenario text to a tree: JSON if it starts with '{' after whitespace, YAML otherwise. Duplicate keys,
- * YAML anchors and aliases, control characters and unpaired surrogates are refused, each as one problem.
+ * YAML anchors and aliases, control characters, unpaired surrogates and numbers beyond a double's range ({@code 1e400})
+ * are refused, each as one problem.
  */
 public final class ScenarioText {
     private ScenarioText() {}
@@ -67,6 +68,10 @@ public final class ScenarioText {
      * forge lines of output, a U+009B a terminal escape) and no unpaired UTF-16 surrogates (not encodable as UTF-8).
      */
     private static boolean cleanText(JsonNode n, String ptr, ParseContext c) {
+        if (JsonNodeWords.outOfRange(n)) {
+            c.add(ptr, JsonNodeWords.OUT_OF_RANGE, "ERANGE");
+            return false;
+        }
         if (n.isString()) {
             String bad = badText(n.stringValue());
             if (bad != null) { c.add(ptr, "string " + bad, null); return false; }

@@ -47,7 +47,7 @@ import reactor.core.publisher.Mono;
  *       session cookie have no ambient credential to forge and are not checked (bearer clients, curl).
  *       A refused token is a 403 problem.</li>
  *   <li>open to anyone: the sign-in page, the dashboard's static files, {@code /actuator/health} (details
- *       only for an authenticated caller, {@link HealthDetailsEnvironment}), the OpenAPI document, Swagger
+ *       only for an authenticated caller: {@code show-details: when-authorized}, application.yml), the OpenAPI document, Swagger
  *       UI and {@code /schemas/**} (they describe the API, not its data).</li>
  * </ul>
  */

@@ -11,24 +11,31 @@ import org.springframework.stereotype.Repository;
 
 /**
  * Table {@code experiment}: blocking JDBC; call it through {@link Jdbc#call} or from a worker thread. Lists
- * leave out the (possibly large) definition and result, which {@link #find} reads.
+ * leave out the (possibly large) definition and result, which {@link #find} reads, and read the plan's summary.
  */
 @Repository
 public class ExperimentRepository {
-    private static final String COLUMNS = "id, name, scenario_id, plan_json, seed, arms, repeats, cancel_requested, created_at";
+    /** The list's columns: the plan's summary (summary_json, V9) in place of the whole plan. */
+    private static final String LIST_COLUMNS = "id, name, scenario_id, coalesce(summary_json, plan_json) as plan_json, seed,"
+            + " arms, repeats, cancel_requested, created_at";
 
     private final JdbcClient jdbc;
 
     public ExperimentRepository(JdbcClient jdbc) { this.jdbc = jdbc; }
 
-    /** Inserts an experiment (its runs are inserted by the caller, in the same transaction). */
-    public void insert(String id, String name, String scenarioId, String definitionJson, String planJson, long seed,
-                       int arms, int repeats, Instant createdAt) {
+    /**
+     * Inserts an experiment (its runs are inserted by the caller, in the same transaction).
+     *
+     * @param summaryJson what the list reads of the plan ({@code ExperimentPlanJson.summary})
+     */
+    public void insert(String id, String name, String scenarioId, String definitionJson, String planJson,
+                       String summaryJson, long seed, int arms, int repeats, Instant createdAt) {
         jdbc.sql("""
-                insert into experiment (id, name, scenario_id, definition_json, plan_json, seed, arms, repeats,
-                    cancel_requested, created_at)
-                values (?, ?, ?, ?, ?, ?, ?, ?, false, ?)""")
-                .params(id, name, scenarioId, definitionJson, planJson, seed, arms, repeats, Timestamp.from(createdAt))
+                insert into experiment (id, name, scenario_id, definition_json, plan_json, summary_json, seed, arms,
+                    repeats, cancel_requested, created_at)
+                values (?, ?, ?, ?, ?, ?, ?, ?, ?, false, ?)""")
+                .params(id, name, scenarioId, definitionJson, planJson, summaryJson, seed, arms, repeats,
+                        Timestamp.from(createdAt))
                 .update();
     }
 
@@ -37,9 +44,12 @@ public class ExperimentRepository {
         return jdbc.sql("select * from experiment where id = ?").param(id).query((rs, n) -> map(rs, true)).optional();
     }
 
-    /** Experiments newest first, at most {@code limit}, without definition and result. */
+    /**
+     * Experiments newest first, at most {@code limit}, without definition and result, and with the plan's summary as
+     * {@link ExperimentRecord#planJson} (no limited groups: a large tree's plan lists thousands).
+     */
     public List<ExperimentRecord> list(int limit) {
-        return jdbc.sql("select " + COLUMNS + " from experiment order by created_at desc, id limit ?").param(limit)
+        return jdbc.sql("select " + LIST_COLUMNS + " from experiment order by created_at desc, id limit ?").param(limit)
                 .query((rs, n) -> map(rs, false)).list();
     }
 

@@ -34,11 +34,14 @@ import java.time.Instant;
  *                        {@code cfslab.runs.max-attempts}
  * @param interruptedAt   when the last such death was noticed, or null
  * @param interruptedWorker the instance that died during its last interrupted attempt, or null
+ * @param pace            simulated seconds per wall-clock second it is executed at (10 = ten times real time), or
+ *                        null for as fast as possible; never changes the result
  */
 public record RunRecord(String id, String scenarioId, String scenarioName, String scenarioJson, Long seed,
                         int repeats, RunStatus status, double progress, long simulatedNs, long durationNs,
                         long events, long wallMs, String error, boolean cancelRequested, int attempts,
                         String worker, Instant createdAt, Instant startedAt, Instant finishedAt,
                         String experimentId, Integer armIndex, String armName, Integer repeatIndex,
-                        String settingsJson, int interruptions, Instant interruptedAt, String interruptedWorker) {
+                        String settingsJson, int interruptions, Instant interruptedAt, String interruptedWorker,
+                        Double pace) {
 }

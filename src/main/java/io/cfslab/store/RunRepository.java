@@ -23,7 +23,7 @@ public class RunRepository {
     private static final String STATUS_COLUMNS = "id, scenario_id, scenario_name, seed, repeats, status, progress,"
             + " simulated_ns, duration_ns, events, wall_ms, error, cancel_requested, attempts, worker, created_at,"
             + " started_at, finished_at, experiment_id, arm_index, arm_name, repeat_index, settings_json,"
-            + " interruptions, interrupted_at, interrupted_worker";
+            + " interruptions, interrupted_at, interrupted_worker, pace";
 
     private final JdbcClient jdbc;
 
@@ -153,6 +153,11 @@ public class RunRepository {
     public Optional<RunRecord> findStatus(String id) {
         return jdbc.sql("select " + STATUS_COLUMNS + " from run where id = ?").param(id)
                 .query(RunRepository::mapStatus).optional();
+    }
+
+    /** Records the pace a queued run is to execute at (simulated s per wall s; see {@link RunRecord#pace()}). */
+    public void setPace(String id, double pace) {
+        jdbc.sql("update run set pace = ? where id = ?").params(pace, id).update();
     }
 
     /** Runs newest first, optionally only those with {@code status}; at most {@code limit}; without snapshots. */
@@ -362,7 +367,12 @@ public class RunRepository {
                 rs.getString("worker"), instant(rs, "created_at"), instant(rs, "started_at"), instant(rs, "finished_at"),
                 rs.getString("experiment_id"), integer(rs, "arm_index"), rs.getString("arm_name"),
                 integer(rs, "repeat_index"), rs.getString("settings_json"), rs.getInt("interruptions"),
-                instant(rs, "interrupted_at"), rs.getString("interrupted_worker"));
+                instant(rs, "interrupted_at"), rs.getString("interrupted_worker"), pace(rs));
+    }
+
+    private static Double pace(ResultSet rs) throws SQLException {
+        double v = rs.getDouble("pace");
+        return rs.wasNull() ? null : v;
     }
 
     private static Integer integer(ResultSet rs, String column) throws SQLException {

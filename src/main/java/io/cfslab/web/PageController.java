@@ -4,6 +4,11 @@ import io.cfslab.api.ApiException;
 import io.cfslab.api.ScenarioService;
 import io.cfslab.runs.ExperimentService;
 import io.cfslab.runs.RunService;
+import io.cfslab.runs.SimulationEngine;
+import io.cfslab.metrics.ResultJson;
+import io.cfslab.scenario.Scenario;
+import io.cfslab.scenario.ScenarioException;
+import java.util.Map;
 import io.cfslab.store.ExperimentRecord;
 import io.cfslab.store.Jdbc;
 import io.cfslab.store.ReadyMadeExperiments;
@@ -30,9 +35,11 @@ public class PageController {
     private final ExperimentService experiments;
     private final ReadyMadeExperiments readyMadeExperiments;
     private final Jdbc jdbc;
+    private final SimulationEngine engine;
 
     public PageController(ScenarioService scenarios, RunService runs, ExperimentService experiments,
-                          ReadyMadeExperiments readyMadeExperiments, Jdbc jdbc) {
+                          ReadyMadeExperiments readyMadeExperiments, Jdbc jdbc, SimulationEngine engine) {
+        this.engine = engine;
         this.scenarios = scenarios;
         this.runs = runs;
         this.experiments = experiments;
@@ -77,10 +84,19 @@ public class PageController {
 
     @GetMapping("/runs/{id}")
     public Mono<String> run(@PathVariable String id, Model model) {
-        return jdbc.call(() -> runs.find(id).orElseThrow(() -> ApiException.notFound("run " + id, "/id")))
-                .map((RunRecord r) -> {
+        // the scenario is parsed off the event loop too (a generated tree of 20,000 tasks takes a while)
+        return jdbc.call(() -> {
+                    RunRecord found = runs.find(id).orElseThrow(() -> ApiException.notFound("run " + id, "/id"));
+                    return Map.entry(found, RunPanelNotes.of(scenario(found)));
+                })
+                .map(e -> {
+                    RunRecord r = e.getKey();
+                    RunPanelNotes notes = e.getValue();
                     model.addAttribute("run", r);
                     model.addAttribute("status", r.status().word());
+                    model.addAttribute("pace", r.pace() == null ? null : pace(r.pace()));
+                    model.addAttribute("panelNotes", ResultJson.mapper().writeValueAsString(
+                            Map.of("notRecorded", notes.notRecorded(), "ifEmpty", notes.ifEmpty())));
                     model.addAttribute("settings", RunSettings.rows(r.settingsJson()));
                     model.addAttribute("summary", RunSettings.summary(r.settingsJson()));
                     return "run";
@@ -98,7 +114,21 @@ public class PageController {
 
     /** The compare page's facts about its two runs: names, the five list settings, every setting side by side. */
     public record Comparison(String nameA, String nameB, RunSettings.Summary summaryA, RunSettings.Summary summaryB,
-                             List<RunSettings.Diff> settings, List<RunSettings.Diff> differing) { }
+                             List<RunSettings.Diff> settings, List<RunSettings.Diff> differing, List<String> unavailable) { }
+
+    /** Why run {@code label} ("A", "B") has no result to compare, or null if it has one (or no id was given). */
+    static String unavailable(String label, String runId, RunRecord r) {
+        if (runId == null || runId.isBlank()) return null;
+        if (r == null) return label + ": there is no run " + runId + " (deleted, or a mistyped id).";
+        return switch (r.status()) {
+            case DONE -> null;
+            case QUEUED, RUNNING -> label + " (" + r.scenarioName() + ") is " + r.status().word()
+                    + ": its result can be compared once it is done.";
+            case CANCELLED, FAILED -> label + " (" + r.scenarioName() + ") " + (r.status() == io.cfslab.store.RunStatus.FAILED
+                    ? "failed" : "was cancelled") + (r.error() == null ? "" : " (" + r.error() + ")")
+                    + " and kept no result: only a done run can be compared.";
+        };
+    }
 
     @GetMapping("/compare")
     public Mono<String> compare(@RequestParam(required = false) String a, @RequestParam(required = false) String b,
@@ -109,7 +139,9 @@ public class PageController {
             List<RunSettings.Diff> diff = ra != null && rb != null ? RunSettings.diff(ra, rb) : List.of();
             return new Comparison(name(a, ra), name(b, rb), RunSettings.summary(ra == null ? null : ra.settingsJson()),
                     RunSettings.summary(rb == null ? null : rb.settingsJson()), diff,
-                    diff.stream().filter(RunSettings.Diff::differs).toList());
+                    diff.stream().filter(RunSettings.Diff::differs).toList(),
+                    java.util.stream.Stream.of(unavailable("A", a, ra), unavailable("B", b, rb))
+                            .filter(java.util.Objects::nonNull).toList());
         }).map(c -> {
             model.addAttribute("a", a == null ? "" : a);
             model.addAttribute("b", b == null ? "" : b);
@@ -118,6 +150,22 @@ public class PageController {
             model.addAttribute("cmp", c);
             return "compare";
         });
+    }
+
+    /** The run's scenario snapshot, parsed (defaults filled in), or null if it no longer parses. */
+    private Scenario scenario(RunRecord r) {
+        if (r.scenarioJson() == null) return null;
+        try {
+            return engine.parse(r.scenarioJson());
+        } catch (ScenarioException | IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    /** A run's pace as the run page shows it: {@code 10× real time}, {@code 0.1× real time}. */
+    static String pace(double pace) {
+        java.math.BigDecimal p = java.math.BigDecimal.valueOf(pace).stripTrailingZeros();
+        return (p.scale() < 0 ? p.setScale(0) : p).toPlainString() + "× real time";
     }
 
     private RunRecord find(String runId) {

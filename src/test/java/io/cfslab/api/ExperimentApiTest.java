@@ -130,6 +130,12 @@ class ExperimentApiTest {
                 MediaType.parseMediaType("text/markdown"));
         assertThat(md).startsWith("## halve /a\n").contains("| metric | base | half | diff |");
         String csv = text("/api/experiments/" + id + "/table", MediaType.parseMediaType("text/csv"), MediaType.parseMediaType("text/csv"));
+        // content negotiation: q-values, then the most specific range; text/* is the seeds' text layout
+        assertThat(web.get().uri("/api/experiments/" + id + "/table").header("Accept", "text/csv;q=0.5, text/markdown")
+                .exchange().expectStatus().isOk().expectHeader().contentTypeCompatibleWith("text/markdown")
+                .expectBody(String.class).returnResult().getResponseBody()).isEqualTo(md);
+        assertThat(text("/api/experiments/" + id + "/table", MediaType.parseMediaType("text/*"), MediaType.TEXT_PLAIN))
+                .isEqualTo(plain);
         assertThat(csv.lines().findFirst().orElseThrow()).startsWith("metric,arm,n,min,max,median,amean,gmean,hmean,stddev,coefvar_pct");
         assertThat(csv).contains("cgroups/~1a/cpu.stat/usage_usec,half,3,");
         JsonNode table = json(web.get().uri("/api/experiments/" + id + "/table").accept(MediaType.APPLICATION_JSON).exchange()
@@ -256,6 +262,16 @@ class ExperimentApiTest {
                 .replace("\"25000 100000\"}", "\"25000 100000\", \"/tasks/0/name\": \"renamed\"}")),
                 HttpStatus.UNPROCESSABLE_CONTENT, "/metrics/0", null);
         assertThat(p.path("detail").asString()).contains("arm \"half\"");
+        // a number beyond a double's range: out of range at its pointer (was described as the string "Infinity")
+        for (String[] c : new String[][] {{"\"seed\": 11", "\"seed\": 1e400", "/seed"},
+                {"\"cpus\": 2", "\"cpus\": -1e999", "/scenario/machine/cpus"},
+                {"\"25000 100000\"", "1E+400", "/arms/1/set/~1cgroups~10~1cpu.max"}}) {
+            p = problem(post(good.replace(c[0], c[1])), HttpStatus.UNPROCESSABLE_CONTENT, c[2], "ERANGE");
+            assertThat(p.path("detail").asString()).contains("out of range").doesNotContain("Infinity");
+        }
+        p = problem(web.post().uri("/api/scenarios").contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(SCENARIO.replace("\"seed\": 7", "\"seed\": 1e400")).exchange(),
+                HttpStatus.UNPROCESSABLE_CONTENT, "/seed", "ERANGE");
     }
 
     WebTestClient.ResponseSpec post(String body) {

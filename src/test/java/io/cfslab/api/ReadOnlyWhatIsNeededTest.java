@@ -99,4 +99,27 @@ class ReadOnlyWhatIsNeededTest {
         assertThat(mine.has("scenario")).isFalse();
         assertThat(body("/", MediaType.TEXT_HTML)).contains("listed without its document");
     }
+
+    @Test
+    void theExperimentListReadsThePlansSummaryNotThePlan() {
+        String doc = "{\"name\": \"listed\", \"scenario\": " + tiny("s") + ", \"repeats\": 1,"
+                + " \"arms\": [{\"name\": \"base\"}, {\"name\": \"half\", \"set\": {\"/cgroups/0/cpu.max\": \"25000 100000\"}}]}";
+        String id = json(web.post().uri("/api/experiments").contentType(MediaType.APPLICATION_JSON).bodyValue(doc)
+                .exchange().expectStatus().isAccepted()).path("id").asString();
+        String plan = jdbc.sql("select plan_json from experiment where id = ?").param(id).query(String.class).single();
+        assertThat(plan).contains("\"limited_groups\"");
+        jdbc.sql("update experiment set plan_json = 'not json' where id = ?").param(id).update();
+        JsonNode mine = null;
+        for (JsonNode e : json(web.get().uri("/api/experiments").exchange().expectStatus().isOk())) {
+            if (e.path("id").asString().equals(id)) mine = e;
+        }
+        assertThat(mine).isNotNull();
+        assertThat(mine.path("scenarioName").asString()).isEqualTo("s");
+        assertThat(mine.path("arms").get(1).path("name").asString()).isEqualTo("half");
+        assertThat(mine.path("arms").get(1).path("set").path("/cgroups/0/cpu.max").asString()).isEqualTo("25000 100000");
+        assertThat(mine.path("seeds").size()).isEqualTo(1);
+        // an experiment stored before V9 has no summary: the list reads its plan, as it did
+        jdbc.sql("update experiment set plan_json = ?, summary_json = null where id = ?").params(plan, id).update();
+        assertThat(json(web.get().uri("/api/experiments").exchange().expectStatus().isOk()).toString()).contains(id);
+    }
 }

@@ -136,17 +136,32 @@ class CliBadInputTest {
     void aResultThatCannotBeWrittenIsRefusedBeforeTheRun(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("good.json");
         Files.writeString(file, GOOD);
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        PrintStream oldErr = System.err;
-        int status;
-        try {
-            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            status = Cli.run(new String[] {"simulate", file.toString(), "--out", dir.resolve("missing/r.json").toString()});
-        } finally {
-            System.setErr(oldErr);
+        Path experiment = dir.resolve("exp.json");
+        Files.writeString(experiment, "{\"name\": \"e\", \"scenario\": " + GOOD + ", \"arms\": [{\"name\": \"a\"}],"
+                + " \"repeats\": 2}");
+        java.util.List<Path> unwritable = new java.util.ArrayList<>(java.util.List.of(dir.resolve("missing/r.json"), dir));
+        // a folder that exists and passes permission checks (root passes them all) but where no file can be created
+        if (Files.isDirectory(Path.of("/proc/self"))) unwritable.add(Path.of("/proc/self/x"));
+        for (Path out : unwritable) {
+            for (String[] args : new String[][] {{"simulate", file.toString(), "--out", out.toString()},
+                    {"experiment", experiment.toString(), "--out", out.toString()}}) {
+                ByteArrayOutputStream err = new ByteArrayOutputStream();
+                PrintStream oldErr = System.err;
+                int status;
+                try {
+                    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+                    status = Cli.run(args);
+                } finally {
+                    System.setErr(oldErr);
+                }
+                String said = err.toString(StandardCharsets.UTF_8).strip();
+                assertThat(status).as(args[0] + " --out " + out + ": " + said).isEqualTo(2);
+                // one line saying why, and no run started (no progress line)
+                assertThat(said.lines()).as(said).hasSize(1);
+                assertThat(said).startsWith(out.toString());
+            }
         }
-        assertThat(status).isEqualTo(2);
-        assertThat(err.toString(StandardCharsets.UTF_8).strip().lines()).hasSize(1);
+        assertThat(dir.resolve("missing")).doesNotExist();
     }
 
     @org.junit.jupiter.api.Test

@@ -69,6 +69,31 @@ class ExperimentParserTest {
     }
 
     @Test
+    void armNamesAreCountedInCharactersNotUtf16Units() {
+        String emoji = "\uD83D\uDE80"; // one character, two UTF-16 units
+        String sixtyFour = emoji.repeat(ExperimentParser.MAX_NAME);
+        Experiment ok = parsed(experiment("[{\"name\": \"" + sixtyFour + "\"}]", ""));
+        assertThat(ok.arms().get(0).name()).isEqualTo(sixtyFour);
+        assertThat(problems(experiment("[{\"name\": \"" + sixtyFour + emoji + "\"}]", "")))
+                .anySatisfy(p -> assertThat(p.path() + " " + p.reason()).isEqualTo("/arms/0/name longer than 64 characters"));
+    }
+
+    @Test
+    void aNumberBeyondADoubleIsOutOfRangeWithItsPointer() {
+        // read as an infinite double, the value would be lost (and written back as the string "Infinity")
+        assertThatThrownBy(() -> ExperimentParser.parse(experiment("[{\"name\": \"a\"}]", ", \"seed\": 1e400")))
+                .isInstanceOfSatisfying(ExperimentException.class, e -> assertThat(e.problems()).singleElement()
+                        .satisfies(p -> {
+                            assertThat(p.path()).isEqualTo("/seed");
+                            assertThat(p.reason()).contains("out of range").doesNotContain("Infinity");
+                            assertThat(p.errno()).isEqualTo("ERANGE");
+                        }));
+        assertThatThrownBy(() -> ScenarioParser.parse("{\"name\": \"s\", \"duration\": \"1s\", \"machine\": {\"cpus\": -1e999}}"))
+                .isInstanceOfSatisfying(io.cfslab.scenario.ScenarioException.class, e -> assertThat(e.problems())
+                        .singleElement().satisfies(p -> assertThat(p.path()).isEqualTo("/machine/cpus")));
+    }
+
+    @Test
     void seedsAreFixedByTheExperimentSeed() {
         assertThat(SeedSequence.seeds(1, 4)).containsExactly(SeedSequence.seeds(1, 4)).doesNotHaveDuplicates();
         assertThat(java.util.Arrays.stream(SeedSequence.seeds(1, 4)).allMatch(s -> s >= 0)).isTrue();

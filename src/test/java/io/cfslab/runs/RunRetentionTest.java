@@ -44,7 +44,7 @@ class RunRetentionTest {
             runs.start("running", "w", 1);
             jdbc.sql("update run set created_at = ? where id in ('queued', 'running')")
                     .param(Timestamp.from(NOW.minus(Duration.ofDays(100)))).update();
-            new ExperimentRepository(jdbc).insert("e1", "exp", null, "{}", "{}", 1, 1, 1, NOW.minus(Duration.ofDays(100)));
+            new ExperimentRepository(jdbc).insert("e1", "exp", null, "{}", "{}", "{}", 1, 1, 1, NOW.minus(Duration.ofDays(100)));
             runs.insertForExperiment("e1-0-0", null, "x", "{}", 1, "{}", "e1", 0, "a", 0, NOW.minus(Duration.ofDays(100)));
             runs.start("e1-0-0", "w", 1);
             runs.finish("e1-0-0", io.cfslab.store.RunStatus.DONE, null, 100, 1, 1, 1);

@@ -140,7 +140,8 @@ abstract class StoreContract {
     @Test
     void experimentsKeepTheirRunsProvenanceAndResult() {
         java.time.Instant t = java.time.Instant.parse("2026-12-01T10:00:00Z");
-        experiments.insert("e1", "exp", "s1", "{\"def\": 1}", "{\"plan\": 1}", 42, 2, 2, t);
+        experiments.insert("e1", "exp", "s1", "{\"def\": 1}", "{\"plan\": 1, \"limited_groups\": [\"/a\"]}",
+                "{\"plan\": 1}", 42, 2, 2, t);
         for (int r = 0; r < 2; r++) {
             for (int a = 0; a < 2; a++) {
                 runs.insertForExperiment("e1-" + a + "-" + r, "s1", "tiny", "{\"seed\": " + (100 + r) + "}", 100 + r,
@@ -165,6 +166,9 @@ abstract class StoreContract {
         assertThat(e.seed()).isEqualTo(42);
         assertThat(e.resultJson()).isNull();
         assertThat(experiments.list(10)).extracting(ExperimentRecord::id).containsExactly("e1");
+        // the list reads the plan's summary (V9), not the plan with its limited groups
+        assertThat(e.planJson()).contains("limited_groups");
+        assertThat(experiments.list(10).get(0).planJson()).isEqualTo("{\"plan\": 1}");
         assertThat(experiments.saveResult("e1", "{\"r\": 1}")).isTrue();
         assertThat(experiments.saveResult("e1", "{\"r\": 2}")).as("the first stored result stays").isFalse();
         assertThat(experiments.find("e1").orElseThrow().resultJson()).isEqualTo("{\"r\": 1}");
@@ -245,7 +249,7 @@ abstract class StoreContract {
         runs.insert("queued", null, "x", "{}", 1L, 1);
         runs.insert("running", null, "x", "{}", 1L, 1);
         runs.start("running", "w", 1);
-        experiments.insert("e1", "exp", null, "{}", "{}", 1, 1, 1, now);
+        experiments.insert("e1", "exp", null, "{}", "{}", "{}", 1, 1, 1, now);
         runs.insertForExperiment("e1-0-0", null, "x", "{}", 1, "{}", "e1", 0, "a", 0, now.minusSeconds(86_400));
         runs.cancelQueued("e1-0-0", "x");
         jdbc.sql("update run set finished_at = ?, created_at = ? where id in ('e1-0-0', 'queued', 'running')")

@@ -54,6 +54,9 @@ class DashboardBrowserTest {
     @LocalServerPort
     int port;
 
+    @org.springframework.beans.factory.annotation.Autowired
+    io.cfslab.store.RunRepository runs;
+
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) throws IOException {
         Path dir = Files.createTempDirectory("cfslab-browser-db");
@@ -412,6 +415,155 @@ class DashboardBrowserTest {
         assertThat(cancel.statusCode()).isIn(202, 204);
         waitFor(Duration.ofSeconds(30), "the page shows it cancelled or done",
                 () -> List.of("cancelled", "done").contains(attr("#exp-status", "data-status")));
+        if ("cancelled".equals(attr("#exp-status", "data-status"))) {
+            assertThat(text("#results-note")).as("why there are no results").contains("No results: the experiment was cancelled");
+        }
+    }
+
+    /** One throttled group on two CPUs for {@code duration}; {@code extra} adds top-level members. */
+    static String pacedScenario(String name, String duration) {
+        return """
+                {"name": "%s", "seed": 3, "duration": "%s", "machine": {"cpus": 2},
+                 "cgroups": [{"path": "/a", "cpu.max": "50000 100000"}],
+                 "tasks": [{"name": "hog", "cgroup": "/a", "count": 2, "workload": {"kind": "hog"}}]}""".formatted(name, duration);
+    }
+
+    /**
+     * The status badge and the progress bar move together, whatever source reports (the server-rendered page, the
+     * first GET, the events stream, its end, the final GET): a run page opened while the run is queued behind two
+     * paced runs is watched through queued, running and done, every change of either element recorded in the page.
+     * Also: the pace chosen on the home page starts the run at that pace, and its page shows it.
+     */
+    @Test
+    void theStatusBadgeAndTheProgressBarMoveTogetherFromQueuedToDone() throws Exception {
+        // both queue threads busy for about 2 s: the third run waits in the queue
+        for (int i = 0; i < 2; i++) startRun("{\"scenario\": " + pacedScenario("blocker", "4s") + ", \"pace\": 2}");
+        String id = startRun("{\"scenario\": " + pacedScenario("watched", "3s") + ", \"pace\": 3}");
+        driver.get(url("/runs/" + id));
+        ((JavascriptExecutor) driver).executeScript("""
+                window.statusLog = [];
+                const badge = document.getElementById('run-status'), bar = document.getElementById('run-progress');
+                const record = () => window.statusLog.push([badge.dataset.status, Number(bar.dataset.progress)]);
+                record();
+                const o = new MutationObserver(record);
+                o.observe(badge, {attributes: true, childList: true, characterData: true, subtree: true});
+                o.observe(bar, {attributes: true});""");
+        waitFor(Duration.ofSeconds(60), "the watched run's page showed its result", () -> "true".equals(attr("body", "data-final")));
+        List<?> log = (List<?>) ((JavascriptExecutor) driver).executeScript("return window.statusLog");
+        System.out.println("status log of run " + id + ": " + log);
+        Map<String, Integer> rank = Map.of("queued", 0, "running", 1, "done", 2, "failed", 2, "cancelled", 2);
+        int last = -1;
+        List<String> seen = new ArrayList<>();
+        for (Object entry : log) {
+            List<?> pair = (List<?>) entry;
+            String status = (String) pair.get(0);
+            double progress = ((Number) pair.get(1)).doubleValue();
+            if (!seen.contains(status)) seen.add(status);
+            assertThat(rank).as("a status word").containsKey(status);
+            if (status.equals("queued")) assertThat(progress).as("a queued run shows no progress: " + log).isZero();
+            if (status.equals("done")) assertThat(progress).as("a done run shows a full bar: " + log).isEqualTo(100.0);
+            assertThat(rank.get(status)).as("the status never goes back: " + log).isGreaterThanOrEqualTo(last);
+            last = rank.get(status);
+        }
+        assertThat(seen).as("statuses seen while watching").contains("running", "done");
+        assertThat(attr("#run-status", "data-status")).isEqualTo("done");
+        assertThat(attr("#run-progress", "data-progress")).isEqualTo("100");
+
+        // the home page's pace: chosen once, the run starts at it and its page says so
+        driver.get(url("/"));
+        new org.openqa.selenium.support.ui.Select(driver.findElement(By.cssSelector("select.run-pace"))).selectByValue("10");
+        driver.findElement(By.cssSelector("tr[data-scenario-id='e1-one-hog-10pct'] .run-btn")).click();
+        waitFor(Duration.ofSeconds(20), "the run page opened", () -> driver.getCurrentUrl().contains("/runs/"));
+        String paced = driver.getCurrentUrl().replaceAll(".*/runs/", "");
+        waitFor(Duration.ofSeconds(60), "the paced run done", () -> "true".equals(attr("body", "data-final")));
+        JsonNode view = JSON.readTree(get("/api/runs/" + paced));
+        assertThat(view.path("pace").asDouble()).isEqualTo(10.0);
+        assertThat(view.path("wallMs").asLong()).as("5 s simulated at 10x real time").isGreaterThanOrEqualTo(500);
+        assertThat(text("#run-pace")).contains("10× real time");
+        driver.get(url("/"));
+        assertThat(driver.findElement(By.cssSelector("select.run-pace")).getDomProperty("value"))
+                .as("the pace chosen is remembered").isEqualTo("10");
+        new org.openqa.selenium.support.ui.Select(driver.findElement(By.cssSelector("select.run-pace"))).selectByValue("");
+        screenshot("run-paced");
+    }
+
+    /**
+     * Every panel of the run page that has nothing to draw says why: what the scenario's record section kept out
+     * (naming the limit and the value), that nothing could be throttled, that the run was cancelled or failed; the
+     * compare page names a run that has no result.
+     */
+    @Test
+    void emptyPanelsSayWhy() throws Exception {
+        List<String> panels = List.of("hist", "chart-nr-throttled", "chart-throttled-usec", "chart-usage", "chart-tasks",
+                "cpu-timeline", "slowest", "latency-panel", "final-panel");
+        // 300 tasks, no quota, per-task series kept only up to 100 tasks
+        String done = startRun("""
+                {"scenario": {"name": "many tasks, no quota", "duration": "1s", "machine": {"cpus": 2},
+                 "record": {"max_series_tasks": 100},
+                 "cgroups": [{"path": "/free"}],
+                 "tasks": [{"name": "sleeper", "cgroup": "/free", "count": 300,
+                            "workload": {"kind": "periodic", "run": "1ms", "sleep": "20ms"}}]}}""");
+        driver.get(url("/runs/" + done));
+        waitFor(Duration.ofSeconds(60), "the run's result shown", () -> "true".equals(attr("body", "data-final")));
+        assertThat(note("chart-tasks")).contains("Not recorded: 300 tasks > record.max_series_tasks (100)");
+        assertThat(note("hist")).contains("no group has a quota");
+        assertThat(note("chart-usage")).contains("record.interval (1s) leaves 1 sample in a 1s run");
+        assertThat(note("slowest")).contains("no group has a quota");
+        assertThat(driver.findElement(By.id("hist")).isDisplayed()).isFalse();
+        screenshot("run-empty-panels");
+
+        // cancelled while running: opened afterwards, every panel says the run was cancelled
+        String cancelled = startRun("{\"scenario\": " + pacedScenario("cancelled", "60s") + ", \"pace\": 1}");
+        waitFor(Duration.ofSeconds(30), "the paced run running", () -> {
+            try {
+                return JSON.readTree(get("/api/runs/" + cancelled)).path("status").asString().equals("running");
+            } catch (Exception e) {
+                return false;
+            }
+        });
+        HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url("/api/runs/" + cancelled))).DELETE().build(),
+                HttpResponse.BodyHandlers.ofString());
+        waitFor(Duration.ofSeconds(10), "the run cancelled", () -> {
+            try {
+                return JSON.readTree(get("/api/runs/" + cancelled)).path("status").asString().equals("cancelled");
+            } catch (Exception e) {
+                return false;
+            }
+        });
+        driver.get(url("/runs/" + cancelled));
+        waitFor(Duration.ofSeconds(20), "the page ended", () -> "cancelled".equals(attr("body", "data-ended")));
+        for (String panel : panels) assertThat(note(panel)).as(panel).contains("cancelled at").contains("of 60.0 s simulated");
+        assertThat(attr("#run-status", "data-status")).isEqualTo("cancelled");
+        screenshot("run-cancelled");
+
+        // failed (the event budget): a row as the worker leaves it
+        String failed = java.util.UUID.randomUUID().toString();
+        runs.insert(failed, null, "failed run", pacedScenario("failed run", "10s"), 3L, 1);
+        runs.start(failed, "test", 10_000_000_000L);
+        runs.finish(failed, io.cfslab.store.RunStatus.FAILED, "max events exceeded (1000): event budget of 1000 events"
+                + " exceeded at 1000000 ns simulated", 0.01, 1_000_000, 1001, 3);
+        driver.get(url("/runs/" + failed));
+        waitFor(Duration.ofSeconds(20), "the page ended", () -> "failed".equals(attr("body", "data-ended")));
+        for (String panel : panels) assertThat(note(panel)).as(panel).contains("the run failed (max events exceeded (1000)");
+        screenshot("run-failed");
+
+        // compare: a run without a result is named, with why
+        driver.get(url("/compare?a=" + done + "&b=" + cancelled));
+        assertThat(text("#compare-unavailable")).contains("B (cancelled) was cancelled (cancelled by request)")
+                .contains("only a done run can be compared");
+        assertThat(driver.findElements(By.id("compare-hist"))).isEmpty();
+        driver.get(url("/compare?a=no-such-run&b=" + done));
+        assertThat(text("#compare-unavailable")).contains("A: there is no run no-such-run");
+        assertThat(driver.findElements(By.id("no-differences"))).as("no claim that unknown settings are equal").isEmpty();
+        screenshot("compare-unavailable");
+    }
+
+    /** The note that panel {@code id} shows instead of its content. */
+    String note(String id) {
+        List<WebElement> p = driver.findElements(By.cssSelector("p.empty-note[data-for='" + id + "']"));
+        if (p.isEmpty()) p = driver.findElements(By.cssSelector("#" + id + " p.empty-note"));
+        assertThat(p).as("a note for panel " + id).isNotEmpty();
+        return p.get(0).getText();
     }
 
     static final tools.jackson.databind.ObjectMapper JSON = tools.jackson.databind.json.JsonMapper.builder().build();

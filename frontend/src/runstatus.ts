@@ -1,0 +1,74 @@
+// The run page's status badge, progress bar and progress text: one source of truth. The page hears of a run's
+// status from several sources that do not arrive in order — the server-rendered page, the first GET, the events
+// stream's `progress` and `done`/`failed`, the polling fallback, the final GET — and used to let each write the
+// badge or the bar on its own ("queued" beside a full bar). Every report now goes through mergeStatus, and one
+// view writes badge, bar and text together from the merged facts.
+import { fmtSeconds } from './api';
+
+export type RunStatusWord = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+
+/** What the page shows of a run's status. */
+export interface StatusFacts {
+  status: RunStatusWord;
+  /** 0..100 %, over all repeats */
+  progress: number;
+  simulatedNs: number;
+  durationNs: number;
+  etaMs: number | null;
+}
+
+const RANK: Record<RunStatusWord, number> = { queued: 0, running: 1, done: 2, failed: 2, cancelled: 2 };
+
+export function isFinished(status: string): boolean {
+  return status === 'done' || status === 'failed' || status === 'cancelled';
+}
+
+/**
+ * The facts to show, given those shown (`held`, or null) and a report from any source (`next`):
+ * - a run's status only moves forward (queued → running → an end): a report of an earlier status is older news
+ *   from a slower source and changes nothing; an end is final;
+ * - progress belongs to its status: a queued run has none, a done run all of it, and an ETA only while running.
+ * (A run re-queued because its instance stopped shows "running" until it runs again; its progress then restarts.)
+ */
+export function mergeStatus(held: StatusFacts | null, next: StatusFacts): StatusFacts {
+  if (!(next.status in RANK)) return held ?? next;
+  if (held && (isFinished(held.status) || RANK[next.status] < RANK[held.status])) return held;
+  const clamped = Math.min(100, Math.max(0, Number.isFinite(next.progress) ? next.progress : 0));
+  const progress = next.status === 'queued' ? 0 : next.status === 'done' ? 100 : clamped;
+  const durationNs = next.durationNs > 0 ? next.durationNs : held?.durationNs ?? 0;
+  const simulatedNs = next.status === 'queued' ? 0 : next.status === 'done' && durationNs > 0 ? durationNs : next.simulatedNs;
+  return { status: next.status, progress, simulatedNs, durationNs, etaMs: next.status === 'running' ? next.etaMs : null };
+}
+
+/** The badge, bar and text of a status line, written only from merged facts. */
+export class StatusView {
+  private facts: StatusFacts | null = null;
+
+  constructor(
+    private readonly badge: HTMLElement,
+    private readonly bar: HTMLProgressElement,
+    private readonly text: HTMLElement,
+    private readonly onChange: (f: StatusFacts) => void = () => {},
+  ) {}
+
+  /** The facts shown, or null before the first report. */
+  get current(): StatusFacts | null {
+    return this.facts;
+  }
+
+  /** Takes a report from any source; returns the facts now shown. */
+  report(next: StatusFacts): StatusFacts {
+    const merged = mergeStatus(this.facts, next);
+    if (merged === this.facts) return merged;
+    this.facts = merged;
+    this.badge.textContent = merged.status;
+    this.badge.dataset.status = merged.status;
+    this.badge.className = `badge ${merged.status}`;
+    this.bar.value = merged.progress;
+    this.bar.dataset.progress = String(merged.progress);
+    const eta = merged.etaMs != null ? ` · ETA ${(merged.etaMs / 1000).toFixed(1)} s` : '';
+    this.text.textContent = `${merged.progress.toFixed(1)} % · ${fmtSeconds(merged.simulatedNs)} of ${fmtSeconds(merged.durationNs)}${eta}`;
+    this.onChange(merged);
+    return merged;
+  }
+}
