@@ -50,6 +50,16 @@ final class FairRq {
     final int[] cpuTaskCount;
     final int[] cpuTaskNext, cpuTaskPrev;
 
+    /**
+     * EEVDF's lag (kernel/sched/fair.c, 6.6+): per cfs_rq the sum of its queued entities' vruntimes less its
+     * min_vruntime (avg_vruntime()'s numerator, entities counted alike), and per entity the lag it left with
+     * ({@code se->vlag}, update_entity_lag()). Arrays of their own: the records are one cache line each and full.
+     */
+    private final long[] vruntimeSum;
+    private final long[] vlag;
+    /** entity_lag()'s limit: max(2 × slice, TICK_NSEC) of a nice-0 task. */
+    private final long lagLimitNs;
+
     /** Set by {@link #pickFair}: the pick crossed a throttled level (task models). */
     boolean lastPickThrottled;
 
@@ -71,6 +81,9 @@ final class FairRq {
         cpuTaskCount = new int[k.ncpu];
         cpuTaskNext = new int[ntasks];
         cpuTaskPrev = new int[ntasks];
+        lagLimitNs = Math.max(2 * schedSliceNs, k.tickNs);
+        vruntimeSum = new long[k.ngroups * k.ncpu];
+        vlag = new long[ntasks + k.ngroups * k.ncpu];
     }
 
     void link(BandwidthControl bwc, Throttling thr) {
@@ -104,14 +117,20 @@ final class FairRq {
         int leaf = k.leafQ(t, c);
         int tv = records.ent(t) + SchedRecords.VRUNTIME;
         records.setLong(tv, records.getLong(tv) + d);
-        if (onRq(t)) queued.keyIncreased(leaf, t);
+        if (onRq(t)) {
+            queued.keyIncreased(leaf, t);
+            vruntimeSum[leaf] += d;
+        }
         for (int q = leaf; !k.isRootQ(q); q = k.parentQ(q)) {
             bwc.accountCfsRqRuntime(q, d, t);
             int se = k.groupEntity(q);
             long dv = d * NICE_0_LOAD / groupEntityWeight(q);
             int sv = records.ent(se) + SchedRecords.VRUNTIME;
             records.setLong(sv, records.getLong(sv) + dv);
-            if (dv != 0 && onRq(se)) queued.keyIncreased(k.parentQ(q), se);
+            if (dv != 0 && onRq(se)) {
+                queued.keyIncreased(k.parentQ(q), se);
+                vruntimeSum[k.parentQ(q)] += dv;
+            }
         }
     }
 
@@ -124,22 +143,66 @@ final class FairRq {
     }
 
     /** __enqueue_entity(): entity se joins cfs_rq q. */
-    void entAdd(int q, int se) { queued.add(q, se); }
+    void entAdd(int q, int se) {
+        queued.add(q, se);
+        vruntimeSum[q] += vruntime(se) - minVruntime(q);
+    }
 
     /** __dequeue_entity(): entity se leaves cfs_rq q. */
-    void entRemove(int q, int se) { queued.remove(q, se); }
+    void entRemove(int q, int se) {
+        updateEntityLag(q, se);
+        queued.remove(q, se);
+        vruntimeSum[q] -= vruntime(se) - minVruntime(q);
+    }
+
+    /**
+     * avg_vruntime(): the mean vruntime of cfs_rq q's queued entities (the running one included: it stays
+     * queued here), or its min_vruntime when it has none. Entities count alike, which is the kernel's weighted
+     * mean when they have equal weights (tasks of one nice level).
+     */
+    long avgVruntime(int q) {
+        int n = nrQueued(q);
+        return n == 0 ? minVruntime(q) : minVruntime(q) + Math.floorDiv(vruntimeSum[q], n);
+    }
+
+    /**
+     * se->vlag of entity e: the lag it left its cfs_rq with at its last dequeue, as service owed in ns of a nice-0
+     * entity (its virtual lag × its weight / NICE_0_LOAD), so that it survives the weight changes of a group entity
+     * while it is off the cfs_rq (reweight_entity() rescales se->vlag by old / new weight).
+     */
+    long vlag(int e) { return vlag[e]; }
+
+    /** The weight of entity e: NICE_0_LOAD for a task, calc_group_shares() for a group entity. */
+    private long entityWeight(int e) { return e < ntasks ? NICE_0_LOAD : groupEntityWeight(e - ntasks); }
+
+    /**
+     * update_entity_lag(): entity e, queued on cfs_rq q, is leaving; its lag is kept within entity_lag()'s limit,
+     * max(2 × slice, TICK_NSEC) of real time.
+     */
+    private void updateEntityLag(int q, int e) {
+        long lag = (avgVruntime(q) - vruntime(e)) * entityWeight(e) / NICE_0_LOAD;
+        vlag[e] = Math.max(-lagLimitNs, Math.min(lagLimitNs, lag));
+    }
+
+    /**
+     * place_entity() with PLACE_LAG (6.6+): a waking entity (a task, or a group entity whose cfs_rq gets its
+     * first task back) returns with the lag it left with, so one that got less than its share before it slept
+     * or was throttled still has it owed. The lag, in its virtual time at its present weight, is scaled by
+     * (n + 1) / n for the n entities already queued, as the kernel scales it by (W + w) / W so that adding the
+     * entity does not shrink it; an empty cfs_rq places it at its avg_vruntime (the lag is not applied).
+     */
+    void placeEntity(int q, int se) {
+        int n = nrQueued(q);
+        long v = avgVruntime(q);
+        if (n > 0) v -= vlag(se) * NICE_0_LOAD / entityWeight(se) * (n + 1) / n;
+        setVruntime(se, v);
+    }
 
     /** cfs_rq->nr_queued: entities queued on cfs_rq q. */
     int nrQueued(int q) { return queued.count(q); }
 
     /** se->on_rq: entity se is queued. */
     boolean onRq(int se) { return queued.isQueued(se); }
-
-    /** place_entity(): a waking entity gets no more than half a slice of credit below min_vruntime. */
-    void placeEntity(int q, int se) {
-        long floor = minVruntime(q) - schedSliceNs / 2;
-        if (vruntime(se) < floor) setVruntime(se, floor);
-    }
 
     void addRunnable(int x, int delta) {
         int i = records.rq(x) + SchedRecords.H_NR_RUNNING;
@@ -252,7 +315,11 @@ final class FairRq {
                 int best = queued.first(x); // least vruntime, the lower index of equals
                 long bv = vruntime(best);
                 int minAt = records.rq(x) + SchedRecords.MIN_VRUNTIME;
-                if (bv > records.getLong(minAt)) records.setLong(minAt, bv);
+                long min = records.getLong(minAt);
+                if (bv > min) {
+                    vruntimeSum[x] -= (bv - min) * nrQueued(x);
+                    records.setLong(minAt, bv);
+                }
                 if (best < ntasks) return best;
                 x = best - ntasks;
             }

@@ -146,6 +146,8 @@ public final class Kernel implements WorkloadContext {
     private final Segment seg = new Segment();
     /** The fork placement while {@link #startTasks} runs, else null. */
     private ForkPlacement forks;
+    /** The launcher of {@link #startTasks}' fork burst, while it forks; null otherwise. */
+    private ForkBurst burst;
 
     /**
      * @param machine     topology and costs
@@ -341,11 +343,18 @@ public final class Kernel implements WorkloadContext {
                 if (key < bestKey) { bestKey = key; best = c; }
             }
         }
+        if (burst != null && isFair(t)) {
+            int local = burst.launcherCpu;
+            if (best != local && a.get(local) && burst.staysLocal(fair.cpuTaskCount[local], best, fair.cpuTaskCount[best])) {
+                best = local;
+            }
+        }
         tCpu[t] = best;
         nextSegment(t);
         if (segKind[t] == Segment.EXIT) { exitTask(t); return; }
         if (segKind[t] == Segment.SLEEP || segKind[t] == Segment.BLOCK) { startSleep(t); return; }
         fair.setVruntime(t, fair.minVruntime(leafQ(t, best)));
+        if (burst != null && isFair(t)) burst.forked(best, fair.hNrRunning(leafQ(t, best)));
         makeRunnable(t, best, false);
         requestResched(best);
     }
@@ -355,17 +364,28 @@ public final class Kernel implements WorkloadContext {
      * O(log CPUs) per task ({@link ForkPlacement}) instead of a scan of every CPU.
      */
     public void startTasks(int n) {
+        beginForkBurst();
         forks = new ForkPlacement(this);
         try {
             for (int t = 0; t < n; t++) startTask(t);
         } finally {
             forks = null;
+            endForkBurst();
         }
     }
 
+    /**
+     * The tasks forked from now on come from one launcher on CPU 0 ({@link ForkBurst}: find_idlest_group()'s
+     * choice between the launcher's CPU and the idlest other one), until {@link #endForkBurst}.
+     */
+    void beginForkBurst() { burst = new ForkBurst(ncpu, 0); }
+
+    /** The launcher is gone: forks go to the least-loaded CPU again. */
+    void endForkBurst() { burst = null; }
+
     /** startTask()'s key of CPU c: its queued tasks (×4), then its SMT siblings' runnable tasks; the least wins. */
     long forkKey(int c) {
-        return (long) fair.cpuTaskCount[c] * 4 + balancer.coreLoad(c);
+        return (long) (fair.cpuTaskCount[c] + (burst != null && c == burst.launcherCpu ? 1 : 0)) * 4 + balancer.coreLoad(c);
     }
 
     /** CPU c's queued tasks or runnable count changed (keeps {@link #startTasks}'s placement current). */

@@ -38,6 +38,17 @@ final class LoadBalancer {
      * 1, so new-idle balance looks at them alone (the kernel checks rd->overload for the same reason).
      */
     private final long[] hasRunnable;
+    /**
+     * PELT per CPU (kernel/sched/pelt.c), sampled at each periodic balance: {@code util_avg} (the share of time the
+     * CPU was busy) and {@code runnable_avg} (the time-averaged runnable count), both scaled by 1024 and decayed
+     * with PELT's 32 ms half-life. find_busiest_group() reads them through group_is_overloaded().
+     */
+    private final long[] utilAvg, runnableAvg;
+    /** Integrals since the last sample, ns and task·ns, and where they were last brought up to date. */
+    private final long[] idleNs, runnableNs, idleSinceNs, runnableSinceNs;
+    private final int[] runnableCount;
+    private long lastPeltNs;
+
     /** Scratch for {@link #pullOne}: the throttled subtrees of the source and destination CPUs. */
     private final int[] srcThrottled = new int[16], dstThrottled = new int[16];
 
@@ -57,6 +68,13 @@ final class LoadBalancer {
         countedIdle = new boolean[ncpu];
         java.util.Arrays.fill(countedIdle, true);
         hasRunnable = new long[(ncpu + 63) >>> 6];
+        utilAvg = new long[ncpu];
+        runnableAvg = new long[ncpu];
+        idleNs = new long[ncpu];
+        runnableNs = new long[ncpu];
+        idleSinceNs = new long[ncpu];
+        runnableSinceNs = new long[ncpu];
+        runnableCount = new int[ncpu];
     }
 
     void link(FairRq fair, Throttling thr) {
@@ -68,6 +86,8 @@ final class LoadBalancer {
     void updateIdle(int c) {
         boolean idleNow = curr[c] == NONE && k.nrRunnable(c) == 0;
         if (idleNow != countedIdle[c]) {
+            if (!idleNow) idleNs[c] += k.now - idleSinceNs[c];
+            idleSinceNs[c] = k.now;
             countedIdle[c] = idleNow;
             llcIdle[topo.llcOf(c)] += idleNow ? 1 : -1;
         }
@@ -76,6 +96,9 @@ final class LoadBalancer {
     /** CPU c's runnable count changed (fair root h_nr_running or RT queue): keeps {@link #hasRunnable}. */
     void nrRunningChanged(int c) {
         k.forkInputsChanged(c);
+        runnableNs[c] += runnableCount[c] * (k.now - runnableSinceNs[c]);
+        runnableSinceNs[c] = k.now;
+        runnableCount[c] = k.nrRunnable(c);
         if (k.nrRunnable(c) > 0) hasRunnable[c >>> 6] |= 1L << c;
         else hasRunnable[c >>> 6] &= ~(1L << c);
     }
@@ -134,6 +157,7 @@ final class LoadBalancer {
      */
     void balance() {
         events.push(k.now + BALANCE_INTERVAL_NS, EV_BALANCE, EV_BALANCE, 0, 0);
+        updatePelt();
         long total = 0;
         for (int c = 0; c < ncpu; c++) total += load(c);
         int floor = (int) (total / ncpu);
@@ -145,9 +169,43 @@ final class LoadBalancer {
                         && !(load(recv) < ceil && load(donor) > ceil + 0)) recv++;
                 if (recv >= ncpu) return;
                 if (load(recv) >= load(donor) - 1) { recv++; continue; }
+                if (curr[recv] != NONE && !overloaded(donor)) { recv++; continue; }
                 if (!pullOne(donor, recv)) break;
             }
         }
+    }
+
+    /** The PELT decay over one balance interval, ×1024: y^(4 ms / 1.024 ms) with y^32 = 1/2. */
+    private static final long PELT_DECAY = Math.round(1024 * Math.pow(0.5, BALANCE_INTERVAL_NS / 1_024_000.0 / 32));
+
+    /** Decays each CPU's util_avg and runnable_avg and adds the last interval's busy share and runnable count. */
+    private void updatePelt() {
+        long span = k.now - lastPeltNs;
+        if (span <= 0) return;
+        for (int c = 0; c < ncpu; c++) {
+            long idle = idleNs[c] + (countedIdle[c] ? k.now - idleSinceNs[c] : 0);
+            long runnable = runnableNs[c] + runnableCount[c] * (k.now - runnableSinceNs[c]);
+            idleNs[c] = 0;
+            idleSinceNs[c] = k.now;
+            runnableNs[c] = 0;
+            runnableSinceNs[c] = k.now;
+            long util = Math.max(0, span - idle) * 1024 / span;
+            long run = runnable * 1024 / span;
+            utilAvg[c] = (utilAvg[c] * PELT_DECAY + util * (1024 - PELT_DECAY)) >> 10;
+            runnableAvg[c] = (runnableAvg[c] * PELT_DECAY + run * (1024 - PELT_DECAY)) >> 10;
+        }
+        lastPeltNs = k.now;
+    }
+
+    /**
+     * group_is_overloaded() for a group of one CPU (find_busiest_group()): more tasks than CPUs, and either its
+     * utilisation or its runnable average past its capacity by imbalance_pct (117, sd_init()). A busy CPU pulls
+     * only from an overloaded one ("let another idle CPU try to pull task"), so a group whose tasks are unevenly
+     * spread over busy CPUs but throttled most of the time stays as it is, as in the kernel.
+     */
+    boolean overloaded(int c) {
+        if (load(c) <= 1) return false;
+        return utilAvg[c] * ForkBurst.IMBALANCE_PCT > 1024 * 100 || runnableAvg[c] * 100 > 1024 * ForkBurst.IMBALANCE_PCT;
     }
 
     /** Runnable plus running tasks on a CPU. */

@@ -44,7 +44,9 @@ class ForkPlacementTest {
         Kernel batch = kernel(s), single = kernel(s);
         int n = batch.ntasks;
         batch.startTasks(n);
+        single.beginForkBurst();
         for (int t = 0; t < n; t++) single.startTask(t);
+        single.endForkBurst();
         assertThat(batch.tCpu).containsExactly(single.tCpu);
         assertThat(batch.fair.cpuTaskCount).containsExactly(single.fair.cpuTaskCount);
         // more than one CPU was used, and the pinned tasks stayed on theirs
