@@ -77,6 +77,22 @@ final class ScenarioFiles {
             return false;
         }
         boolean existed = Files.exists(out);
+        if (existed && !Files.isRegularFile(out)) {
+            // a FIFO would block the open until a reader comes, a device (/dev/full) fails only at the write
+            err.println(out + ": cannot write the result there: not a regular file");
+            return false;
+        }
+        Path where = existed ? out : out.toAbsolutePath().getParent();
+        try {
+            String fs = where == null ? "" : Files.getFileStore(where).type();
+            if (java.util.Set.of("proc", "sysfs", "devtmpfs", "cgroup", "cgroup2", "debugfs", "tracefs").contains(fs)) {
+                // their files open for writing and then refuse (or, as root, change the kernel's settings)
+                err.println(out + ": cannot write the result there: a kernel pseudo-filesystem (" + fs + ")");
+                return false;
+            }
+        } catch (java.io.IOException e) {
+            // no file store to ask: the open below decides
+        }
         try (var ch = java.nio.channels.FileChannel.open(out, java.nio.file.StandardOpenOption.WRITE,
                 java.nio.file.StandardOpenOption.CREATE)) {
             // opened: writable

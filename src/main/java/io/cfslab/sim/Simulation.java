@@ -166,7 +166,12 @@ public final class Simulation {
                 continue;
             }
             if (type == EV_TIMELINE) apply(scenario.timeline().get(events.target()));
-            else if (type == EV_SAMPLE) sample(interval);
+            else if (type == EV_SAMPLE) {
+                sample(interval);
+                // a paced run waits in the sample hook; a cancel during that wait must stop it here, not let it run
+                // unpaced to the next poll (which a small scenario may never reach before its end)
+                if (control.cancelled()) { cancelled = true; break; }
+            }
             else kernel.handle(type, events.target(), events.arg());
             if (++eventCount > maxEvents) {
                 throw new SimulationAbortedException("event budget of " + maxEvents + " events exceeded at "
@@ -180,6 +185,7 @@ public final class Simulation {
                     control.progress(time, eventCount);
                     nextProgress = (time / progressStep + 1) * progressStep;
                     nextProgressWall = wallNow + PROGRESS_WALL_NS;
+                    if (control.cancelled()) { cancelled = true; break; } // cancelled during a paced wait
                 }
                 if (snapshotEveryNs > 0 && System.nanoTime() >= nextSnapshotWall) {
                     control.snapshot(snapshot(time));

@@ -84,8 +84,11 @@ class RunPaceTest {
                 .isGreaterThan(first).isLessThan(40.0);
         long cancelAt = System.nanoTime();
         web.delete().uri("/api/runs/" + id).exchange().expectStatus().isAccepted();
-        awaitStatus(web, id, "cancelled", Duration.ofSeconds(5));
+        JsonNode cancelled = awaitStatus(web, id, "cancelled", Duration.ofSeconds(5));
         assertThat((System.nanoTime() - cancelAt) / 1_000_000).as("ms from cancel to cancelled").isLessThan(3000);
+        // it stops where it was: the rest of the run is not simulated unpaced after the cancel (it raced to 100 %)
+        assertThat(cancelled.path("progress").asDouble()).as("progress when cancelled")
+                .isLessThan(later.path("progress").asDouble() + 30.0);
     }
 
     @Test

@@ -142,6 +142,12 @@ class CliBadInputTest {
         java.util.List<Path> unwritable = new java.util.ArrayList<>(java.util.List.of(dir.resolve("missing/r.json"), dir));
         // a folder that exists and passes permission checks (root passes them all) but where no file can be created
         if (Files.isDirectory(Path.of("/proc/self"))) unwritable.add(Path.of("/proc/self/x"));
+        // files of the kernel's pseudo-filesystems open for writing and refuse (or change a setting) only at the write
+        if (Files.exists(Path.of("/proc/self/status"))) unwritable.add(Path.of("/proc/self/status"));
+        // a device fails only at the write; a FIFO would block the check's open until a reader came
+        if (Files.exists(Path.of("/dev/full"))) unwritable.add(Path.of("/dev/full"));
+        Path fifo = dir.resolve("fifo");
+        if (new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor() == 0) unwritable.add(fifo);
         for (Path out : unwritable) {
             for (String[] args : new String[][] {{"simulate", file.toString(), "--out", out.toString()},
                     {"experiment", experiment.toString(), "--out", out.toString()}}) {
