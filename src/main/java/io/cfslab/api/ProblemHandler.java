@@ -133,6 +133,12 @@ public class ProblemHandler {
     /** Anything unexpected: 500, still as a problem body (the cause is logged, not shown). */
     @ExceptionHandler(Exception.class)
     ResponseEntity<ProblemDetail> unexpected(Exception e, ServerWebExchange exchange) {
+        String path = exchange.getRequest().getPath().value();
+        if (e instanceof IllegalArgumentException && path.startsWith("/actuator/")) {
+            // the actuator refuses a path segment it cannot split (/actuator/health/db%2F): no such endpoint
+            return problem(HttpStatus.NOT_FOUND, "Not found",
+                    List.of(new FieldProblem("", "no such actuator endpoint: " + path, "ENOENT")), exchange);
+        }
         // a client that went away (Reactor Netty's AbortedException, a reset): nothing is wrong with the service
         if (!DISCONNECTED.checkAndLogClientDisconnectedException(e)) {
             log.error("unexpected error on {}", exchange.getRequest().getPath(), e);

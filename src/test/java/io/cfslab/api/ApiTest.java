@@ -424,6 +424,12 @@ class ApiTest {
         // no token configured: every caller is anonymous, and anonymous callers never see the details (disk path…)
         assertThat(health.has("components")).as(health.toString()).isFalse();
         assertThat(health.toString()).doesNotContain("diskSpace", "path", "H2");
+        // a component path the actuator cannot split is no such endpoint, not a 500
+        for (String odd : List.of("/actuator/health/db%2F", "/actuator/health/a%2Fb")) {
+            // sent as is (a UriBuilder would encode the % again): the base URL and the raw path
+            web.get().uri(b -> java.net.URI.create(b.build().toString().replaceAll("/$", "") + odd))
+                    .exchange().expectStatus().isNotFound();
+        }
         String prom = web.get().uri("/actuator/prometheus").exchange().expectStatus().isOk()
                 .expectBody(String.class).returnResult().getResponseBody();
         assertThat(prom).contains("cfslab_runs_submitted_total", "cfslab_runs_finished_total{",
