@@ -43,8 +43,9 @@ class SeriesFilter {
   }
 }
 
+/** The width a chart gets: its host's (at least 240 px, so that a phone's narrow panel is not overflowed). */
 function width(el: HTMLElement): number {
-  return Math.max(300, el.clientWidth || el.parentElement?.clientWidth || 600);
+  return Math.max(240, el.clientWidth || el.parentElement?.clientWidth || 600);
 }
 
 /** Aligns several histograms on one x axis of log2 buckets, from the lowest to the highest non-zero one. */
@@ -71,7 +72,16 @@ abstract class ReusablePlot {
   protected plot: uPlot | null = null;
   private key = '';
 
-  protected constructor(protected readonly el: HTMLElement) {}
+  protected constructor(protected readonly el: HTMLElement) {
+    // the plot follows its host's width (a window resized, a narrow screen turned): uPlot draws at a fixed size
+    if (typeof ResizeObserver !== 'undefined') {
+      new ResizeObserver(() => {
+        const u = this.plot;
+        const w = width(this.el);
+        if (u && Math.abs(u.width - w) > 2) u.setSize({ width: w, height: u.height });
+      }).observe(el);
+    }
+  }
 
   /** True if the existing plot took `data`; false after clearing it for a rebuild. */
   protected reuse(key: string, data: uPlot.AlignedData): boolean {

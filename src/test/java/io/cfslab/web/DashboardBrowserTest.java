@@ -532,8 +532,12 @@ class DashboardBrowserTest {
         });
         driver.get(url("/runs/" + cancelled));
         waitFor(Duration.ofSeconds(20), "the page ended", () -> "cancelled".equals(attr("body", "data-ended")));
-        for (String panel : panels) assertThat(note(panel)).as(panel).contains("cancelled at").contains("of 60.0 s simulated");
+        for (String panel : panels) assertThat(note(panel)).as(panel).contains("the run was cancelled by request at")
+                .contains("of 60.0 s simulated").doesNotContain("(cancelled");
         assertThat(attr("#run-status", "data-status")).isEqualTo("cancelled");
+        // the banner says it once, as a notice (a cancel is no error)
+        assertThat(text("#run-error")).isEqualTo("cancelled by request");
+        assertThat(attr("#run-error", "class")).contains("notice");
         screenshot("run-cancelled");
 
         // failed (the event budget): a row as the worker leaves it
@@ -544,12 +548,13 @@ class DashboardBrowserTest {
                 + " exceeded at 1000000 ns simulated", 0.01, 1_000_000, 1001, 3);
         driver.get(url("/runs/" + failed));
         waitFor(Duration.ofSeconds(20), "the page ended", () -> "failed".equals(attr("body", "data-ended")));
-        for (String panel : panels) assertThat(note(panel)).as(panel).contains("the run failed (max events exceeded (1000)");
+        for (String panel : panels) assertThat(note(panel)).as(panel).contains("the run failed: max events exceeded (1000)");
+        assertThat(text("#run-error")).isEqualTo("failed: max events exceeded (1000): event budget of 1000 events exceeded at 1000000 ns simulated");
         screenshot("run-failed");
 
         // compare: a run without a result is named, with why
         driver.get(url("/compare?a=" + done + "&b=" + cancelled));
-        assertThat(text("#compare-unavailable")).contains("B (cancelled) was cancelled (cancelled by request)")
+        assertThat(text("#compare-unavailable")).contains("B (cancelled) cancelled by request; it kept no result")
                 .contains("only a done run can be compared");
         assertThat(driver.findElements(By.id("compare-hist"))).isEmpty();
         driver.get(url("/compare?a=no-such-run&b=" + done));
