@@ -45,6 +45,8 @@ export function explain(host: HTMLElement, note: string, panel = host.id): void 
     host.before(p);
   }
   p.textContent = note;
+  // a chart's line filter has nothing to filter beside the note
+  for (const f of host.parentElement?.querySelectorAll<HTMLElement>(':scope > input.series-filter') ?? []) f.hidden = true;
   host.hidden = true;
   host.dataset.empty = 'true';
 }

@@ -306,6 +306,69 @@ class DashboardBrowserTest {
         screenshot("compare");
     }
 
+    /**
+     * At a phone's width (420 px) no page is wider than the window: the header wraps, wide tables and the cgroup tree
+     * scroll inside their panel, and every chart and the CPU timeline are drawn at their panel's width, also after the
+     * window changes size. Then, back at 1400 px, the charts widen again.
+     */
+    @Test
+    void narrowWindowsGetPagesNoWiderThanTheWindow() throws Exception {
+        String id = startRun("{\"scenarioId\": \"seed03-functional\"}");
+        org.openqa.selenium.Dimension wide = driver.manage().window().getSize();
+        try {
+            driver.get(url("/runs/" + id));
+            waitFor(Duration.ofSeconds(90), "the run's result shown", () -> "true".equals(attr("body", "data-final")));
+            driver.manage().window().setSize(new org.openqa.selenium.Dimension(420, 900));
+            for (String path : List.of("/runs/" + id, "/", "/scenarios/seed03-functional", "/scenarios/new",
+                    "/compare?a=" + id + "&b=" + id, "/compare", "/no-such-page")) {
+                if (!path.equals("/runs/" + id)) driver.get(url(path)); // the run page: resized in place
+                if (path.startsWith("/runs/")) {
+                    waitFor(Duration.ofSeconds(20), "the result shown", () -> "true".equals(attr("body", "data-final")));
+                }
+                if (path.startsWith("/compare?")) waitFor(Duration.ofSeconds(20), "compared", () -> "true".equals(attr("body", "data-loaded")));
+                waitFor(Duration.ofSeconds(5), path + " no wider than the window", () -> wider().isEmpty());
+                assertThat(wider()).as(path + ": elements beyond the window's right edge").isEmpty();
+                if (path.startsWith("/runs/")) {
+                    screenshot("narrow-run");
+                    long viewport = (Long) js("return document.documentElement.clientWidth");
+                    for (String chart : List.of("#hist .uplot", "#chart-usage .uplot", "#cpu-timeline canvas")) {
+                        long w = (Long) js("return Math.round(document.querySelector(arguments[0]).getBoundingClientRect().width)", chart);
+                        assertThat(w).as(chart + " width").isLessThanOrEqualTo(viewport).isGreaterThan(200);
+                    }
+                }
+            }
+            screenshot("narrow-not-found");
+        } finally {
+            driver.manage().window().setSize(wide);
+        }
+        driver.get(url("/runs/" + id));
+        waitFor(Duration.ofSeconds(20), "the result shown", () -> "true".equals(attr("body", "data-final")));
+        long usage = (Long) js("return Math.round(document.querySelector('#chart-usage .uplot').getBoundingClientRect().width)");
+        assertThat(usage).as("a chart at 1400 px").isGreaterThan(500);
+        // per-task latency: run_delay over a second reads in seconds, not thousands of ms
+        assertThat(text("#task-latency tbody")).doesNotContainPattern("\\d{4,}\\.\\d+ ms").containsPattern("\\d s");
+    }
+
+    /** Elements whose right edge is past the window's, outside any element that scrolls or clips them. */
+    @SuppressWarnings("unchecked")
+    List<String> wider() {
+        return (List<String>) js("""
+                const vw = document.documentElement.clientWidth, out = [];
+                for (const e of document.querySelectorAll('body *')) {
+                  const r = e.getBoundingClientRect();
+                  if (r.width === 0 || r.right <= vw + 1) continue;
+                  let p = e.parentElement, clipped = false;
+                  while (p && p !== document.body) {
+                    if (getComputedStyle(p).overflowX !== 'visible' && p.getBoundingClientRect().right <= vw + 1) { clipped = true; break; }
+                    p = p.parentElement;
+                  }
+                  if (!clipped) out.push(e.tagName + '#' + e.id + '.' + e.className + ' right ' + Math.round(r.right) + ' > ' + vw);
+                }
+                return out.slice(0, 10);""");
+    }
+
+    Object js(String script, Object... args) { return ((JavascriptExecutor) driver).executeScript(script, args); }
+
     @Test
     void anExperimentShowsProgressPerArmTheTableAndEveryRun() throws Exception {
         // dashboard-demo shortened to 60 s simulated (its timeline at 100 s and 200 s dropped): about a second of
