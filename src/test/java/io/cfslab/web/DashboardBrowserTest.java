@@ -221,6 +221,10 @@ class DashboardBrowserTest {
     @Test
     void aNewScenarioIsBuiltInTheEditorAndOneIsImported() throws Exception {
         driver.get(url("/scenarios/new"));
+        // a new scenario starts from docs/scenarios.md's defaults: 2 CPUs, HZ 1000, slice 5000 µs
+        assertThat(driver.findElement(By.cssSelector("#options-form input[name='machine.cpus']")).getDomProperty("value")).isEqualTo("2");
+        assertThat(driver.findElement(By.cssSelector("#options-form select[name='kernel.hz']")).getDomProperty("value")).isEqualTo("1000");
+        assertThat(driver.findElement(By.cssSelector("#options-form input[name='kernel.bandwidth_slice_us']")).getDomProperty("value")).isEqualTo("5000");
         WebElement name = driver.findElement(By.cssSelector("#options-form input[name='name']"));
         name.clear();
         name.sendKeys("built in the browser");
@@ -237,6 +241,28 @@ class DashboardBrowserTest {
         cpuMax.clear();
         cpuMax.sendKeys("50000", Keys.ENTER);
         waitFor(Duration.ofSeconds(20), "cpu.max read back", () -> "50000 100000".equals(cpuMax.getDomProperty("value")));
+        assertThat(text("#tasks-table tbody")).contains("no tasks yet");
+
+        // a periodic RT task with its own parameters, policy, priority and allowed CPUs; the form is empty afterwards
+        WebElement form = driver.findElement(By.id("task-form"));
+        form.findElement(By.name("name")).sendKeys("tick");
+        form.findElement(By.name("cgroup")).sendKeys("/web/frontend");
+        new org.openqa.selenium.support.ui.Select(form.findElement(By.name("kind"))).selectByVisibleText("periodic");
+        form.findElement(By.name("run")).sendKeys("2ms");
+        form.findElement(By.name("sleep")).sendKeys("8ms");
+        new org.openqa.selenium.support.ui.Select(form.findElement(By.name("policy"))).selectByVisibleText("rr");
+        form.findElement(By.name("priority")).sendKeys("10");
+        form.findElement(By.name("cpus_allowed")).sendKeys("0-1");
+        form.findElement(By.cssSelector("button[type='submit']")).click();
+        waitFor(Duration.ofSeconds(20), "the task added", () -> text("#tasks-table tbody").contains("tick"));
+        assertThat(text("#tasks-table tbody")).contains("\"run\":\"2ms\"", "\"sleep\":\"8ms\"", "rr 10", "0-1");
+        waitFor(Duration.ofSeconds(5), "the form reset", () -> form.findElement(By.name("name")).getDomProperty("value").isEmpty());
+        for (String field : List.of("cgroup", "priority", "cpus_allowed")) {
+            assertThat(form.findElement(By.name(field)).getDomProperty("value")).as(field).isEmpty();
+        }
+        assertThat(form.findElement(By.name("kind")).getDomProperty("value")).isEqualTo("hog");
+        assertThat(form.findElement(By.name("run")).isDisplayed()).as("periodic's fields hidden again").isFalse();
+        screenshot("editor-task-added");
 
         Path file = Files.createTempFile("imported", ".json");
         Files.writeString(file, """
@@ -252,6 +278,14 @@ class DashboardBrowserTest {
         assertThat(driver.findElement(By.cssSelector(".tree-row[data-path='/x'] input[data-file='cpu.max']"))
                 .getDomProperty("value")).isEqualTo("20000 100000");
         assertThat(text("#tasks-table")).contains("hog");
+
+        // seed 03 (it names neither timer placement nor slice): the fields say what the run will use, not a blank
+        driver.get(url("/scenarios/seed03-functional"));
+        waitFor(Duration.ofSeconds(20), "the editor loaded", () -> "true".equals(attr("body", "data-loaded")));
+        WebElement timer = driver.findElement(By.cssSelector("#options-form select[name='kernel.timer_placement']"));
+        assertThat(new org.openqa.selenium.support.ui.Select(timer).getFirstSelectedOption().getText()).startsWith("default (").contains("random");
+        assertThat(driver.findElement(By.cssSelector("#options-form input[name='kernel.bandwidth_slice_us']")).getDomAttribute("placeholder"))
+                .isEqualTo("default: 5000");
     }
 
     @Test
