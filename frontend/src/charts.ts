@@ -7,14 +7,38 @@ import { box, stripData, tickLabels } from './strip';
 import { distinctColors, pageColors, type ColorRegistry } from './colors';
 import { durationTicks, formatDuration } from './units';
 
-/** What a line chart's values are: counts, durations in µs (cpu.stat's *_usec), or percentages. */
-export type Unit = 'count' | 'usec' | 'percent';
+/**
+ * What a chart's values are: counts, durations in µs (cpu.stat's *_usec), ns or s (a benchmark's time_s), rates per
+ * second, or percentages.
+ */
+export type Unit = 'count' | 'usec' | 'nsec' | 'sec' | 'per_s' | 'percent';
+
+/**
+ * An experiment metric's axis: a short title (the metric's last name and what it measures; the plot's heading names
+ * the whole metric) and the unit its ticks and hover values read in, from the name's suffix as the result spells it
+ * (`_usec`, `_ns`, `_s`, `_per_s`). `cgroups/~1web~1backend/cpu.stat/throttled_usec` → `throttled_usec (time)`, in
+ * durations (360.3 s, not 360.3M).
+ */
+export function metricAxis(metric: string): { title: string; unit: Unit } {
+  const parts = metric.split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const name = parts[parts.length - 1] ?? metric;
+  const unit: Unit = /_per_s$/.test(name) ? 'per_s' : /_usec$|_us$/.test(name) ? 'usec' : /_ns$/.test(name) ? 'nsec'
+    : /_s$/.test(name) ? 'sec' : /_pct$|percent/.test(name) ? 'percent' : 'count';
+  const what = { usec: 'time', nsec: 'time', sec: 'time', per_s: 'per second', percent: '%', count: 'count' }[unit];
+  return { title: `${name} (${what})`, unit };
+}
 
 /** Axis ticks and hover values of a unit. */
 export function unitFormat(unit: Unit): { ticks: (splits: number[]) => string[]; value: (v: number | null | undefined) => string } {
   switch (unit) {
     case 'usec':
       return { ticks: (splits) => durationTicks(splits.map((v) => v * 1e3)), value: (v) => (v == null ? '' : formatDuration(v * 1e3)) };
+    case 'nsec':
+      return { ticks: (splits) => durationTicks(splits), value: (v) => (v == null ? '' : formatDuration(v)) };
+    case 'sec':
+      return { ticks: (splits) => durationTicks(splits.map((v) => v * 1e9)), value: (v) => (v == null ? '' : formatDuration(v * 1e9)) };
+    case 'per_s':
+      return { ticks: (splits) => tickLabels(splits).map((t) => `${t}/s`), value: (v) => (v == null ? '' : `${Number(v.toPrecision(6)).toLocaleString('en-US')}/s`) };
     case 'percent':
       return { ticks: (splits) => tickLabels(splits).map((t) => `${t} %`), value: (v) => (v == null ? '' : `${v.toFixed(1)} %`) };
     default:
@@ -186,7 +210,7 @@ export function groupedBars(i: number, n: number, slot = 0.8): uPlot.Series.Path
  */
 export class StripChart extends ReusablePlot {
   constructor(el: HTMLElement, private readonly height = 220, private readonly yTitle = '',
-              private readonly colors: ColorRegistry = pageColors) {
+              private readonly colors: ColorRegistry = pageColors, private readonly unit: Unit = 'count') {
     super(el);
   }
 
@@ -196,6 +220,7 @@ export class StripChart extends ReusablePlot {
     if (this.reuse(arms.join('\u0000') + '|' + xs.length, data)) return;
     const boxes = values.map(box);
     const color = (i: number) => this.colors.color(arms[i]);
+    const fmt = unitFormat(this.unit);
     this.plot = new uPlot(
       {
         width: width(this.el),
@@ -211,19 +236,21 @@ export class StripChart extends ReusablePlot {
         },
         axes: [
           { label: 'arm', values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? arms[v] ?? '' : '')), splits: () => arms.map((_, i) => i), size: 36 },
-          { label: this.yTitle, size: 70, values: (_u, splits) => tickLabels(splits) },
+          { label: this.yTitle, size: 70, values: (_u, splits) => fmt.ticks(splits) },
         ],
         series: [
-          { label: 'arm' },
+          { label: 'arm', value: (_u, v) => (v == null ? '' : arms[Math.round(v)] ?? '') },
           ...arms.map((name, i) => ({
             label: name,
             stroke: color(i),
             width: 0,
             paths: () => null,
             points: { show: true, size: 7, width: 1, fill: color(i) + 'cc' },
+            value: (_u: uPlot, v: number | null) => fmt.value(v),
           })),
         ],
-        legend: { show: false },
+        // the run under the cursor: its arm's value in the legend below (runs sit at their own x, so one shows)
+        legend: { show: true, live: true },
         cursor: { drag: { x: false, y: false } },
         hooks: {
           drawClear: [
@@ -264,6 +291,8 @@ export class StripChart extends ReusablePlot {
       data,
       this.el,
     );
+    this.el.dataset.colors = JSON.stringify(Object.fromEntries(arms.map((name, a) => [name, color(a)])));
+    this.el.dataset.axes = JSON.stringify(['arm', this.yTitle]);
   }
 }
 

@@ -1,7 +1,7 @@
 // Experiment page: progress per arm while it runs (GET /api/experiments/{id}, polled), then the table
 // (GET …/result), the arms' merged histograms overlaid and a strip/box plot per metric with every run visible.
 import { del, el, fmtInt, getJson, getText, showError, type ExperimentResult, type ExperimentView } from '../api';
-import { HistogramChart, StripChart } from '../charts';
+import { HistogramChart, metricAxis, StripChart } from '../charts';
 import { formatBpftrace, printedBuckets } from '../hist';
 import { outcome } from '../runstatus';
 
@@ -133,7 +133,8 @@ export function initExperimentPage(body: HTMLElement): void {
       const verdicts = others.map((a) => `${others.length > 1 ? a + ': ' : ''}${byArm[a]?.verdict ?? '-'}`).join(', ');
       const chart = el('div', { class: 'chart strip' });
       host.append(el('div', { class: 'metric-plot', 'data-metric': metric }, el('h3', { class: 'mono' }, metric, ' ', el('span', { class: 'hint' }, verdicts)), chart));
-      new StripChart(chart, 220, metric).update(r.arms, r.arms.map((a) => byArm[a]?.values ?? []));
+      const axis = metricAxis(metric);
+      new StripChart(chart, 220, axis.title, undefined, axis.unit).update(r.arms, r.arms.map((a) => byArm[a]?.values ?? []));
     }
     $('metrics-panel').hidden = false;
     body.dataset.loaded = 'true';

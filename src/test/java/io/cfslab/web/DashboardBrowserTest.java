@@ -450,7 +450,16 @@ class DashboardBrowserTest {
         assertThat(text("#exp-hist-text")).contains("task\n@distribute_cfs_runtime_ns:", "cfs_rq\n@distribute_cfs_runtime_ns:");
         List<WebElement> plots = driver.findElements(By.cssSelector("#metric-plots .metric-plot"));
         assertThat(plots).hasSize(rows.size());
-        for (WebElement plot : plots) assertThat(plot.findElements(By.tagName("canvas"))).isNotEmpty();
+        for (WebElement plot : plots) {
+            assertThat(plot.findElements(By.tagName("canvas"))).isNotEmpty();
+            // each plot's y axis names its metric and unit; a *_usec metric reads as time (its ticks in s/ms/µs)
+            String metric = plot.getAttribute("data-metric");
+            List<String> axes = JSON.readTree(plot.findElement(By.cssSelector(".chart")).getAttribute("data-axes"))
+                    .valueStream().map(JsonNode::asString).toList();
+            assertThat(axes).as(metric).hasSize(2);
+            assertThat(axes.get(1)).as(metric).endsWith(metric.endsWith("_usec") ? "(time)" : ")")
+                    .startsWith(metric.substring(metric.lastIndexOf('/') + 1));
+        }
         screenshot("experiment");
         ((JavascriptExecutor) driver).executeScript("document.getElementById('metrics-panel').scrollIntoView()");
         screenshot("experiment-plots");
