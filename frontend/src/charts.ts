@@ -122,10 +122,14 @@ abstract class ReusablePlot {
 
 /** A bar chart of one or more histograms (overlaid side by side in each bucket). */
 export class HistogramChart extends ReusablePlot {
+  /** The x axis's title: the buckets' unit (ns for distribute_cfs_runtime_ns, µs for runqlat-style latencies). */
+  private readonly xTitle: string;
+
   constructor(el: HTMLElement, private readonly names: string[], private readonly height = 260,
               private readonly emptyText = 'no distribute_cfs_runtime() calls yet',
-              private readonly colors: ColorRegistry = pageColors) {
+              private readonly colors: ColorRegistry = pageColors, private readonly bucketUnit: 'ns' | 'µs' = 'ns') {
     super(el);
+    this.xTitle = `duration, ${bucketUnit} (log2 buckets as ${bucketUnit === 'ns' ? 'bpftrace' : 'runqlat'} prints them)`;
   }
 
   update(hists: (Histogram | undefined)[]): void {
@@ -139,7 +143,7 @@ export class HistogramChart extends ReusablePlot {
       return;
     }
     const n = this.names.length;
-    const series: uPlot.Series[] = [{ label: 'bucket', value: (_u, v) => (v == null ? '' : bucketHover(labels[v])) }];
+    const series: uPlot.Series[] = [{ label: 'bucket', value: (_u, v) => (v == null ? '' : bucketHover(labels[v], this.bucketUnit)) }];
     this.names.forEach((name, i) => {
       const color = this.colors.color(name);
       series.push({
@@ -158,7 +162,7 @@ export class HistogramChart extends ReusablePlot {
         height: this.height,
         scales: { x: { time: false, range: [-0.5, Math.max(0.5, labels.length - 0.5)] }, y: { range: (_u, _min, max) => [0, Math.max(1, max * 1.05)] } },
         axes: [
-          { label: 'duration, ns (log2 buckets as bpftrace prints them)', values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? labels[v] ?? '' : '')), splits: () => xs, gap: 4, size: 40 },
+          { label: this.xTitle, values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? labels[v] ?? '' : '')), splits: () => xs, gap: 4, size: 40 },
           { label: 'calls', size: 60, values: (_u, splits) => tickLabels(splits) },
         ],
         series,
@@ -168,17 +172,18 @@ export class HistogramChart extends ReusablePlot {
       data,
       this.el,
     );  this.el.dataset.colors = JSON.stringify(Object.fromEntries(this.names.map((name) => [name, this.colors.color(name)])));
-    this.el.dataset.axes = JSON.stringify(['duration, ns (log2 buckets as bpftrace prints them)', 'calls']);
+    this.el.dataset.axes = JSON.stringify([this.xTitle, 'calls']);
   }
 }
 
-/** A bucket's label with its bounds as durations on hover: "[2K, 4K) ns = 2.05 µs – 4.1 µs". */
-function bucketHover(label: string | undefined): string {
+/** A bucket's label with its bounds as durations on hover: "[2K, 4K) ns = 2.05 µs – 4.1 µs" (µs buckets: × 1000). */
+export function bucketHover(label: string | undefined, unit: 'ns' | 'µs' = 'ns'): string {
   if (!label) return '';
   const m = /^\[(\w+), (\w+)\)$/.exec(label);
-  if (!m) return `${label} ns`;
+  if (!m) return `${label} ${unit}`;
   const v = (t: string) => Number(t.replace(/[KMGTPE]$/, '')) * 1024 ** (' KMGTPE'.indexOf(t.slice(-1)) > 0 ? ' KMGTPE'.indexOf(t.slice(-1)) : 0);
-  return `${label} ns = ${formatDuration(v(m[1]))} – ${formatDuration(v(m[2]))}`;
+  const ns = unit === 'ns' ? 1 : 1e3;
+  return `${label} ${unit} = ${formatDuration(v(m[1]) * ns)} – ${formatDuration(v(m[2]) * ns)}`;
 }
 
 /**

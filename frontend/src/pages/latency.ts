@@ -48,7 +48,7 @@ export function latencyRows(tasks: Record<string, TaskResult>, cap = MAX_LATENCY
 export function drawTaskLatency(panel: HTMLElement, tasks: Record<string, TaskResult> | undefined): void {
   const tbody = panel.querySelector('#task-latency tbody')!;
   const title = panel.querySelector('#latency-hist-title')!;
-  const chart = new HistogramChart(panel.querySelector('#latency-hist') as HTMLElement, ['wakeup_latency_us', 'iteration_wall_us'], 220, 'no wake-ups or run stretches recorded for this task');
+  const chart = new HistogramChart(panel.querySelector('#latency-hist') as HTMLElement, ['wakeup_latency_us', 'iteration_wall_us'], 220, 'no wake-ups or run stretches recorded for this task', undefined, 'µs');
   const rows = latencyRows(tasks ?? {});
   if (rows.length === 0) return;
   const show = (name: string, t: TaskResult) => {

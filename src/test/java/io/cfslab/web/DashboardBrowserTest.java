@@ -156,6 +156,9 @@ class DashboardBrowserTest {
         assertThat(driver.findElements(By.cssSelector("#task-latency tbody tr.selected"))).hasSize(1);
         assertThat(text("#latency-hist-title")).contains("wake-up latency");
         assertThat(driver.findElements(By.cssSelector("#latency-hist .uplot"))).as("the first task with wake-ups is charted").hasSize(1);
+        // its buckets count µs (as runqlat), and its x axis says so; the distribute histogram's count ns
+        assertThat(attr("#latency-hist", "data-axes")).contains("duration, µs");
+        assertThat(attr("#hist", "data-axes")).contains("duration, ns");
         // the bpftrace text view of the same histogram
         driver.findElement(By.id("hist-as-text")).click();
         assertThat(text("#hist-text")).startsWith("@distribute_cfs_runtime_ns:\n[").contains(" |@");
