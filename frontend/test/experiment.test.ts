@@ -48,6 +48,7 @@ describe('strip plot axis', () => {
     expect(tickLabels([70_000_000, 75_000_000, 80_000_000])).toEqual(['70M', '75M', '80M']);
     expect(tickLabels([59, 59.5, 60])).toEqual(['59.0', '59.5', '60.0']);
     expect(tickLabels([20_000, 40_000])).toEqual(['20K', '40K']);
+    expect(tickLabels([0, 10_000, 20_000])).toEqual(['0', '10K', '20K']); // zero is 0, not "0K"
   });
 });
 
