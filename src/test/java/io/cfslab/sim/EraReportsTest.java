@@ -16,6 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class EraReportsTest {
 
     static final String STALE = "/eras/report-2017-stale-expiry.json";
+    static final String GO = "/eras/report-2017-go-program.json";
     static final String FIBTEST = "/eras/report-2019-fibtest.json";
     static final String SCALING = "/eras/report-2019-period-scaling.json";
 
@@ -53,6 +54,42 @@ class EraReportsTest {
         // the stretched runs cost cycles: less work in the same 5 s
         assertThat(old.tasks().get("t").usageUsec()).isLessThan(fixed.tasks().get("t").usageUsec());
         assertThat(fixed.cgroups().get("/a").cpuStat().nrThrottled()).isZero();
+    }
+
+    /**
+     * The reporters' own program (kubernetes#67577, bobrik's gist: a goroutine burns 5 ms and sleeps 100 ms under
+     * {@code --cpus 0.2}) as the Go runtime runs it ({@code go-sleep-loop}): the goroutine's thread is woken by the
+     * runtime's timer thread, not by its own timer, so when its last CPU is busy with the node's other work it starts
+     * the burn on another CPU, whose cfs_rq holds no leftover runtime. On 4.14, in a period after the timer was
+     * re-armed, each tick there throws the fresh grant away and takes the next, the 20 ms pool is gone before the
+     * 5 ms burn is done, and the burn waits for the next refill: "burn took 100ms". 4.18 and later never stretch it.
+     */
+    @Test
+    void aGoProgramsBurnsAreStretchedTowardsAPeriodOn414Only() {
+        SimulationResult old = Scenarios.run(Scenarios.withKernel(GO, "version", "4.14"));
+        assertThat(longestBurnUs(old)).as("4.14: some burn waits for the next refill").isGreaterThan(50_000.0);
+        assertThat(stretchedBurns(old)).as("4.14: stretched burns in 60 s").isGreaterThanOrEqualTo(1);
+        assertThat(old.cgroups().get("/a").cpuStat().usageUsec()).as("far below the quota: 60 s × 20 %% = 12 s")
+                .isLessThan(4_000_000L);
+        for (String v : List.of("4.18", "6.18")) {
+            SimulationResult r = Scenarios.run(Scenarios.withKernel(GO, "version", v));
+            assertThat(r.cgroups().get("/a").cpuStat().nrThrottled()).as(v).isZero();
+            assertThat(longestBurnUs(r)).as(v + ": every burn takes its 5 ms").isLessThan(6_000.0);
+        }
+    }
+
+    /** The longest burn (run stretch) of the Go program's threads, µs. */
+    static double longestBurnUs(SimulationResult r) {
+        return r.tasks().entrySet().stream().filter(e -> e.getKey().startsWith("go/"))
+                .map(e -> e.getValue().iterationWallUs()).filter(java.util.Objects::nonNull)
+                .mapToDouble(s -> s.count() == 0 ? 0 : s.max()).max().orElse(0);
+    }
+
+    /** Burns of the Go program that took more than 16 ms (the histogram's buckets from 16,384 µs). */
+    static long stretchedBurns(SimulationResult r) {
+        return r.tasks().entrySet().stream().filter(e -> e.getKey().startsWith("go/"))
+                .map(e -> e.getValue().iterationWallUs()).filter(s -> s != null && s.count() > 0)
+                .flatMap(s -> s.buckets().stream()).filter(b -> b.low() >= 16_384).mapToLong(b -> b.count()).sum();
     }
 
     /**
