@@ -74,7 +74,10 @@ class EraReportsTest {
         for (String v : List.of("4.18", "6.18")) {
             SimulationResult r = Scenarios.run(Scenarios.withKernel(GO, "version", v));
             assertThat(r.cgroups().get("/a").cpuStat().nrThrottled()).as(v).isZero();
-            assertThat(longestBurnUs(r)).as(v + ": every burn takes its 5 ms").isLessThan(6_000.0);
+            // every burn takes its 5 ms (5,013 µs measured); the bound leaves room for the node's other work, which
+            // may make a burn wait for a CPU, but not for a refill
+            assertThat(stretchedBurns(r)).as(v).isZero();
+            assertThat(longestBurnUs(r)).as(v + ": no burn waits for a refill").isLessThan(16_384.0);
         }
     }
 
