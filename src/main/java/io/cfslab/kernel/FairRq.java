@@ -50,13 +50,12 @@ final class FairRq {
     final int[] cpuTaskCount;
     final int[] cpuTaskNext, cpuTaskPrev;
 
-    /**
+    /*
      * EEVDF's lag (kernel/sched/fair.c, 6.6+): per cfs_rq the sum of its queued entities' vruntimes less its
-     * min_vruntime (avg_vruntime()'s numerator, entities counted alike), and per entity the lag it left with
-     * ({@code se->vlag}, update_entity_lag()). Arrays of their own: the records are one cache line each and full.
+     * min_vruntime (avg_vruntime()'s numerator, entities counted alike; SchedRecords.VRUNTIME_SUM), and per entity
+     * the lag it left with (se->vlag, update_entity_lag(); SchedRecords.VLAG). Both in the records: every level
+     * of a park, a pick and a re-enqueue touches them beside the vruntimes.
      */
-    private final long[] vruntimeSum;
-    private final long[] vlag;
     /** entity_lag()'s limit: max(2 × slice, TICK_NSEC) of a nice-0 task. */
     private final long lagLimitNs;
 
@@ -82,8 +81,7 @@ final class FairRq {
         cpuTaskNext = new int[ntasks];
         cpuTaskPrev = new int[ntasks];
         lagLimitNs = Math.max(2 * schedSliceNs, k.tickNs);
-        vruntimeSum = new long[k.ngroups * k.ncpu];
-        vlag = new long[ntasks + k.ngroups * k.ncpu];
+        if (lagLimitNs > Integer.MAX_VALUE) throw new IllegalStateException("lag limit " + lagLimitNs + " ns beyond an int");
     }
 
     void link(BandwidthControl bwc, Throttling thr) {
@@ -119,7 +117,7 @@ final class FairRq {
         records.setLong(tv, records.getLong(tv) + d);
         if (onRq(t)) {
             queued.keyIncreased(leaf, t);
-            vruntimeSum[leaf] += d;
+            addVruntimeSum(leaf, d);
         }
         for (int q = leaf; !k.isRootQ(q); q = k.parentQ(q)) {
             bwc.accountCfsRqRuntime(q, d, t);
@@ -128,8 +126,9 @@ final class FairRq {
             int sv = records.ent(se) + SchedRecords.VRUNTIME;
             records.setLong(sv, records.getLong(sv) + dv);
             if (dv != 0 && onRq(se)) {
-                queued.keyIncreased(k.parentQ(q), se);
-                vruntimeSum[k.parentQ(q)] += dv;
+                int p = k.parentQ(q);
+                queued.keyIncreased(p, se);
+                addVruntimeSum(p, dv);
             }
         }
     }
@@ -145,14 +144,14 @@ final class FairRq {
     /** __enqueue_entity(): entity se joins cfs_rq q. */
     void entAdd(int q, int se) {
         queued.add(q, se);
-        vruntimeSum[q] += vruntime(se) - minVruntime(q);
+        addVruntimeSum(q, vruntime(se) - minVruntime(q));
     }
 
     /** __dequeue_entity(): entity se leaves cfs_rq q. */
     void entRemove(int q, int se) {
         updateEntityLag(q, se);
         queued.remove(q, se);
-        vruntimeSum[q] -= vruntime(se) - minVruntime(q);
+        addVruntimeSum(q, -(vruntime(se) - minVruntime(q)));
     }
 
     /**
@@ -162,7 +161,15 @@ final class FairRq {
      */
     long avgVruntime(int q) {
         int n = nrQueued(q);
-        return n == 0 ? minVruntime(q) : minVruntime(q) + Math.floorDiv(vruntimeSum[q], n);
+        return n == 0 ? minVruntime(q) : minVruntime(q) + Math.floorDiv(vruntimeSum(q), n);
+    }
+
+    /** avg_vruntime()'s numerator of cfs_rq q: its queued entities' vruntimes less its min_vruntime, summed. */
+    private long vruntimeSum(int q) { return records.getLong(records.rq(q) + SchedRecords.VRUNTIME_SUM); }
+
+    private void addVruntimeSum(int q, long delta) {
+        int at = records.rq(q) + SchedRecords.VRUNTIME_SUM;
+        records.setLong(at, records.getLong(at) + delta);
     }
 
     /**
@@ -170,7 +177,7 @@ final class FairRq {
      * entity (its virtual lag × its weight / NICE_0_LOAD), so that it survives the weight changes of a group entity
      * while it is off the cfs_rq (reweight_entity() rescales se->vlag by old / new weight).
      */
-    long vlag(int e) { return vlag[e]; }
+    long vlag(int e) { return recInts[records.ent(e) + SchedRecords.VLAG]; }
 
     /** The weight of entity e: NICE_0_LOAD for a task, calc_group_shares() for a group entity. */
     private long entityWeight(int e) { return e < ntasks ? NICE_0_LOAD : groupEntityWeight(e - ntasks); }
@@ -181,7 +188,7 @@ final class FairRq {
      */
     private void updateEntityLag(int q, int e) {
         long lag = (avgVruntime(q) - vruntime(e)) * entityWeight(e) / NICE_0_LOAD;
-        vlag[e] = Math.max(-lagLimitNs, Math.min(lagLimitNs, lag));
+        recInts[records.ent(e) + SchedRecords.VLAG] = (int) Math.max(-lagLimitNs, Math.min(lagLimitNs, lag));
     }
 
     /**
@@ -317,7 +324,7 @@ final class FairRq {
                 int minAt = records.rq(x) + SchedRecords.MIN_VRUNTIME;
                 long min = records.getLong(minAt);
                 if (bv > min) {
-                    vruntimeSum[x] -= (bv - min) * nrQueued(x);
+                    addVruntimeSum(x, -(bv - min) * nrQueued(x));
                     records.setLong(minAt, bv);
                 }
                 if (best < ntasks) return best;

@@ -11,8 +11,6 @@ import static io.cfslab.kernel.Kernel.NO_CLOCK;
 import static io.cfslab.kernel.Kernel.T_PARKED;
 import static io.cfslab.kernel.Kernel.T_RUNNABLE;
 import static io.cfslab.kernel.SchedRecords.CLOCK_SELF;
-import static io.cfslab.kernel.SchedRecords.LIMBO_COUNT;
-import static io.cfslab.kernel.SchedRecords.LIMBO_HEAD;
 import static io.cfslab.kernel.SchedRecords.LIMBO_NEXT;
 import static io.cfslab.kernel.SchedRecords.LIMBO_PREV;
 
@@ -26,8 +24,8 @@ import static io.cfslab.kernel.SchedRecords.LIMBO_PREV;
  *
  * <p>Per-cfs_rq state is indexed {@code q = Kernel.cfsRq(group, cpu)}; a subtree on one CPU is a range of group
  * indices (pre-order numbering, see {@link GroupTree}); the throttled lists link cfs_rq indices through
- * {@code thrNext}/{@code thrPrev}, the limbo lists task indices through the tasks' {@link SchedRecords}, which also
- * hold each cfs_rq's limbo list head and count and its {@code throttled_clock_self}.
+ * {@code thrNext}/{@code thrPrev}, the limbo lists task indices through the tasks' {@link SchedRecords} (each
+ * cfs_rq's list head and count are {@code limboLists}), which also hold each cfs_rq's {@code throttled_clock_self}.
  *
  * <p><b>The walks are accounted, not made.</b> The kernel's {@code tg_throttle_down()} and
  * {@code tg_unthrottle_up()} visit every cfs_rq of the subtree on the CPU (1,101 per CPU in the seeds' large
@@ -68,6 +66,12 @@ final class Throttling {
     // ---- cfs_rqs and tasks: limbo lists and throttled_clock_self, in the records ----
     private final SchedRecords records;
     private final int[] recInts;
+    /**
+     * Each cfs_rq's limbo list: at {@code 2q} its first task (or NONE), at {@code 2q + 1} its length. Beside the
+     * records, not in them: a park and an unpark touch them at the task's leaf only, where the records' lag fields
+     * are touched at every level, so the lag fields took their slots. Head and count share a line.
+     */
+    private final int[] limboLists;
     /**
      * throttled_clock_self_time summed per group (cpu.stat.local reads only the sum over CPUs): one hot array of
      * groups instead of a field per cfs_rq that a stopping clock would miss in cache.
@@ -115,6 +119,8 @@ final class Throttling {
         thrPrev = new int[nq];
         records = k.records;
         recInts = records.ints;
+        limboLists = new int[Math.multiplyExact(nq, 2)];
+        for (int q = 0; q < nq; q++) limboLists[2 * q] = NONE;
         clockSelfTimeNsByGroup = new long[k.ngroups];
         throttledBits = new GroupBitmap(k.ngroups, ncpu);
         nrThrottledOnCpu = new int[ncpu];
@@ -304,9 +310,9 @@ final class Throttling {
     private int touchAhead(GroupBitmap parked, int c, int from, int lo) {
         int sum = 0, gg = from;
         for (int n = 0; n < TOUCH_AHEAD && (gg = clockRunning.prevInEither(parked, c, gg, lo)) >= 0; n++, gg--) {
-            int xb = records.rq(k.cfsRq(gg, c));
-            int head = recInts[xb + LIMBO_HEAD];
-            sum += recInts[xb + SchedRecords.NR_QUEUED];
+            int x = k.cfsRq(gg, c);
+            int head = limboLists[2 * x];
+            sum += recInts[records.rq(x) + SchedRecords.NR_QUEUED];
             if (head != NONE) sum += recInts[records.ent(head) + LIMBO_NEXT] + tState[head];
         }
         touchedSum += sum;
@@ -327,8 +333,8 @@ final class Throttling {
         int[] next = fair.cpuTaskNext, prev = fair.cpuTaskPrev;
         for (int t = fair.cpuTaskHead[c]; t != NONE && n < TOUCH_TASKS; t = next[t], n++) {
             int leaf = k.leafQ(t, c);
-            sum += recInts[records.ent(t) + SchedRecords.ON_RQ] + recInts[records.rq(leaf) + SchedRecords.NR_QUEUED]
-                    + segKind[t] + tState[t] + prev[t];
+            sum += recInts[records.ent(t) + SchedRecords.PREV] + recInts[records.rq(leaf) + SchedRecords.NR_QUEUED]
+                    + limboLists[2 * leaf] + segKind[t] + tState[t] + prev[t];
             if (!k.isRootQ(leaf)) sum += recInts[records.rq(k.parentQ(leaf)) + SchedRecords.NR_QUEUED];
         }
         touchedSum += sum;
@@ -501,7 +507,7 @@ final class Throttling {
         int tasks = 0;
         if (taskBased) {
             for (int gg = limbo.next(c, g, g + size); gg >= 0; gg = limbo.next(c, gg + 1, g + size)) {
-                if (throttleCount(gg, c) == 1) tasks += recInts[records.rq(k.cfsRq(gg, c)) + LIMBO_COUNT];
+                if (throttleCount(gg, c) == 1) tasks += limboLists[2 * k.cfsRq(gg, c) + 1];
             }
         } else if (fair.nrQueued(q) > 0) {
             tasks = fair.hNrRunning(q);
@@ -512,11 +518,11 @@ final class Throttling {
     /** Task models: enqueue every task parked on cfs_rq x's limbo list (wake-up style). */
     private int unparkLimbo(int x, int c) {
         int n = 0;
-        int xb = records.rq(x);
-        for (int t = recInts[xb + LIMBO_HEAD]; t != NONE; ) {
+        int xl = 2 * x;
+        for (int t = limboLists[xl]; t != NONE; ) {
             int next = recInts[records.ent(t) + LIMBO_NEXT];
-            recInts[xb + LIMBO_HEAD] = next;
-            if (--recInts[xb + LIMBO_COUNT] == 0) limbo.clear(k.groupOf(x), c);
+            limboLists[xl] = next;
+            if (--limboLists[xl + 1] == 0) limbo.clear(k.groupOf(x), c);
             if (next != NONE) recInts[records.ent(next) + LIMBO_PREV] = NONE;
             tState[t] = T_RUNNABLE;
             fair.enqueueTask(t, c, true);
@@ -581,22 +587,22 @@ final class Throttling {
 
     /** Puts task t at the head of cfs_rq q's limbo list. */
     void limboPush(int q, int t) {
-        int qb = records.rq(q), tb = records.ent(t);
-        if (recInts[qb + LIMBO_COUNT]++ == 0) limbo.set(k.groupOf(q), k.cpuOf(q));
-        int head = recInts[qb + LIMBO_HEAD];
+        int ql = 2 * q, tb = records.ent(t);
+        if (limboLists[ql + 1]++ == 0) limbo.set(k.groupOf(q), k.cpuOf(q));
+        int head = limboLists[ql];
         recInts[tb + LIMBO_PREV] = NONE;
         recInts[tb + LIMBO_NEXT] = head;
         if (head != NONE) recInts[records.ent(head) + LIMBO_PREV] = t;
-        recInts[qb + LIMBO_HEAD] = t;
+        limboLists[ql] = t;
     }
 
     /** Takes task t off its cfs_rq's limbo list (it leaves without an unthrottle). */
     void unlinkLimbo(int t) {
         int q = k.leafQ(t, tCpu[t]);
-        int qb = records.rq(q), tb = records.ent(t);
-        if (--recInts[qb + LIMBO_COUNT] == 0) limbo.clear(k.groupOf(q), k.cpuOf(q));
+        int ql = 2 * q, tb = records.ent(t);
+        if (--limboLists[ql + 1] == 0) limbo.clear(k.groupOf(q), k.cpuOf(q));
         int p = recInts[tb + LIMBO_PREV], n = recInts[tb + LIMBO_NEXT];
-        if (p == NONE) recInts[qb + LIMBO_HEAD] = n; else recInts[records.ent(p) + LIMBO_NEXT] = n;
+        if (p == NONE) limboLists[ql] = n; else recInts[records.ent(p) + LIMBO_NEXT] = n;
         if (n != NONE) recInts[records.ent(n) + LIMBO_PREV] = p;
     }
 }
