@@ -119,23 +119,29 @@ final class FairRq {
             queued.keyIncreased(leaf, t);
             addVruntimeSum(leaf, d);
         }
-        for (int q = leaf; !k.isRootQ(q); q = k.parentQ(q)) {
-            bwc.accountCfsRqRuntime(q, d, t);
+        // by group: q = g × cpus + c, so no level divides its cfs_rq index to find its group and parent
+        int ncpu = k.ncpu;
+        for (int g = k.tGroup[t], q = leaf; g != 0; ) {
+            bwc.accountCfsRqRuntime(q, g, d, t);
             int se = k.groupEntity(q);
-            long dv = d * NICE_0_LOAD / groupEntityWeight(q);
+            long dv = d * NICE_0_LOAD / groupEntityWeight(q, g);
             int sv = records.ent(se) + SchedRecords.VRUNTIME;
             records.setLong(sv, records.getLong(sv) + dv);
+            g = k.tree.parent(g);
+            int p = g * ncpu + c;
             if (dv != 0 && onRq(se)) {
-                int p = k.parentQ(q);
                 queued.keyIncreased(p, se);
                 addVruntimeSum(p, dv);
             }
+            q = p;
         }
     }
 
     /** calc_group_shares(): the group's shares split by this CPU's share of its runnable tasks. */
-    long groupEntityWeight(int q) {
-        int g = k.groupOf(q);
+    long groupEntityWeight(int q) { return groupEntityWeight(q, k.groupOf(q)); }
+
+    /** {@link #groupEntityWeight(int)} of cfs_rq q of group g. */
+    private long groupEntityWeight(int q, int g) {
         int total = groupRunnable[g];
         long w = total > 0 ? shares[g] * Math.max(1, hNrRunning(q)) / total : shares[g];
         return Math.max(2, w);
@@ -211,16 +217,18 @@ final class FairRq {
     /** se->on_rq: entity se is queued. */
     boolean onRq(int se) { return queued.isQueued(se); }
 
-    void addRunnable(int x, int delta) {
+    void addRunnable(int x, int delta) { addRunnable(x, k.groupOf(x), k.cpuOf(x), delta); }
+
+    /** {@link #addRunnable(int, int)} of cfs_rq x, group g's on CPU c. */
+    private void addRunnable(int x, int g, int c, int delta) {
         int i = records.rq(x) + SchedRecords.H_NR_RUNNING;
         int before = recInts[i];
         recInts[i] = before + delta;
-        int g = k.groupOf(x);
         groupRunnable[g] += delta;
         if (nonEmpty != null && (before == 0) != (before + delta == 0)) {
-            if (before == 0) nonEmpty.set(g, k.cpuOf(x)); else nonEmpty.clear(g, k.cpuOf(x));
+            if (before == 0) nonEmpty.set(g, c); else nonEmpty.clear(g, c);
         }
-        if (g == 0) k.balancer.nrRunningChanged(k.cpuOf(x));
+        if (g == 0) k.balancer.nrRunningChanged(c);
     }
 
     /**
@@ -233,7 +241,7 @@ final class FairRq {
         cpuTaskAdd(c, t);
         boolean structural = true;
         int se = t;
-        for (int x = q; ; x = k.parentQ(x)) {
+        for (int g = k.tGroup[t], x = q; ; g = k.tree.parent(g), x = g * k.ncpu + c) { // x: group g's cfs_rq on c
             if (structural) {
                 if (!onRq(se)) {
                     if (se != t) placeEntity(x, se);
@@ -243,7 +251,7 @@ final class FairRq {
                     structural = false;
                 }
             }
-            addRunnable(x, 1);
+            addRunnable(x, g, c, 1);
             if (clockStart != ThrottledClockStart.FIRST_PARK && thr.throttledHierarchy(x)) {
                 thr.startSelfClockIfStopped(x);
                 if (clockStart == ThrottledClockStart.NONEMPTY && thr.throttled[x] && thr.throttledClockNs[x] == NO_CLOCK) {
@@ -262,7 +270,7 @@ final class FairRq {
         cpuTaskRemove(c, t);
         boolean structural = true;
         int se = t;
-        for (int x = q; ; x = k.parentQ(x)) {
+        for (int g = k.tGroup[t], x = q; ; g = k.tree.parent(g), x = g * k.ncpu + c) { // x: group g's cfs_rq on c
             if (structural && onRq(se)) {
                 entRemove(x, se);
                 if (nrQueued(x) == 0) {
@@ -273,7 +281,7 @@ final class FairRq {
             } else {
                 structural = false;
             }
-            addRunnable(x, -1);
+            addRunnable(x, g, c, -1);
             if ((!taskBased && thr.throttled[x]) || k.isRootQ(x)) break;
             se = k.groupEntity(x);
         }
@@ -312,12 +320,13 @@ final class FairRq {
             while (true) {
                 if (nrQueued(x) == 0) return NONE;
                 if (!k.isRootQ(x)) {
-                    if (bwc.checkCfsRqRuntime(x)) {
+                    int g = k.groupOf(x);
+                    if (bwc.checkCfsRqRuntime(x, g)) {
                         if (!taskBased) continue restart;
                         lastPickThrottled = true;
                     }
-                    if (thr.isThrottled(k.groupOf(x), c)) throttledAbove++; // per-CPU bitmap: a hot line
-                    if (throttledAbove > 0 || thr.inWalkQ(x, c)) lastPickThrottled = true; // throttle_count > 0
+                    if (thr.isThrottled(g, c)) throttledAbove++; // per-CPU bitmap: a hot line
+                    if (throttledAbove > 0 || thr.inWalk(g, c)) lastPickThrottled = true; // throttle_count > 0
                 }
                 int best = queued.first(x); // least vruntime, the lower index of equals
                 long bv = vruntime(best);

@@ -300,8 +300,8 @@ final class Throttling {
 
     /**
      * Reads the records of the next {@link #TOUCH_AHEAD} cfs_rqs the walk will visit (set in {@link #clockRunning}
-     * or {@code parked}, from group {@code from} down to {@code lo} on CPU c) and of the first task on each one's
-     * limbo list. Nothing depends on what it reads: each visit's first touch is a cache miss (the other CPUs'
+     * or {@code parked}, from group {@code from} down to {@code lo} on CPU c) and of their parents, and the record
+     * and task-list links of the first task on each one's limbo list. Nothing depends on what it reads: each visit's first touch is a cache miss (the other CPUs'
      * park storms evicted them), and these loads do not depend on each other, so the core overlaps them instead
      * of waiting for each in turn inside the walk, as a prefetch would. Results cannot change; only speed.
      *
@@ -313,7 +313,12 @@ final class Throttling {
             int x = k.cfsRq(gg, c);
             int head = limboLists[2 * x];
             sum += recInts[records.rq(x) + SchedRecords.NR_QUEUED];
-            if (head != NONE) sum += recInts[records.ent(head) + LIMBO_NEXT] + tState[head];
+            // the parent's record: the re-enqueue places x's group entity there before the walk reaches it
+            if (gg != 0) sum += recInts[records.rq(k.cfsRq(tree.parent(gg), c)) + SchedRecords.NR_QUEUED];
+            if (head != NONE) {
+                sum += recInts[records.ent(head) + LIMBO_NEXT] + tState[head] + tGroup[head]
+                        + fair.cpuTaskNext[head] + fair.cpuTaskPrev[head];
+            }
         }
         touchedSum += sum;
         return gg < lo ? lo - 1 : gg;
@@ -325,19 +330,26 @@ final class Throttling {
     /**
      * Before the first park of a {@code __schedule()} on CPU c (a park storm follows: every task picked in the
      * throttled hierarchy parks in turn): reads the records of the first {@link #TOUCH_TASKS} tasks on c's list
-     * and of their leaf and parent cfs_rqs, which each park's pick and dequeue will touch, so that their cache
-     * misses overlap instead of coming one at a time. Reads only; results cannot change.
+     * and of their leaf and parent cfs_rqs, which each park's pick and dequeue will touch, and the task's other
+     * fields a park reads or writes (its kill and task-work flags, policy, usage), so that their cache misses
+     * overlap instead of coming one at a time. Reads only; results cannot change.
      */
     void touchBeforeParks(int c) {
         int sum = 0, n = 0;
         int[] next = fair.cpuTaskNext, prev = fair.cpuTaskPrev;
+        boolean[] kill = k.killPending;
+        Object[] policy = k.tPolicy;
+        long[] usage = clock.usageNs, system = clock.systemNs;
+        long lsum = 0;
         for (int t = fair.cpuTaskHead[c]; t != NONE && n < TOUCH_TASKS; t = next[t], n++) {
             int leaf = k.leafQ(t, c);
             sum += recInts[records.ent(t) + SchedRecords.PREV] + recInts[records.rq(leaf) + SchedRecords.NR_QUEUED]
-                    + limboLists[2 * leaf] + segKind[t] + tState[t] + prev[t];
+                    + limboLists[2 * leaf] + segKind[t] + tState[t] + prev[t]
+                    + (kill[t] ? 1 : 0) + (throttleWorkPending[t] ? 1 : 0) + (policy[t] == null ? 1 : 0);
+            lsum += usage[t] + system[t];
             if (!k.isRootQ(leaf)) sum += recInts[records.rq(k.parentQ(leaf)) + SchedRecords.NR_QUEUED];
         }
-        touchedSum += sum;
+        touchedSum += sum + (int) lsum;
     }
 
     // =====================================================================================================
@@ -451,14 +463,10 @@ final class Throttling {
      * True while an unthrottle walk on CPU c has not yet reached group g of its subtree: the walk's root still
      * counts in g's throttle_count.
      */
-    private boolean inWalk(int g, int c) {
+    boolean inWalk(int g, int c) {
         return walkCpu == c && g >= walkTop && g < walkPos;
     }
 
-    /** {@link #inWalk(int, int)} for cfs_rq q on CPU c. */
-    boolean inWalkQ(int q, int c) {
-        return walkCpu == c && inWalk(k.groupOf(q), c);
-    }
 
     // =====================================================================================================
     // throttled_clock_self
