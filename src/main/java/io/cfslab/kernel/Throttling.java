@@ -453,6 +453,34 @@ final class Throttling {
         return outside;
     }
 
+    /**
+     * Of the fair tasks queued on CPU c outside the throttled ranges {@code own} (c's, counted out by
+     * {@link #queuedOutsideThrottled}), those inside the ranges {@code other} (another CPU's throttled subtrees,
+     * from {@link #throttledRanges}): the tasks a pull from c to that CPU must pass over. Each top-most range of
+     * {@code other} not inside one of {@code own} counts its cfs_rq's h_nr_running on c; in the task models, where
+     * c's own throttled cfs_rqs still count their tasks, less those of the {@code own} ranges inside it (already
+     * counted out); in the cfs_rq model their subtrees are detached and h_nr_running already stops there.
+     */
+    int queuedInOtherRanges(int c, int[] own, int nOwn, int[] other, int nOther) {
+        int in = 0, end = -1;
+        for (int i = 0; i < 2 * nOther; i += 2) {
+            int from = other[i], to = other[i + 1];
+            if (from < end) continue; // nested in a range already counted
+            end = to;
+            if (inRanges(from, own, nOwn)) continue; // inside one of c's own throttled subtrees: not counted
+            in += fair.hNrRunning(k.cfsRq(from, c));
+            if (taskBased) {
+                int ownEnd = -1;
+                for (int j = 0; j < 2 * nOwn; j += 2) {
+                    if (own[j] < ownEnd || own[j] < from || own[j] >= to) continue;
+                    in -= fair.hNrRunning(k.cfsRq(own[j], c));
+                    ownEnd = own[j + 1];
+                }
+            }
+        }
+        return in;
+    }
+
     /** True if group g lies in one of the first n ranges of {@link #throttledRanges}. */
     static boolean inRanges(int g, int[] ranges, int n) {
         for (int i = 0; i < 2 * n; i += 2) if (g >= ranges[i] && g < ranges[i + 1]) return true;
