@@ -240,10 +240,12 @@ final class LoadBalancer {
         // the throttled subtrees of both CPUs, fetched once: the list may hold hundreds of throttled tasks
         int ns = thr.throttledRanges(src, srcThrottled), nd = thr.throttledRanges(dst, dstThrottled);
         if (ns >= 0) {
-            // none outside src's throttled subtrees but the running task: nothing to look at
+            // none outside src's throttled subtrees (and dst's) but the running task: nothing to look at
             int outside = thr.queuedOutsideThrottled(src, srcThrottled, ns);
+            if (nd > 0) outside -= thr.queuedInOtherRanges(src, srcThrottled, ns, dstThrottled, nd);
             int cur = curr[src];
-            if (cur != NONE && k.isFair(cur) && fair.onRq(cur) && !Throttling.inRanges(tGroup[cur], srcThrottled, ns)) outside--;
+            if (cur != NONE && k.isFair(cur) && fair.onRq(cur) && !Throttling.inRanges(tGroup[cur], srcThrottled, ns)
+                    && !(nd > 0 && Throttling.inRanges(tGroup[cur], dstThrottled, nd))) outside--;
             if (outside <= 0) return false;
         }
         for (int t = fair.cpuTaskHead[src]; t != NONE; t = fair.cpuTaskNext[t]) {
