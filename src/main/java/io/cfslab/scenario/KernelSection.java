@@ -77,7 +77,7 @@ final class KernelSection {
             tcs = KernelSpec.ThrottledClockStart.NONEMPTY;
         }
         KernelSpec.ThrottledLb lb = c.enumValue(o, "throttled_lb", KernelSpec.ThrottledLb.class,
-                KernelSpec.ThrottledLb.PAIR);
+                throttle == KernelSpec.Throttle.CFS_RQ ? KernelSpec.ThrottledLb.PAIR : KernelSpec.ThrottledLb.DST);
         if (lb != KernelSpec.ThrottledLb.PAIR && throttle == KernelSpec.Throttle.CFS_RQ) {
             // the cfs_rq model leaves a throttled cfs_rq's tasks queued, unable to run until the unthrottle: every
             // kernel with it kept them in place with throttled_lb_pair()

@@ -56,7 +56,7 @@ public record KernelSpec(String version, Throttle throttle, Unthrottle unthrottl
                       long schedRtRuntimeUs, long schedRtPeriodUs) {
         this(KernelVersions.DEFAULT, throttle, unthrottle, hz, bandwidthSliceUs, timerPlacement, preempt,
                 throttledListInsert, sliceExpiry, false, PeriodOverrun.SCALE_2_REFILL_FIRST, true, true, false, true,
-                throttledClockStart, ThrottledLb.PAIR, false,
+                throttledClockStart, throttle == Throttle.CFS_RQ ? ThrottledLb.PAIR : ThrottledLb.DST, false,
                 schedRtRuntimeUs, schedRtPeriodUs, 2);
     }
 
