@@ -111,13 +111,15 @@ public record KernelSpec(String version, Throttle throttle, Unthrottle unthrottl
      */
     public enum ThrottledLb {
         /** {@code throttled_lb_pair()}: not if throttled on the source or on the destination (per-cfs_rq throttling,
-         *  up to 6.17, where a throttled cfs_rq's tasks stay queued and cannot run). JSON {@code pair}. */
+         *  up to 6.17, where a throttled cfs_rq's tasks stay queued and cannot run; also the task-based RFC v1 of
+         *  March 2025, which seed 03 ran, and v3's patches 1-4). JSON {@code pair}. */
         PAIR,
         /** {@code lb_throttled_hierarchy(p, dst_cpu)}: not into a throttled hierarchy on the destination; a queued
          *  task may run until it parks, so the source does not matter (6.18, 0d4eaf8caf8c). JSON {@code dst}. */
         DST,
-        /** no check: the task-based series as posted (RFC, March 2025, to v3, July 2025: "Get rid of
-         *  throttled_lb_pair()") and in tip until 0d4eaf8caf8c, as seeds 00 and 03 ran it. JSON {@code none}. */
+        /** no check: the task-based series from RFC v2 (April 2025, "Remove now obsolete throttled_lb_pair()") to
+         *  v3 (July 2025, patch 5 "Get rid of throttled_lb_pair()", 5b726e9bf954 in tip) until 0d4eaf8caf8c, as
+         *  seed 00's head ran it. JSON {@code none}. */
         NONE
     }
 
