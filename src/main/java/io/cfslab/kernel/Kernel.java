@@ -223,7 +223,7 @@ public final class Kernel implements WorkloadContext {
         rt = new RtClass(this, k);
         bwc = new BandwidthControl(this, k);
         thr = new Throttling(this, k);
-        balancer = new LoadBalancer(this);
+        balancer = new LoadBalancer(this, k.throttledLb());
         latency = new TaskLatency(ntasks);
         fair.link(bwc, thr);
         rt.link(fair);
@@ -568,6 +568,10 @@ public final class Kernel implements WorkloadContext {
                         ranLast = next;
                         schedCalls++;
                     }
+                    // its task work's __schedule() balances again when nothing is left: only a task pulled into a
+                    // throttled hierarchy (throttled_lb none) parks after a balance, so the others never get here
+                    // with balanced set
+                    balanced = false;
                     continue;
                 }
                 throttleWorkPending[next] = true;

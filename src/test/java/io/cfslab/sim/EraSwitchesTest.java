@@ -121,6 +121,11 @@ class EraSwitchesTest {
                 // this seed's inexact time the two rules happen to give the same counts)
                 inline("throttled_clock_start", MIXED.replace("%s", "'preempt': 'full', %s")
                         .replace("'machine': {'cpus': 2}", "'machine': {'cpus': 2, 'exact_time': true}"), "first-park", "nonempty"),
+                // none lets CPUs whose hierarchy is throttled pull tasks, which park there (239 migrations against 44);
+                // pair and dst differ only while a throttled CPU has tasks queued behind a kernel stretch and another
+                // CPU's cfs_rq still has runtime, which no small scenario here hits: ThrottledLbTest checks that rule
+                inline("throttled_lb", KERNEL_HEAVY.replace("'cpus': 2", "'cpus': 4").replace("'count': 4", "'count': 12")
+                        .replace("20000 100000", "200000 100000"), "dst", "none"),
                 inline("rt_group_sched", RT.replace("'cpu.shares': 1024", "'cpu.shares': 1024, 'cpu.rt_runtime_us': 0"), true, false),
                 inline("sched_rt_runtime_us", RT, 950000, 500000),
                 inline("sched_rt_period_us", RT.replace("%s", "'sched_rt_runtime_us': 400000, %s"), 1000000, 500000));
