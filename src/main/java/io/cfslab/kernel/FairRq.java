@@ -50,13 +50,12 @@ final class FairRq {
     final int[] cpuTaskCount;
     final int[] cpuTaskNext, cpuTaskPrev;
 
-    /**
+    /*
      * EEVDF's lag (kernel/sched/fair.c, 6.6+): per cfs_rq the sum of its queued entities' vruntimes less its
-     * min_vruntime (avg_vruntime()'s numerator, entities counted alike), and per entity the lag it left with
-     * ({@code se->vlag}, update_entity_lag()). Arrays of their own: the records are one cache line each and full.
+     * min_vruntime (avg_vruntime()'s numerator, entities counted alike; SchedRecords.VRUNTIME_SUM), and per entity
+     * the lag it left with (se->vlag, update_entity_lag(); SchedRecords.VLAG). Both in the records: every level
+     * of a park, a pick and a re-enqueue touches them beside the vruntimes.
      */
-    private final long[] vruntimeSum;
-    private final long[] vlag;
     /** entity_lag()'s limit: max(2 × slice, TICK_NSEC) of a nice-0 task. */
     private final long lagLimitNs;
 
@@ -104,8 +103,7 @@ final class FairRq {
         cpuTaskNext = new int[ntasks];
         cpuTaskPrev = new int[ntasks];
         lagLimitNs = Math.max(2 * schedSliceNs, k.tickNs);
-        vruntimeSum = new long[k.ngroups * k.ncpu];
-        vlag = new long[ntasks + k.ngroups * k.ncpu];
+        if (lagLimitNs > Integer.MAX_VALUE) throw new IllegalStateException("lag limit " + lagLimitNs + " ns beyond an int");
         eevdf = k.eevdf;
         int nent = ntasks + k.ngroups * k.ncpu;
         avgLoad = new long[k.ngroups * k.ncpu];
@@ -152,20 +150,25 @@ final class FairRq {
         records.setLong(tv, records.getLong(tv) + d);
         if (onRq(t)) {
             queued.keyIncreased(leaf, t);
-            vruntimeSum[leaf] += d * avgWeight(t);
+            addVruntimeSum(leaf, d * avgWeight(t));
             if (eevdf) updateDeadline(leaf, t, c);
         }
-        for (int q = leaf; !k.isRootQ(q); q = k.parentQ(q)) {
-            bwc.accountCfsRqRuntime(q, d, t);
+        // by group: q = g × cpus + c, so no level divides its cfs_rq index to find its group and parent
+        int ncpu = k.ncpu;
+        for (int g = k.tGroup[t], q = leaf; g != 0; ) {
+            bwc.accountCfsRqRuntime(q, g, d, t);
             int se = k.groupEntity(q);
-            long dv = d * NICE_0_LOAD / (eevdf ? seWeight[se] : groupEntityWeight(q));
+            long dv = d * NICE_0_LOAD / (eevdf ? seWeight[se] : groupEntityWeight(q, g));
             int sv = records.ent(se) + SchedRecords.VRUNTIME;
             records.setLong(sv, records.getLong(sv) + dv);
+            g = k.tree.parent(g);
+            int p = g * ncpu + c;
             if (dv != 0 && onRq(se)) {
-                queued.keyIncreased(k.parentQ(q), se);
-                vruntimeSum[k.parentQ(q)] += dv * avgWeight(se);
-                if (eevdf) updateDeadline(k.parentQ(q), se, c);
+                queued.keyIncreased(p, se);
+                addVruntimeSum(p, dv * avgWeight(se));
+                if (eevdf) updateDeadline(p, se, c);
             }
+            q = p;
         }
     }
 
@@ -198,8 +201,10 @@ final class FairRq {
      * calc_group_shares(): the group's shares split by this CPU's part of its load: PELT load averages from 6.6
      * ({@link GroupShares}), its runnable tasks before.
      */
-    long groupEntityWeight(int q) {
-        int g = k.groupOf(q);
+    long groupEntityWeight(int q) { return groupEntityWeight(q, k.groupOf(q)); }
+
+    /** {@link #groupEntityWeight(int)} of cfs_rq q of group g. */
+    private long groupEntityWeight(int q, int g) {
         if (groupShares != null) return groupShares.calcGroupShares(q, shares[g], avgLoad[q]);
         int total = groupRunnable[g];
         long w = total > 0 ? shares[g] * Math.max(1, hNrRunning(q)) / total : shares[g];
@@ -210,7 +215,7 @@ final class FairRq {
     void entAdd(int q, int se) {
         queued.add(q, se);
         long w = avgWeight(se);
-        vruntimeSum[q] += (vruntime(se) - minVruntime(q)) * w;
+        addVruntimeSum(q, (vruntime(se) - minVruntime(q)) * w);
         avgLoad[q] += w;
     }
 
@@ -219,7 +224,7 @@ final class FairRq {
         updateEntityLag(q, se);
         queued.remove(q, se);
         long w = avgWeight(se);
-        vruntimeSum[q] -= (vruntime(se) - minVruntime(q)) * w;
+        addVruntimeSum(q, -(vruntime(se) - minVruntime(q)) * w);
         avgLoad[q] -= w;
     }
 
@@ -230,7 +235,7 @@ final class FairRq {
      */
     long avgVruntime(int q) {
         long load = avgLoad[q];
-        return load == 0 ? minVruntime(q) : minVruntime(q) + Math.floorDiv(vruntimeSum[q], load);
+        return load == 0 ? minVruntime(q) : minVruntime(q) + Math.floorDiv(vruntimeSum(q), load);
     }
 
     /**
@@ -238,7 +243,7 @@ final class FairRq {
      * vruntime at or below q's weighted avg_vruntime (compared without the division, as the kernel does).
      */
     boolean entityEligible(int q, int e) {
-        return vruntimeSum[q] >= (vruntime(e) - minVruntime(q)) * avgLoad[q];
+        return vruntimeSum(q) >= (vruntime(e) - minVruntime(q)) * avgLoad[q];
     }
 
     /** se->deadline of entity e, virtual ns (6.6+). */
@@ -253,12 +258,22 @@ final class FairRq {
     /** se->load.weight of entity e as last set (6.6+: update_cfs_group()'s value for a group entity). */
     long weight(int e) { return seWeight[e]; }
 
+
+
+    /** avg_vruntime()'s numerator of cfs_rq q: its queued entities' vruntimes less its min_vruntime, summed. */
+    private long vruntimeSum(int q) { return records.getLong(records.rq(q) + SchedRecords.VRUNTIME_SUM); }
+
+    private void addVruntimeSum(int q, long delta) {
+        int at = records.rq(q) + SchedRecords.VRUNTIME_SUM;
+        records.setLong(at, records.getLong(at) + delta);
+    }
+
     /**
      * se->vlag of entity e: the lag it left its cfs_rq with at its last dequeue, as service owed in ns of a nice-0
      * entity (its virtual lag × its weight / NICE_0_LOAD), so that it survives the weight changes of a group entity
      * while it is off the cfs_rq (reweight_entity() rescales se->vlag by old / new weight).
      */
-    long vlag(int e) { return vlag[e]; }
+    long vlag(int e) { return recInts[records.ent(e) + SchedRecords.VLAG]; }
 
     /**
      * The weight of entity e: NICE_0_LOAD for a task; for a group entity its stored se->load.weight (6.6+) or
@@ -274,7 +289,7 @@ final class FairRq {
      */
     private void updateEntityLag(int q, int e) {
         long lag = (avgVruntime(q) - vruntime(e)) * entityWeight(e) / NICE_0_LOAD;
-        vlag[e] = Math.max(-lagLimitNs, Math.min(lagLimitNs, lag));
+        recInts[records.ent(e) + SchedRecords.VLAG] = (int) Math.max(-lagLimitNs, Math.min(lagLimitNs, lag));
     }
 
     /**
@@ -312,7 +327,7 @@ final class FairRq {
         long v = avgVruntime(q);
         setVruntime(t, v);
         deadline[t] = v + calcDeltaFair(schedSliceNs, t) / 2;
-        vlag[t] = 0;
+        recInts[records.ent(t) + SchedRecords.VLAG] = 0;
         if (groupShares != null) groupShares.attachTask(q);
     }
 
@@ -332,7 +347,7 @@ final class FairRq {
             seWeight[se] = w;
             return;
         }
-        int q = recInts[records.ent(se) + SchedRecords.ON_RQ] - 1;
+        int q = k.parentQ(se - ntasks);
         long relDeadline = deadline[se] - vruntime(se);
         long relProt = vprot[se] - vruntime(se);
         entRemove(q, se);
@@ -363,7 +378,7 @@ final class FairRq {
         if (groupShares == null || k.isRootQ(q)) return;
         int g = k.groupOf(q);
         boolean throttled = (throttledDepth != Integer.MAX_VALUE && k.tree.depth(g) >= throttledDepth)
-                || thr.inWalkQ(q, k.cpuOf(q));
+                || thr.inWalk(g, k.cpuOf(q));
         groupShares.updateLoadAvg(q, avgLoad[q], throttled);
     }
 
@@ -378,16 +393,18 @@ final class FairRq {
     /** se->on_rq: entity se is queued. */
     boolean onRq(int se) { return queued.isQueued(se); }
 
-    void addRunnable(int x, int delta) {
+    void addRunnable(int x, int delta) { addRunnable(x, k.groupOf(x), k.cpuOf(x), delta); }
+
+    /** {@link #addRunnable(int, int)} of cfs_rq x, group g's on CPU c. */
+    private void addRunnable(int x, int g, int c, int delta) {
         int i = records.rq(x) + SchedRecords.H_NR_RUNNING;
         int before = recInts[i];
         recInts[i] = before + delta;
-        int g = k.groupOf(x);
         groupRunnable[g] += delta;
         if (nonEmpty != null && (before == 0) != (before + delta == 0)) {
-            if (before == 0) nonEmpty.set(g, k.cpuOf(x)); else nonEmpty.clear(g, k.cpuOf(x));
+            if (before == 0) nonEmpty.set(g, c); else nonEmpty.clear(g, c);
         }
-        if (g == 0) k.balancer.nrRunningChanged(k.cpuOf(x));
+        if (g == 0) k.balancer.nrRunningChanged(c);
     }
 
     /**
@@ -401,7 +418,7 @@ final class FairRq {
         boolean structural = true;
         int se = t;
         int thrDepth = peltThrottledDepth(q);
-        for (int x = q; ; x = k.parentQ(x)) {
+        for (int g = k.tGroup[t], x = q; ; g = k.tree.parent(g), x = g * k.ncpu + c) { // x: group g's cfs_rq on c
             updateLoadAvg(x, thrDepth);
             if (structural) {
                 if (!onRq(se)) {
@@ -416,7 +433,7 @@ final class FairRq {
                 }
             }
             if (!structural) updateCfsGroup(se);
-            addRunnable(x, 1);
+            addRunnable(x, g, c, 1);
             if (clockStart != ThrottledClockStart.FIRST_PARK && thr.throttledHierarchy(x)) {
                 thr.startSelfClockIfStopped(x);
                 if (clockStart == ThrottledClockStart.NONEMPTY && thr.throttled[x] && thr.throttledClockNs[x] == NO_CLOCK) {
@@ -436,7 +453,7 @@ final class FairRq {
         boolean structural = true;
         int se = t;
         int thrDepth = peltThrottledDepth(q);
-        for (int x = q; ; x = k.parentQ(x)) {
+        for (int g = k.tGroup[t], x = q; ; g = k.tree.parent(g), x = g * k.ncpu + c) { // x: group g's cfs_rq on c
             updateLoadAvg(x, thrDepth);
             if (structural && onRq(se)) {
                 entRemove(x, se);
@@ -450,7 +467,7 @@ final class FairRq {
                 structural = false;
             }
             updateCfsGroup(se);
-            addRunnable(x, -1);
+            addRunnable(x, g, c, -1);
             if ((!taskBased && thr.throttled[x]) || k.isRootQ(x)) break;
             se = k.groupEntity(x);
         }
@@ -489,19 +506,20 @@ final class FairRq {
             while (true) {
                 if (nrQueued(x) == 0) return NONE;
                 if (!k.isRootQ(x)) {
-                    if (bwc.checkCfsRqRuntime(x)) {
+                    int g = k.groupOf(x);
+                    if (bwc.checkCfsRqRuntime(x, g)) {
                         if (!taskBased) continue restart;
                         lastPickThrottled = true;
                     }
-                    if (thr.isThrottled(k.groupOf(x), c)) throttledAbove++; // per-CPU bitmap: a hot line
-                    if (throttledAbove > 0 || thr.inWalkQ(x, c)) lastPickThrottled = true; // throttle_count > 0
+                    if (thr.isThrottled(g, c)) throttledAbove++; // per-CPU bitmap: a hot line
+                    if (throttledAbove > 0 || thr.inWalk(g, c)) lastPickThrottled = true; // throttle_count > 0
                 }
                 int first = queued.first(x); // least vruntime, the lower index of equals
                 long bv = vruntime(first);
                 int minAt = records.rq(x) + SchedRecords.MIN_VRUNTIME;
                 long min = records.getLong(minAt);
                 if (bv > min) {
-                    vruntimeSum[x] -= (bv - min) * avgLoad[x];
+                    addVruntimeSum(x, -(bv - min) * avgLoad[x]);
                     records.setLong(minAt, bv);
                 }
                 int best = first;
@@ -533,7 +551,7 @@ final class FairRq {
         if (n == 1) return cur != NONE ? cur : queued.root(q);
         if (cur != NONE && !entityEligible(q, cur)) cur = NONE;
         if (cur != NONE && protect && vruntime(cur) - vprot[cur] < 0) return cur;
-        long sum = vruntimeSum[q], load = avgLoad[q], min = minVruntime(q);
+        long sum = vruntimeSum(q), load = avgLoad[q], min = minVruntime(q);
         int best = NONE;
         long bestDeadline = 0, bestV = 0;
         int sp = 0;
@@ -565,7 +583,9 @@ final class FairRq {
     }
 
     /** Entity e is queued on cfs_rq q. */
-    private boolean queuedOn(int e, int q) { return recInts[records.ent(e) + SchedRecords.ON_RQ] == q + 1; }
+    private boolean queuedOn(int e, int q) {
+        return onRq(e) && (e < ntasks ? k.leafQ(e, k.tCpu[e]) : k.parentQ(e - ntasks)) == q;
+    }
 
     /**
      * set_next_entity() (6.6+): entity se becomes cfs_rq q's current entity; a newly picked one gets its
