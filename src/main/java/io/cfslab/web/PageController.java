@@ -36,9 +36,12 @@ public class PageController {
     private final ReadyMadeExperiments readyMadeExperiments;
     private final Jdbc jdbc;
     private final SimulationEngine engine;
+    private final HomePageCache homePage;
 
     public PageController(ScenarioService scenarios, RunService runs, ExperimentService experiments,
-                          ReadyMadeExperiments readyMadeExperiments, Jdbc jdbc, SimulationEngine engine) {
+                          ReadyMadeExperiments readyMadeExperiments, Jdbc jdbc, SimulationEngine engine,
+                          HomePageCache homePage) {
+        this.homePage = homePage;
         this.engine = engine;
         this.scenarios = scenarios;
         this.runs = runs;
@@ -51,16 +54,18 @@ public class PageController {
     public record ScenarioItem(String id, String name, boolean readyMade) { }
 
     @GetMapping("/")
-    public Mono<String> home(Model model) {
+    public Mono<org.springframework.web.reactive.result.view.View> home(Model model) {
         return jdbc.call(() -> scenarios.list().stream()
                         .map(e -> new ScenarioItem(e.id(), e.name(), e.readyMade()))
                         .sorted(Comparator.comparing((ScenarioItem i) -> !i.readyMade()).thenComparing(ScenarioItem::name))
                         .toList())
-                .map(list -> {
+                .flatMap(list -> {
+                    var experimentsList = readyMadeExperiments.all();
                     model.addAttribute("readyMade", list.stream().filter(ScenarioItem::readyMade).toList());
                     model.addAttribute("saved", list.stream().filter(i -> !i.readyMade()).toList());
-                    model.addAttribute("readyMadeExperiments", readyMadeExperiments.all());
-                    return "home";
+                    model.addAttribute("readyMadeExperiments", experimentsList);
+                    // rendered again only when what the page shows changed (HomePageCache)
+                    return homePage.view("home", List.of(list, experimentsList));
                 });
     }
 

@@ -43,7 +43,9 @@ import org.springframework.test.context.DynamicPropertySource;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "cfslab.runs.pool-size=2", "cfslab.runs.poll-interval=100ms", "cfslab.runs.progress-interval=50ms",
         // the events stream's update interval (GET /api/runs/{id}/events): more updates in a short run
-        "cfslab.live.interval=100ms"})
+        "cfslab.live.interval=100ms",
+        // two paced runs hold both queue threads on purpose (a run waits in the queue behind them): no paced-run limit
+        "cfslab.runs.max-paced=0"})
 @DirtiesContext // its run queue and file database are closed after the class, not kept for later tests
 class DashboardBrowserTest {
     static final Path SCREENSHOTS = Path.of("target", "screenshots");
