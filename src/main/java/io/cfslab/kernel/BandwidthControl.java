@@ -370,7 +370,7 @@ final class BandwidthControl {
      * period, quota and (5.14+) burst while the period stays below 1 s, so the quota/period ratio that
      * cgroup v1's hierarchy check compares is kept exactly.
      */
-    private void scalePeriod(CfsBandwidth b, int g, int cpu) {
+    void scalePeriod(CfsBandwidth b, int g, int cpu) {
         b.callbackCount = 0; // reset count so we don't come right back in here
         long old = b.periodNs;
         if (periodOverrun == KernelSpec.PeriodOverrun.SCALE_147_128) {

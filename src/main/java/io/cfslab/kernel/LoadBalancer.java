@@ -2,6 +2,7 @@ package io.cfslab.kernel;
 
 import io.cfslab.machine.Topology;
 import io.cfslab.event.EventQueue;
+import io.cfslab.scenario.KernelSpec.ThrottledLb;
 
 import java.util.BitSet;
 
@@ -14,7 +15,8 @@ import static io.cfslab.kernel.Kernel.T_RUNNING;
  * Where tasks run (kernel/sched/fair.c): wake-up CPU selection ({@code select_task_rq_fair()} with
  * {@code select_idle_sibling()}'s idle-core-first scan of the LLC), the idle-CPU count per LLC that lets it
  * skip busy LLCs, the periodic load balance and {@code newidle_balance()}, which even out runnable task
- * counts by moving queued fair tasks ({@code can_migrate_task()}, {@code throttled_lb_pair()}).
+ * counts by moving queued fair tasks ({@code can_migrate_task()} with the kernel's throttle check: {@code
+ * throttled_lb_pair()}, {@code lb_throttled_hierarchy()} or none, {@code kernel.throttled_lb}).
  */
 final class LoadBalancer {
     static final long BALANCE_INTERVAL_NS = 4_000_000L;
@@ -28,6 +30,10 @@ final class LoadBalancer {
     private final long[] nrMigrations;
     private FairRq fair;
     private Throttling thr;
+    /** can_migrate_task() refuses a task throttled on the source CPU (throttled_lb_pair()). */
+    private final boolean checkSrc;
+    /** can_migrate_task() refuses a task throttled on the destination CPU (throttled_lb_pair(), lb_throttled_hierarchy()). */
+    private final boolean checkDst;
 
     /** Idle CPUs per LLC. */
     final int[] llcIdle;
@@ -52,8 +58,10 @@ final class LoadBalancer {
     /** Scratch for {@link #pullOne}: the throttled subtrees of the source and destination CPUs. */
     private final int[] srcThrottled = new int[16], dstThrottled = new int[16];
 
-    LoadBalancer(Kernel k) {
+    LoadBalancer(Kernel k, ThrottledLb rule) {
         this.k = k;
+        this.checkSrc = rule == ThrottledLb.PAIR;
+        this.checkDst = rule != ThrottledLb.NONE;
         this.ncpu = k.ncpu;
         this.topo = k.topo;
         this.events = k.events;
@@ -153,7 +161,7 @@ final class LoadBalancer {
     /**
      * Periodic load balance: CPUs with more than the average (rounded up) runnable tasks give queued,
      * migratable fair tasks to CPUs below the average (rounded down), so N hogs on M CPUs end up evenly
-     * spread. Throttled hierarchies are left alone (throttled_lb_pair / can_migrate_task).
+     * spread. Throttled hierarchies are left alone as {@code kernel.throttled_lb} says (can_migrate_task).
      */
     void balance() {
         events.push(k.now + BALANCE_INTERVAL_NS, EV_BALANCE, EV_BALANCE, 0, 0);
@@ -234,12 +242,16 @@ final class LoadBalancer {
 
     /**
      * Moves one queued, not running, migratable fair task from src to dst: the first on src's list that is
-     * allowed on dst and in a throttled hierarchy on neither (throttled_lb_pair()).
+     * allowed on dst and passes can_migrate_task()'s throttle check: in a throttled hierarchy on neither CPU
+     * ({@code pair}, throttled_lb_pair()), not on dst ({@code dst}, lb_throttled_hierarchy(), 6.18), or
+     * anywhere ({@code none}: a task pulled into a throttled hierarchy is picked there and parks on its way
+     * back to user mode).
      */
     boolean pullOne(int src, int dst) {
-        // the throttled subtrees of both CPUs, fetched once: the list may hold hundreds of throttled tasks
-        int ns = thr.throttledRanges(src, srcThrottled), nd = thr.throttledRanges(dst, dstThrottled);
-        if (ns >= 0) {
+        // the throttled subtrees of the CPUs checked, fetched once: the list may hold hundreds of throttled tasks
+        int ns = checkSrc ? thr.throttledRanges(src, srcThrottled) : 0;
+        int nd = checkDst ? thr.throttledRanges(dst, dstThrottled) : 0;
+        if (ns >= 0) { // ns is 0 when src is not checked: then every queued task counts
             // none outside src's throttled subtrees (and dst's) but the running task: nothing to look at
             int outside = thr.queuedOutsideThrottled(src, srcThrottled, ns);
             if (nd > 0) outside -= thr.queuedInOtherRanges(src, srcThrottled, ns, dstThrottled, nd);
@@ -253,8 +265,8 @@ final class LoadBalancer {
             // task's policy and affinity objects
             if (t == curr[src] || tState[t] != T_RUNNABLE) continue;
             int g = tGroup[t];
-            if (ns < 0 ? thr.throttledHierarchy(g, src) : Throttling.inRanges(g, srcThrottled, ns)) continue;
-            if (nd < 0 ? thr.throttledHierarchy(g, dst) : Throttling.inRanges(g, dstThrottled, nd)) continue;
+            if (checkSrc && (ns < 0 ? thr.throttledHierarchy(g, src) : Throttling.inRanges(g, srcThrottled, ns))) continue;
+            if (checkDst && (nd < 0 ? thr.throttledHierarchy(g, dst) : Throttling.inRanges(g, dstThrottled, nd))) continue;
             if (!k.isFair(t) || !tAllowed[t].get(dst)) continue;
             fair.dequeueTask(t, src);
             fair.migrateVruntime(t, src, dst);

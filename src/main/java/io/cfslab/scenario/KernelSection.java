@@ -54,6 +54,7 @@ final class KernelSection {
         }
         KernelSpec.TimerPlacement tp = c.enumValue(o, "timer_placement", KernelSpec.TimerPlacement.class,
                 v.timerPlacement());
+        boolean tickAligned = c.bool(o, "tick_aligned", v.tickAligned());
         KernelSpec.Preempt preempt = c.enumValue(o, "preempt", KernelSpec.Preempt.class, KernelSpec.Preempt.VOLUNTARY);
         KernelSpec.ListInsert li = c.enumValue(o, "throttled_list_insert", KernelSpec.ListInsert.class, v.listInsert());
         boolean expiry = c.bool(o, "slice_expiry", v.sliceExpiry());
@@ -76,6 +77,16 @@ final class KernelSection {
                     + "use throttle or nonempty with cfs_rq", null);
             tcs = KernelSpec.ThrottledClockStart.NONEMPTY;
         }
+        KernelSpec.ThrottledLb lb = c.enumValue(o, "throttled_lb", KernelSpec.ThrottledLb.class,
+                throttle == KernelSpec.Throttle.CFS_RQ ? KernelSpec.ThrottledLb.PAIR : KernelSpec.ThrottledLb.DST);
+        if (lb != KernelSpec.ThrottledLb.PAIR && throttle == KernelSpec.Throttle.CFS_RQ) {
+            // the cfs_rq model leaves a throttled cfs_rq's tasks queued, unable to run until the unthrottle: every
+            // kernel with it kept them in place with throttled_lb_pair()
+            c.add(o.at("throttled_lb"), "throttled_lb " + ScenarioParser.jsonName(lb) + " needs a task-based throttle "
+                    + "model (task or task-account): with throttle cfs_rq the tasks of a throttled cfs_rq stay queued "
+                    + "and cannot run, and every such kernel kept them in place with throttled_lb_pair(); use pair", null);
+            lb = KernelSpec.ThrottledLb.PAIR;
+        }
         boolean rtGroupSched = c.bool(o, "rt_group_sched", false);
         long rtPeriod = c.integer(o, "sched_rt_period_us", 1_000_000, 1, Integer.MAX_VALUE);
         long rtRuntime = c.integer(o, "sched_rt_runtime_us", 950_000, -1, Integer.MAX_VALUE);
@@ -84,8 +95,8 @@ final class KernelSection {
                     + rtPeriod, "EINVAL");
         }
         o.finish(c);
-        return new KernelSpec(version, throttle, unthrottle, (int) hz, slice, tp, preempt, li, expiry, stale, overrun,
-                burst, burstStats, burstUnitsBug, statLocal, tcs, rtGroupSched, rtRuntime, rtPeriod, cgroupVersion);
+        return new KernelSpec(version, throttle, unthrottle, (int) hz, slice, tp, tickAligned, preempt, li, expiry, stale, overrun,
+                burst, burstStats, burstUnitsBug, statLocal, tcs, lb, rtGroupSched, rtRuntime, rtPeriod, cgroupVersion);
     }
 
     /**

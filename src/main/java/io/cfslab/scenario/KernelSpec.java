@@ -18,6 +18,10 @@ import java.util.Map;
  * @param hz                    scheduler tick frequency, Hz (100, 250, 300 or 1000); a build option, not set by the version
  * @param bandwidthSliceUs      {@code sched_cfs_bandwidth_slice_us}, microseconds (&ge; 1; default 5000)
  * @param timerPlacement        phase of each group's period timer
+ * @param tickAligned           the scheduler tick fires on multiples of the tick period (before 4.19, and from 6.4);
+ *                              else at an offset drawn once per boot, the same on every CPU (4.19–6.3: 857baa87b642
+ *                              left the tick's grid at the boot's arbitrary {@code ktime_get()}; e9523a0d8189 and
+ *                              13bb06f8dd42 aligned it again)
  * @param preempt               kernel preemption model: whether kernel-mode execution is preempted at the tick
  *                              (a build/boot option, not set by the version)
  * @param throttledListInsert   where {@code throttle_cfs_rq} inserts into {@code cfs_b->throttled_cfs_rq}
@@ -32,6 +36,7 @@ import java.util.Map;
  *                              {@code cpu.max} makes the burst 1000× smaller (5.14 until 49217ea147df, 6.10)
  * @param cpuStatLocal          {@code cpu.stat.local} exists (6.6, 677ea015f231)
  * @param throttledClockStart   when {@code throttled_usec} starts counting for a throttled cfs_rq
+ * @param throttledLb           which throttled hierarchies {@code can_migrate_task()} keeps the load balancer out of
  * @param rtGroupSched          {@code CONFIG_RT_GROUP_SCHED}: RT tasks are limited per group ({@code cpu.rt_runtime_us});
  *                              a group without RT runtime refuses RT tasks. A build option, not set by the version
  * @param schedRtRuntimeUs      {@code sched_rt_runtime_us} (default 950000; -1 = no RT throttling)
@@ -40,10 +45,10 @@ import java.util.Map;
  *                              from the files a scenario writes)
  */
 public record KernelSpec(String version, Throttle throttle, Unthrottle unthrottle, int hz, long bandwidthSliceUs,
-                         TimerPlacement timerPlacement, Preempt preempt, ListInsert throttledListInsert,
-                         boolean sliceExpiry, boolean staleExpiry, PeriodOverrun periodOverrun, boolean burst,
+                         TimerPlacement timerPlacement, boolean tickAligned, Preempt preempt,
+                         ListInsert throttledListInsert, boolean sliceExpiry, boolean staleExpiry, PeriodOverrun periodOverrun, boolean burst,
                          boolean burstStats, boolean burstUnitsBug, boolean cpuStatLocal,
-                         ThrottledClockStart throttledClockStart, boolean rtGroupSched,
+                         ThrottledClockStart throttledClockStart, ThrottledLb throttledLb, boolean rtGroupSched,
                          long schedRtRuntimeUs, long schedRtPeriodUs, int cgroupVersion) {
 
     /**
@@ -53,9 +58,10 @@ public record KernelSpec(String version, Throttle throttle, Unthrottle unthrottl
                       TimerPlacement timerPlacement, Preempt preempt, ListInsert throttledListInsert,
                       boolean sliceExpiry, ThrottledClockStart throttledClockStart,
                       long schedRtRuntimeUs, long schedRtPeriodUs) {
-        this(KernelVersions.DEFAULT, throttle, unthrottle, hz, bandwidthSliceUs, timerPlacement, preempt,
+        this(KernelVersions.DEFAULT, throttle, unthrottle, hz, bandwidthSliceUs, timerPlacement, true, preempt,
                 throttledListInsert, sliceExpiry, false, PeriodOverrun.SCALE_2_REFILL_FIRST, true, true, false, true,
-                throttledClockStart, false, schedRtRuntimeUs, schedRtPeriodUs, 2);
+                throttledClockStart, throttle == Throttle.CFS_RQ ? ThrottledLb.PAIR : ThrottledLb.DST, false,
+                schedRtRuntimeUs, schedRtPeriodUs, 2);
     }
 
     /** {@code kernel.throttle}. */
@@ -100,6 +106,25 @@ public record KernelSpec(String version, Throttle throttle, Unthrottle unthrottl
         NONEMPTY,
         /** when the first task of the hierarchy parks (6.18 task-based). JSON {@code first-park}. */
         FIRST_PARK
+    }
+
+    /**
+     * {@code kernel.throttled_lb}: the throttle check of {@code can_migrate_task()} (kernel/sched/fair.c), which
+     * decides whether the load balancer may move a queued task whose group is in a throttled hierarchy on the
+     * source or the destination CPU.
+     */
+    public enum ThrottledLb {
+        /** {@code throttled_lb_pair()}: not if throttled on the source or on the destination (per-cfs_rq throttling,
+         *  up to 6.17, where a throttled cfs_rq's tasks stay queued and cannot run; also the task-based RFC v1 of
+         *  March 2025, which seed 03 ran, and v3's patches 1-4). JSON {@code pair}. */
+        PAIR,
+        /** {@code lb_throttled_hierarchy(p, dst_cpu)}: not into a throttled hierarchy on the destination; a queued
+         *  task may run until it parks, so the source does not matter (6.18, 0d4eaf8caf8c). JSON {@code dst}. */
+        DST,
+        /** no check: the task-based series from RFC v2 (April 2025, "Remove now obsolete throttled_lb_pair()") to
+         *  v3 (July 2025, patch 5 "Get rid of throttled_lb_pair()", 5b726e9bf954 in tip) until 0d4eaf8caf8c, as
+         *  seed 00's head ran it. JSON {@code none}. */
+        NONE
     }
 
     /** {@code kernel.period_overrun}: {@code sched_cfs_period_timer()}'s catch-up loop after more than 3 rounds. */

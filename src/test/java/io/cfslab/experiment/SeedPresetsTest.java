@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.cfslab.scenario.CgroupSpec;
 import io.cfslab.scenario.CpuMax;
 import io.cfslab.scenario.KernelSpec.Throttle;
+import io.cfslab.scenario.KernelSpec.ThrottledLb;
 import io.cfslab.scenario.Scenario;
 import io.cfslab.scenario.ScenarioParser;
 import io.cfslab.scenario.WorkloadSpec;
@@ -55,6 +56,10 @@ class SeedPresetsTest {
         return p.arms().stream().map(a -> a.scenario().kernel().throttle()).toList();
     }
 
+    private static List<ThrottledLb> lbRules(ExperimentPlan p) {
+        return p.arms().stream().map(a -> a.scenario().kernel().throttledLb()).toList();
+    }
+
     private static List<Integer> cpus(ExperimentPlan p) {
         return p.arms().stream().map(a -> a.scenario().machine().cpus()).toList();
     }
@@ -84,6 +89,8 @@ class SeedPresetsTest {
     void seed00HackbenchIsTwentySendersAndReceiversPerLeafOnBothMachines() throws IOException {
         ExperimentPlan p = plan("seed00-hackbench");
         assertThat(throttles(p)).containsExactly(Throttle.CFS_RQ, Throttle.TASK, Throttle.CFS_RQ, Throttle.TASK);
+        // the head seed 00 measured (v3) had no throttle check in can_migrate_task()
+        assertThat(lbRules(p)).containsExactly(ThrottledLb.PAIR, ThrottledLb.NONE, ThrottledLb.PAIR, ThrottledLb.NONE);
         assertThat(cpus(p)).containsExactly(384, 384, 240, 240);
         Scenario s = p.arms().get(0).scenario();
         assertThat(s.cgroups().stream().mapToInt(c -> c.path().split("/").length - 1).max().getAsInt()).as("levels").isEqualTo(5);
@@ -95,6 +102,7 @@ class SeedPresetsTest {
     void seed00HackbenchOneFdIsOneTaskPairPerLeafOnGenoa() throws IOException {
         ExperimentPlan p = plan("seed00-hackbench-1fd");
         assertThat(throttles(p)).containsExactly(Throttle.CFS_RQ, Throttle.TASK);
+        assertThat(lbRules(p)).containsExactly(ThrottledLb.PAIR, ThrottledLb.NONE);
         assertThat(cpus(p)).containsOnly(384);
         WorkloadSpec.Hackbench w = (WorkloadSpec.Hackbench) p.arms().get(0).scenario().tasks().get(0).workload();
         assertThat(w.fds()).isEqualTo(1);
@@ -105,6 +113,7 @@ class SeedPresetsTest {
     void seed00NetperfIsOnePairPerLeafOnBothMachines() throws IOException {
         ExperimentPlan p = plan("seed00-netperf");
         assertThat(throttles(p)).containsExactly(Throttle.CFS_RQ, Throttle.TASK, Throttle.CFS_RQ, Throttle.TASK);
+        assertThat(lbRules(p)).containsExactly(ThrottledLb.PAIR, ThrottledLb.NONE, ThrottledLb.PAIR, ThrottledLb.NONE);
         assertThat(cpus(p)).containsExactly(240, 240, 384, 384);
         assertThat(p.arms().get(0).scenario().tasks().get(0).workload()).isInstanceOf(WorkloadSpec.NetperfUdpRr.class);
         assertThat(p.arms().get(0).scenario().tasks().get(0).total()).isEqualTo(400);
@@ -114,6 +123,7 @@ class SeedPresetsTest {
     void seed04ComparesTaskWithTaskAccountOnHackbenchAndNetperf() throws IOException {
         ExperimentPlan p = plan("seed04-hackbench");
         assertThat(throttles(p)).containsExactly(Throttle.TASK, Throttle.TASK_ACCOUNT, Throttle.TASK, Throttle.TASK_ACCOUNT);
+        assertThat(lbRules(p)).as("tip has 0d4eaf8caf8c").containsOnly(ThrottledLb.DST);
         assertThat(cpus(p)).containsOnly(240);
         Scenario s = p.arms().get(0).scenario();
         assertThat(s.cgroups().stream().mapToInt(c -> c.path().split("/").length - 1).max().getAsInt()).as("levels").isEqualTo(3);

@@ -17,6 +17,12 @@ import org.junit.jupiter.api.Test;
 class SeedBandsTest {
     private static final long[] SEEDS = {1, 2};
 
+    /** Seed 00's head: the task-based series as it measured it (v3), without a throttle check in can_migrate_task(). */
+    private static final String SERIES = "task\", \"throttled_lb\": \"none";
+
+    /**
+     * @param throttle {@code kernel.throttle}, or {@link #SERIES}
+     */
     private static double mean(String throttle, String workload, String duration, String figure) {
         double sum = 0;
         for (long seed : SEEDS) {
@@ -46,21 +52,25 @@ class SeedBandsTest {
     private static final String HACKBENCH_20FD =
             "{\"kind\": \"hackbench\", \"mode\": \"pipe\", \"groups\": 1, \"fds\": 20, \"loops\": 250}";
 
-    /** Seed 00, netperf UDP_RR one pair per leaf: "head within ±5 % of base". */
+    /** Seed 00, netperf UDP_RR one pair per leaf: "head within ±5 % of base", and 6.18 (dst check) too. */
     @Test
     void seed00NetperfHeadWithinFivePercentOfBase() {
         double base = mean("cfs_rq", NETPERF, "600ms", "transactions_per_s");
-        double head = mean("task", NETPERF, "600ms", "transactions_per_s");
-        assertThat(head / base).isBetween(0.95, 1.05);
+        double head = mean(SERIES, NETPERF, "600ms", "transactions_per_s");
+        double v618 = mean("task", NETPERF, "600ms", "transactions_per_s");
+        assertThat(head / base).as("series").isBetween(0.95, 1.05);
+        assertThat(v618 / base).as("6.18").isBetween(0.95, 1.05);
     }
 
-    /** Seed 00, hackbench -p -g 1 -f 1 per leaf (one task per cfs_rq): "head within ±5 % of base". */
+    /** Seed 00, hackbench -p -g 1 -f 1 per leaf (one task per cfs_rq): "head within ±5 % of base", and 6.18 too. */
     @Test
     void seed00HackbenchOneFdHeadWithinFivePercentOfBase() {
         double base = mean("cfs_rq", HACKBENCH_1FD, "2s", "time_s");
-        double head = mean("task", HACKBENCH_1FD, "2s", "time_s");
+        double head = mean(SERIES, HACKBENCH_1FD, "2s", "time_s");
+        double v618 = mean("task", HACKBENCH_1FD, "2s", "time_s");
         assertThat(base).as("hackbench finished within a few periods, not in the first").isBetween(0.3, 1.5);
-        assertThat(head / base).isBetween(0.95, 1.05);
+        assertThat(head / base).as("series").isBetween(0.95, 1.05);
+        assertThat(v618 / base).as("6.18").isBetween(0.95, 1.05);
     }
 
     /** Seed 04: "task-account within ±5 % of task on hackbench and netperf". */

@@ -1,0 +1,77 @@
+package io.cfslab.kernel;
+
+import io.cfslab.event.EventQueue;
+import io.cfslab.machine.MachineProfile;
+import io.cfslab.scenario.KernelSpec.ThrottledLb;
+import io.cfslab.scenario.Scenario;
+import io.cfslab.scenario.ScenarioParser;
+import io.cfslab.scenario.TaskSpec;
+import io.cfslab.workload.Workloads;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.util.BitSet;
+import java.util.SplittableRandom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * can_migrate_task()'s throttle check ({@code kernel.throttled_lb}) on a hand-made case: three hogs of group
+ * {@code /g} queued on CPU 0 (one running), CPU 1 idle, and {@code /g}'s cfs_rq throttled on the source, the
+ * destination, both or neither; {@link LoadBalancer#pullOne} from CPU 0 to CPU 1 moves a queued task or not:
+ * {@code pair} (throttled_lb_pair(), up to 6.17) only when neither is throttled, {@code dst}
+ * (lb_throttled_hierarchy(p, dst_cpu), 6.18, 0d4eaf8caf8c) whenever the destination is not, {@code none} (the
+ * task-based series before that commit) always.
+ */
+class ThrottledLbTest {
+
+    @ParameterizedTest(name = "{0}: src throttled {1}, dst throttled {2} -> pulled {3}")
+    @CsvSource({
+            "pair, false, false, true", "pair, true, false, false", "pair, false, true, false", "pair, true, true, false",
+            "dst,  false, false, true", "dst,  true, false, true",  "dst,  false, true, false", "dst,  true, true, false",
+            "none, false, false, true", "none, true, false, true",  "none, false, true, true",  "none, true, true, true"})
+    void pullsAsTheRuleSays(String rule, boolean srcThrottled, boolean dstThrottled, boolean pulled) {
+        Kernel k = kernel(rule);
+        int g = k.tGroup[0];
+        for (int t = 0; t < 3; t++) k.startTask(t); // allowed on CPU 0 only while forking: all three land there
+        for (int t = 0; t < 3; t++) k.tAllowed[t].set(1);
+        assertThat(k.fair.cpuTaskCount[0]).isEqualTo(3);
+        // the period's pool and both cfs_rqs' local runtime are spent: a throttle check finds nothing to take
+        k.bwc.bw[g].runtimeNs = 0;
+        k.bwc.runtimeRemainingNs[k.cfsRq(g, 0)] = 0;
+        k.bwc.runtimeRemainingNs[k.cfsRq(g, 1)] = 0;
+        if (srcThrottled) assertThat(k.thr.throttleCfsRq(k.cfsRq(g, 0), 1)).isTrue();
+        if (dstThrottled) assertThat(k.thr.throttleCfsRq(k.cfsRq(g, 1), 1)).isTrue();
+        assertThat(k.thr.throttledHierarchy(g, 0)).isEqualTo(srcThrottled);
+        assertThat(k.thr.throttledHierarchy(g, 1)).isEqualTo(dstThrottled);
+
+        assertThat(k.balancer.pullOne(0, 1)).isEqualTo(pulled);
+        assertThat(k.fair.cpuTaskCount[1]).isEqualTo(pulled ? 1 : 0);
+        long migrated = java.util.stream.LongStream.of(k.nrMigrations).sum();
+        assertThat(migrated).isEqualTo(pulled ? 1 : 0);
+    }
+
+    private static Kernel kernel(String rule) {
+        Scenario s = ScenarioParser.parse("""
+                {"duration": "1s", "machine": {"cpus": 2}, "kernel": {"throttle": "task", "throttled_lb": "%s"},
+                 "cgroups": [{"path": "/g", "cpu.max": "1000 100000"}],
+                 "tasks": [{"name": "h", "cgroup": "/g", "count": 3, "workload": {"kind": "hog"}}]}
+                """.formatted(rule));
+        assertThat(s.kernel().throttledLb()).isEqualTo(ThrottledLb.valueOf(rule.toUpperCase()));
+        GroupTree tree = new GroupTree(s.cgroups());
+        int ntasks = s.tasks().stream().mapToInt(TaskSpec::total).sum();
+        Kernel k = new Kernel(MachineProfile.generic(2, 1, 1), s.kernel(), tree, ntasks, new EventQueue(),
+                new SplittableRandom(1), new KernelObserver() { });
+        int g = tree.indexOf("/g");
+        k.setCfsBandwidth(g, 100_000_000L, 1_000_000L, 0, 0);
+        int t = 0;
+        for (TaskSpec ts : s.tasks()) {
+            for (int i = 0; i < ts.countPerCgroup(); i++, t++) {
+                BitSet cpu0 = new BitSet();
+                cpu0.set(0);
+                k.initTask(t, g, ts.policy(), ts.rtPriority(), cpu0, Workloads.create(ts.workload()));
+            }
+        }
+        return k;
+    }
+}
