@@ -17,8 +17,10 @@ WORKDIR /src
 COPY .mvn .mvn
 COPY mvnw pom.xml ./
 RUN ./mvnw -B -q dependency:resolve -DskipFrontend || true
-COPY frontend/package.json frontend/package-lock.json frontend/
-RUN cd frontend && npm ci --no-audit --no-fund
+# npm ci through ensure-deps.mjs, which stamps node_modules with the lockfile's hash: Maven's build below (the same
+# script, phase generate-resources) then finds it up to date instead of installing everything a second time
+COPY frontend/package.json frontend/package-lock.json frontend/ensure-deps.mjs frontend/
+RUN cd frontend && node ensure-deps.mjs
 COPY frontend frontend
 COPY src src
 RUN ./mvnw -B package -DskipTests

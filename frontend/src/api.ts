@@ -103,6 +103,12 @@ export interface RunView {
   settings?: Settings | null;
   /** simulated seconds per wall-clock second it executes at, or null: as fast as possible */
   pace?: number | null;
+  /** executions started (more than 1 after crash recovery re-queued it) */
+  attempts?: number;
+  /** attempts that died with their instance, the last one's instance and when it was noticed */
+  interruptions?: number;
+  interruptedWorker?: string | null;
+  interruptedAt?: string | null;
 }
 
 export type Status = RunView['status'];

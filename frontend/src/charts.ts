@@ -7,14 +7,38 @@ import { box, stripData, tickLabels } from './strip';
 import { distinctColors, pageColors, type ColorRegistry } from './colors';
 import { durationTicks, formatDuration } from './units';
 
-/** What a line chart's values are: counts, durations in µs (cpu.stat's *_usec), or percentages. */
-export type Unit = 'count' | 'usec' | 'percent';
+/**
+ * What a chart's values are: counts, durations in µs (cpu.stat's *_usec), ns or s (a benchmark's time_s), rates per
+ * second, or percentages.
+ */
+export type Unit = 'count' | 'usec' | 'nsec' | 'sec' | 'per_s' | 'percent';
+
+/**
+ * An experiment metric's axis: a short title (the metric's last name and what it measures; the plot's heading names
+ * the whole metric) and the unit its ticks and hover values read in, from the name's suffix as the result spells it
+ * (`_usec`, `_ns`, `_s`, `_per_s`). `cgroups/~1web~1backend/cpu.stat/throttled_usec` → `throttled_usec (time)`, in
+ * durations (360.3 s, not 360.3M).
+ */
+export function metricAxis(metric: string): { title: string; unit: Unit } {
+  const parts = metric.split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const name = parts[parts.length - 1] ?? metric;
+  const unit: Unit = /_per_s$/.test(name) ? 'per_s' : /_usec$|_us$/.test(name) ? 'usec' : /_ns$/.test(name) ? 'nsec'
+    : /_s$/.test(name) ? 'sec' : /_pct$|percent/.test(name) ? 'percent' : 'count';
+  const what = { usec: 'time', nsec: 'time', sec: 'time', per_s: 'per second', percent: '%', count: 'count' }[unit];
+  return { title: `${name} (${what})`, unit };
+}
 
 /** Axis ticks and hover values of a unit. */
 export function unitFormat(unit: Unit): { ticks: (splits: number[]) => string[]; value: (v: number | null | undefined) => string } {
   switch (unit) {
     case 'usec':
       return { ticks: (splits) => durationTicks(splits.map((v) => v * 1e3)), value: (v) => (v == null ? '' : formatDuration(v * 1e3)) };
+    case 'nsec':
+      return { ticks: (splits) => durationTicks(splits), value: (v) => (v == null ? '' : formatDuration(v)) };
+    case 'sec':
+      return { ticks: (splits) => durationTicks(splits.map((v) => v * 1e9)), value: (v) => (v == null ? '' : formatDuration(v * 1e9)) };
+    case 'per_s':
+      return { ticks: (splits) => tickLabels(splits).map((t) => `${t}/s`), value: (v) => (v == null ? '' : `${Number(v.toPrecision(6)).toLocaleString('en-US')}/s`) };
     case 'percent':
       return { ticks: (splits) => tickLabels(splits).map((t) => `${t} %`), value: (v) => (v == null ? '' : `${v.toFixed(1)} %`) };
     default:
@@ -43,8 +67,9 @@ class SeriesFilter {
   }
 }
 
+/** The width a chart gets: its host's (at least 240 px, so that a phone's narrow panel is not overflowed). */
 function width(el: HTMLElement): number {
-  return Math.max(300, el.clientWidth || el.parentElement?.clientWidth || 600);
+  return Math.max(240, el.clientWidth || el.parentElement?.clientWidth || 600);
 }
 
 /** Aligns several histograms on one x axis of log2 buckets, from the lowest to the highest non-zero one. */
@@ -71,7 +96,16 @@ abstract class ReusablePlot {
   protected plot: uPlot | null = null;
   private key = '';
 
-  protected constructor(protected readonly el: HTMLElement) {}
+  protected constructor(protected readonly el: HTMLElement) {
+    // the plot follows its host's width (a window resized, a narrow screen turned): uPlot draws at a fixed size
+    if (typeof ResizeObserver !== 'undefined') {
+      new ResizeObserver(() => {
+        const u = this.plot;
+        const w = width(this.el);
+        if (u && Math.abs(u.width - w) > 2) u.setSize({ width: w, height: u.height });
+      }).observe(el);
+    }
+  }
 
   /** True if the existing plot took `data`; false after clearing it for a rebuild. */
   protected reuse(key: string, data: uPlot.AlignedData): boolean {
@@ -88,10 +122,14 @@ abstract class ReusablePlot {
 
 /** A bar chart of one or more histograms (overlaid side by side in each bucket). */
 export class HistogramChart extends ReusablePlot {
+  /** The x axis's title: the buckets' unit (ns for distribute_cfs_runtime_ns, µs for runqlat-style latencies). */
+  private readonly xTitle: string;
+
   constructor(el: HTMLElement, private readonly names: string[], private readonly height = 260,
               private readonly emptyText = 'no distribute_cfs_runtime() calls yet',
-              private readonly colors: ColorRegistry = pageColors) {
+              private readonly colors: ColorRegistry = pageColors, private readonly bucketUnit: 'ns' | 'µs' = 'ns') {
     super(el);
+    this.xTitle = `duration, ${bucketUnit} (log2 buckets as ${bucketUnit === 'ns' ? 'bpftrace' : 'runqlat'} prints them)`;
   }
 
   update(hists: (Histogram | undefined)[]): void {
@@ -105,7 +143,7 @@ export class HistogramChart extends ReusablePlot {
       return;
     }
     const n = this.names.length;
-    const series: uPlot.Series[] = [{ label: 'bucket', value: (_u, v) => (v == null ? '' : bucketHover(labels[v])) }];
+    const series: uPlot.Series[] = [{ label: 'bucket', value: (_u, v) => (v == null ? '' : bucketHover(labels[v], this.bucketUnit)) }];
     this.names.forEach((name, i) => {
       const color = this.colors.color(name);
       series.push({
@@ -124,7 +162,7 @@ export class HistogramChart extends ReusablePlot {
         height: this.height,
         scales: { x: { time: false, range: [-0.5, Math.max(0.5, labels.length - 0.5)] }, y: { range: (_u, _min, max) => [0, Math.max(1, max * 1.05)] } },
         axes: [
-          { label: 'duration, ns (log2 buckets as bpftrace prints them)', values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? labels[v] ?? '' : '')), splits: () => xs, gap: 4, size: 40 },
+          { label: this.xTitle, values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? labels[v] ?? '' : '')), splits: () => xs, gap: 4, size: 40 },
           { label: 'calls', size: 60, values: (_u, splits) => tickLabels(splits) },
         ],
         series,
@@ -134,17 +172,18 @@ export class HistogramChart extends ReusablePlot {
       data,
       this.el,
     );  this.el.dataset.colors = JSON.stringify(Object.fromEntries(this.names.map((name) => [name, this.colors.color(name)])));
-    this.el.dataset.axes = JSON.stringify(['duration, ns (log2 buckets as bpftrace prints them)', 'calls']);
+    this.el.dataset.axes = JSON.stringify([this.xTitle, 'calls']);
   }
 }
 
-/** A bucket's label with its bounds as durations on hover: "[2K, 4K) ns = 2.05 µs – 4.1 µs". */
-function bucketHover(label: string | undefined): string {
+/** A bucket's label with its bounds as durations on hover: "[2K, 4K) ns = 2.05 µs – 4.1 µs" (µs buckets: × 1000). */
+export function bucketHover(label: string | undefined, unit: 'ns' | 'µs' = 'ns'): string {
   if (!label) return '';
   const m = /^\[(\w+), (\w+)\)$/.exec(label);
-  if (!m) return `${label} ns`;
+  if (!m) return `${label} ${unit}`;
   const v = (t: string) => Number(t.replace(/[KMGTPE]$/, '')) * 1024 ** (' KMGTPE'.indexOf(t.slice(-1)) > 0 ? ' KMGTPE'.indexOf(t.slice(-1)) : 0);
-  return `${label} ns = ${formatDuration(v(m[1]))} – ${formatDuration(v(m[2]))}`;
+  const ns = unit === 'ns' ? 1 : 1e3;
+  return `${label} ${unit} = ${formatDuration(v(m[1]) * ns)} – ${formatDuration(v(m[2]) * ns)}`;
 }
 
 /**
@@ -176,7 +215,7 @@ export function groupedBars(i: number, n: number, slot = 0.8): uPlot.Series.Path
  */
 export class StripChart extends ReusablePlot {
   constructor(el: HTMLElement, private readonly height = 220, private readonly yTitle = '',
-              private readonly colors: ColorRegistry = pageColors) {
+              private readonly colors: ColorRegistry = pageColors, private readonly unit: Unit = 'count') {
     super(el);
   }
 
@@ -186,6 +225,7 @@ export class StripChart extends ReusablePlot {
     if (this.reuse(arms.join('\u0000') + '|' + xs.length, data)) return;
     const boxes = values.map(box);
     const color = (i: number) => this.colors.color(arms[i]);
+    const fmt = unitFormat(this.unit);
     this.plot = new uPlot(
       {
         width: width(this.el),
@@ -201,19 +241,21 @@ export class StripChart extends ReusablePlot {
         },
         axes: [
           { label: 'arm', values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? arms[v] ?? '' : '')), splits: () => arms.map((_, i) => i), size: 36 },
-          { label: this.yTitle, size: 70, values: (_u, splits) => tickLabels(splits) },
+          { label: this.yTitle, size: 70, values: (_u, splits) => fmt.ticks(splits) },
         ],
         series: [
-          { label: 'arm' },
+          { label: 'arm', value: (_u, v) => (v == null ? '' : arms[Math.round(v)] ?? '') },
           ...arms.map((name, i) => ({
             label: name,
             stroke: color(i),
             width: 0,
             paths: () => null,
             points: { show: true, size: 7, width: 1, fill: color(i) + 'cc' },
+            value: (_u: uPlot, v: number | null) => fmt.value(v),
           })),
         ],
-        legend: { show: false },
+        // the run under the cursor: its arm's value in the legend below (runs sit at their own x, so one shows)
+        legend: { show: true, live: true },
         cursor: { drag: { x: false, y: false } },
         hooks: {
           drawClear: [
@@ -254,6 +296,8 @@ export class StripChart extends ReusablePlot {
       data,
       this.el,
     );
+    this.el.dataset.colors = JSON.stringify(Object.fromEntries(arms.map((name, a) => [name, color(a)])));
+    this.el.dataset.axes = JSON.stringify(['arm', this.yTitle]);
   }
 }
 

@@ -43,6 +43,23 @@ export class CpuTimelineView {
     host.replaceChildren(legend, this.canvas, this.tip);
     this.canvas.addEventListener('mousemove', (e) => this.hover(e));
     this.canvas.addEventListener('mouseleave', () => { this.tip.textContent = ' '; });
+    // a narrower or wider window (a phone turned, a sidebar opened): drawn again at the host's new width
+    if (typeof ResizeObserver !== 'undefined') {
+      new ResizeObserver(() => {
+        const l = this.last;
+        if (l && Math.abs(this.canvasWidth() - this.drawnWidth) > 2) {
+          this.last = null;
+          this.draw(l.tl, l.durationNs, (this.host.dataset.source as 'live' | 'result') ?? 'result');
+        }
+      }).observe(host);
+    }
+  }
+
+  private drawnWidth = 0;
+
+  /** The canvas width that fits the host (at least 240 px). */
+  private canvasWidth(): number {
+    return Math.max(240, this.host.clientWidth || 600);
   }
 
   /** Draws the columns held so far over the whole run's duration (the columns still to come stay blank). */
@@ -55,7 +72,8 @@ export class CpuTimelineView {
     const total = Math.max(columns, Math.ceil(durationNs / tl.intervalNs));
     const h = rowHeight(ncpu);
     const gap = h >= 6 ? 1 : 0;
-    const width = Math.max(300, this.host.clientWidth || 600);
+    const width = this.canvasWidth();
+    this.drawnWidth = width;
     const plotW = width - LABEL_W - 8;
     const height = ncpu * (h + gap) + AXIS_H;
     const dpr = window.devicePixelRatio || 1;

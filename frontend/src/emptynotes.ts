@@ -2,6 +2,7 @@
 // what the scenario's `record` section kept out of the result (from the server, which parsed the scenario), why a
 // finished run left it empty, or that the run was cancelled or failed and kept no result.
 import { el, fmtSeconds } from './api';
+import { reasonAfter } from './runstatus';
 
 /** The server's notes (run.html's data-panel-notes): panel host id → sentence. */
 export interface PanelNotes {
@@ -22,11 +23,14 @@ export function readPanelNotes(json: string | undefined): PanelNotes {
 
 /** Why a run that ended without a result shows nothing. */
 export function statusNote(status: string, error: string | null | undefined, simulatedNs: number, durationNs: number): string {
+  // the reason is said once: "cancelled by request", never "cancelled (cancelled by request)"
+  const why = reasonAfter(status, error);
   if (status === 'cancelled') {
-    return `No result: the run was cancelled at ${fmtSeconds(simulatedNs)} of ${fmtSeconds(durationNs)} simulated` +
-      `${error ? ` (${error})` : ''}. A cancelled run keeps no result: run the scenario again to fill this panel.`;
+    const how = why && /^(by|while|with|after|before|at|on|from|because)\b/i.test(why) ? ` ${why}` : '';
+    return `No result: the run was cancelled${how} at ${fmtSeconds(simulatedNs)} of ${fmtSeconds(durationNs)} simulated` +
+      `${why && !how ? ` (${why})` : ''}. A cancelled run keeps no result: run the scenario again to fill this panel.`;
   }
-  return `No result: the run failed${error ? ` (${error})` : ''}. A failed run keeps no result.`;
+  return `No result: the run failed${why ? `: ${why}` : ''}. A failed run keeps no result.`;
 }
 
 /**
@@ -41,6 +45,8 @@ export function explain(host: HTMLElement, note: string, panel = host.id): void 
     host.before(p);
   }
   p.textContent = note;
+  // a chart's line filter has nothing to filter beside the note
+  for (const f of host.parentElement?.querySelectorAll<HTMLElement>(':scope > input.series-filter') ?? []) f.hidden = true;
   host.hidden = true;
   host.dataset.empty = 'true';
 }

@@ -89,10 +89,3 @@ export function formatBpftrace(name: string, h: { buckets: Bucket[] }): string {
   return out;
 }
 
-/** A duration in ns in a short human form (9.2 µs, 1.3 ms). */
-export function formatNs(ns: number): string {
-  if (ns < 1e3) return `${ns} ns`;
-  if (ns < 1e6) return `${(ns / 1e3).toFixed(1)} µs`;
-  if (ns < 1e9) return `${(ns / 1e6).toFixed(2)} ms`;
-  return `${(ns / 1e9).toFixed(3)} s`;
-}

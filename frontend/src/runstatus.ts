@@ -72,3 +72,33 @@ export class StatusView {
     return merged;
   }
 }
+
+/**
+ * A finished run's status and its reason in one phrase, each said once: the stored reason of a cancel already
+ * names it ("cancelled by request", "cancelled while queued"), so the word is not put before it again; any other
+ * reason follows the word ("failed: max events exceeded (…)"). No reason: the word alone.
+ */
+export function outcome(status: string, error: string | null | undefined): string {
+  const why = (error ?? '').trim();
+  if (!why) return status;
+  if (why.toLowerCase().startsWith(status.toLowerCase())) return why;
+  return `${status}: ${why}`;
+}
+
+/** The reason without a leading repeat of the status word: "by request" of a cancelled run's "cancelled by request". */
+export function reasonAfter(status: string, error: string | null | undefined): string {
+  const why = (error ?? '').trim();
+  return why.toLowerCase().startsWith(status.toLowerCase()) ? why.slice(status.length).replace(/^[\s:,;-]+/, '') : why;
+}
+
+/** What a run's page says of attempts that died with their instance (crash recovery re-queued it), or ''. */
+export function interruptionNote(r: { interruptions?: number | null; attempts?: number | null; interruptedWorker?: string | null;
+  interruptedAt?: string | null; status: string }): string {
+  const n = r.interruptions ?? 0;
+  if (n <= 0) return '';
+  const where = r.interruptedWorker ? ` (last on ${r.interruptedWorker}${r.interruptedAt ? `, ${r.interruptedAt.replace('T', ' ').replace(/\.\d+Z?$|Z$/, '')} UTC` : ''})` : '';
+  const lost = `${n === 1 ? 'an earlier attempt' : `${n} earlier attempts`} stopped with ${n === 1 ? 'its' : 'their'} instance${where}`;
+  if (r.status === 'failed' || r.status === 'cancelled') return ''; // its reason says how it ended
+  if (r.status === 'done') return `${lost}; attempt ${r.attempts ?? n + 1} ran it from the start`;
+  return `${lost}; it runs again from the start`;
+}

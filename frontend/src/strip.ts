@@ -65,5 +65,5 @@ export function tickLabels(splits: number[]): string[] {
   const top = Math.max(...splits.map((v) => Math.abs(v)));
   const [div, suffix] = top >= 1e6 ? [1e6, 'M'] : top >= 1e4 ? [1e3, 'K'] : [1, ''];
   const decimals = step > 0 ? Math.min(6, Math.max(0, -Math.floor(Math.log10(step / div) + 1e-9))) : 0;
-  return splits.map((v) => (v / div).toFixed(decimals) + suffix);
+  return splits.map((v) => (v === 0 ? '0' : (v / div).toFixed(decimals) + suffix)); // 0, not "0K"
 }

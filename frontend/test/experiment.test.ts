@@ -48,5 +48,21 @@ describe('strip plot axis', () => {
     expect(tickLabels([70_000_000, 75_000_000, 80_000_000])).toEqual(['70M', '75M', '80M']);
     expect(tickLabels([59, 59.5, 60])).toEqual(['59.0', '59.5', '60.0']);
     expect(tickLabels([20_000, 40_000])).toEqual(['20K', '40K']);
+    expect(tickLabels([0, 10_000, 20_000])).toEqual(['0', '10K', '20K']); // zero is 0, not "0K"
+  });
+});
+
+describe('metricAxis: an experiment metric plot reads in its unit', async () => {
+  // the plot's heading names the whole metric (group, file); the axis its name and unit
+  const { metricAxis, unitFormat } = await import('../src/charts');
+  it('names the metric, its group or benchmark and the unit; durations read as durations', () => {
+    expect(metricAxis('cgroups/~1web~1backend/cpu.stat/throttled_usec')).toEqual({ title: 'throttled_usec (time)', unit: 'usec' });
+    expect(metricAxis('cgroups/~1pool/cpu.stat/nr_throttled')).toEqual({ title: 'nr_throttled (count)', unit: 'count' });
+    expect(metricAxis('benchmarks/hb/time_s')).toEqual({ title: 'time_s (time)', unit: 'sec' });
+    expect(metricAxis('benchmarks/rr/transactions_per_s').unit).toBe('per_s');
+    // 360.3M µs of usage is six minutes, not "360.3M"
+    expect(unitFormat('usec').ticks([360.2e6, 360.3e6])).toEqual(['360.2 s', '360.3 s']);
+    expect(unitFormat('sec').value(1.25)).toBe('1.25 s');
+    expect(unitFormat('per_s').value(41234.5)).toBe('41,234.5/s');
   });
 });

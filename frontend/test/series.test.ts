@@ -117,3 +117,12 @@ describe('editor task form', () => {
     expect(DEFAULT_SCENARIO.kernel.hz).toBe(1000);
   });
 });
+
+describe('editor tasks table', () => {
+  it('shows each task policy as chrt names it', async () => {
+    const { policyText } = await import('../src/pages/editor');
+    expect(policyText({})).toBe('normal');
+    expect(policyText({ policy: 'rr', priority: 10 })).toBe('rr 10');
+    expect(policyText({ policy: 'batch' })).toBe('batch');
+  });
+});

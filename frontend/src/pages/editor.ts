@@ -109,6 +109,11 @@ function setPath(obj: Record<string, any>, dotted: string, value: unknown): void
   else o[last] = value;
 }
 
+/** A task entry's scheduling policy as chrt names it: `normal` when left out, `rr 10` with an RT priority. */
+export function policyText(t: { policy?: string; priority?: number }): string {
+  return `${t.policy ?? 'normal'}${t.priority != null ? ` ${t.priority}` : ''}`;
+}
+
 /** What a key left out of a scenario means (docs/scenarios.md), shown in its empty field. */
 export const OPTION_DEFAULTS: Record<string, string> = {
   'machine.profile': 'generic',
@@ -426,8 +431,12 @@ export function initEditorPage(body: HTMLElement): void {
         }
       });
       return el('tr', {}, el('td', {}, t.name), el('td', { class: 'path' }, t.cgroup), el('td', {}, String(t.count ?? 1)),
-        el('td', { class: 'mono' }, JSON.stringify(t.workload ?? {})), el('td', {}, t.cpus_allowed ?? ''), el('td', {}, rm));
+        el('td', { class: 'mono' }, JSON.stringify(t.workload ?? {})), el('td', { class: 'policy' }, policyText(t)),
+        el('td', {}, t.cpus_allowed ?? 'all'), el('td', {}, rm));
     }));
+    if (tasks.length === 0) {
+      tb.replaceChildren(el('tr', {}, el('td', { colspan: '7', class: 'hint' }, readOnly ? 'no tasks' : 'no tasks yet: add one below')));
+    }
   }
 
   async function loadTimeline(): Promise<void> {

@@ -1,8 +1,9 @@
 // Experiment page: progress per arm while it runs (GET /api/experiments/{id}, polled), then the table
 // (GET …/result), the arms' merged histograms overlaid and a strip/box plot per metric with every run visible.
 import { del, el, fmtInt, getJson, getText, showError, type ExperimentResult, type ExperimentView } from '../api';
-import { HistogramChart, StripChart } from '../charts';
+import { HistogramChart, metricAxis, StripChart } from '../charts';
 import { formatBpftrace, printedBuckets } from '../hist';
+import { outcome } from '../runstatus';
 
 const HIST = 'distribute_cfs_runtime_ns';
 const FINISHED = ['done', 'failed', 'cancelled'];
@@ -67,7 +68,7 @@ export function initExperimentPage(body: HTMLElement): void {
     cancelBtn.hidden = FINISHED.includes(x.status);
     deleteBtn.hidden = !FINISHED.includes(x.status);
     $('exp-description').textContent = x.description ?? '';
-    if (x.error) showError(errorEl, new Error(`${x.status}: ${x.error}`));
+    if (x.error) showError(errorEl, new Error(outcome(x.status, x.error)));
     drawResultsNote(x);
     const tbody = document.querySelector('#arms tbody')!;
     tbody.replaceChildren(...x.arms.map((a, i) => {
@@ -77,7 +78,7 @@ export function initExperimentPage(body: HTMLElement): void {
       const runs = !a.runs?.length ? el('span', { class: 'hint' }, 'no runs: the experiment has none left for this arm')
         : el('span', { class: 'runs' }, ...a.runs.map((r) =>
         // no seed here: a 64-bit seed read as a JavaScript number loses its last digits; the run page shows it exactly
-        el('a', { href: `/runs/${r.id}`, class: `run-dot ${r.status}`, title: `run ${r.repeat + 1}: ${r.status}${r.error ? ' (' + r.error + ')' : ''} (its seed on its page)` }, String(r.repeat + 1))));
+        el('a', { href: `/runs/${r.id}`, class: `run-dot ${r.status}`, title: `run ${r.repeat + 1}: ${outcome(r.status, r.error)} (its seed on its page)` }, String(r.repeat + 1))));
       const set = Object.entries(a.set).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(', ') || '(the scenario as it is)';
       return el('tr', { 'data-arm': a.name },
         el('td', {}, a.name + (i === 0 ? ' (base)' : '')), el('td', { class: 'mono' }, set),
@@ -132,7 +133,8 @@ export function initExperimentPage(body: HTMLElement): void {
       const verdicts = others.map((a) => `${others.length > 1 ? a + ': ' : ''}${byArm[a]?.verdict ?? '-'}`).join(', ');
       const chart = el('div', { class: 'chart strip' });
       host.append(el('div', { class: 'metric-plot', 'data-metric': metric }, el('h3', { class: 'mono' }, metric, ' ', el('span', { class: 'hint' }, verdicts)), chart));
-      new StripChart(chart, 220, metric).update(r.arms, r.arms.map((a) => byArm[a]?.values ?? []));
+      const axis = metricAxis(metric);
+      new StripChart(chart, 220, axis.title, undefined, axis.unit).update(r.arms, r.arms.map((a) => byArm[a]?.values ?? []));
     }
     $('metrics-panel').hidden = false;
     body.dataset.loaded = 'true';

@@ -3,6 +3,7 @@
 // while something is active; finished runs and experiments can be deleted.
 import { del, el, fmtSeconds, getJson, paceOption, sendJson, showError, startRun, type ExperimentView, type RunView } from '../api';
 import { summarize } from '../settings';
+import { outcome } from '../runstatus';
 
 const FINISHED = ['done', 'failed', 'cancelled'];
 
@@ -98,7 +99,7 @@ export function initHomePage(): void {
     const badge = cells[3].firstElementChild as HTMLElement;
     badge.textContent = r.status;
     badge.className = `badge ${r.status}`;
-    badge.title = r.error ?? '';
+    badge.title = r.error ? outcome(r.status, r.error) : '';
     const bar = cells[4].firstElementChild as HTMLProgressElement;
     bar.value = r.progress;
     bar.dataset.progress = String(r.progress);
@@ -151,7 +152,7 @@ export function initHomePage(): void {
           }
           return el('tr', { 'data-experiment-id': x.id },
             el('td', {}, el('a', { href: `/experiments/${x.id}` }, x.name)),
-            el('td', {}, el('span', { class: `badge ${x.status}`, title: x.error ?? '' }, x.status)),
+            el('td', {}, el('span', { class: `badge ${x.status}`, title: x.error ? outcome(x.status, x.error) : '' }, x.status)),
             el('td', { class: 'progress-col' }, bar),
             el('td', { class: 'num' }, `${x.done}/${x.total} (${x.arms.length} arms × ${x.repeats})`),
             el('td', {}, new Date(x.createdAt).toLocaleTimeString()),

@@ -3,6 +3,7 @@
 import { el, fmtInt } from '../api';
 import { HistogramChart } from '../charts';
 import type { Bucket } from '../hist';
+import { formatDuration } from '../units';
 
 export interface Latency {
   count: number;
@@ -27,9 +28,9 @@ export interface TaskResult {
 /** Most task rows drawn (a large tree has thousands of tasks): the ones with the largest p99 wake-up latency. */
 export const MAX_LATENCY_ROWS = 200;
 
-function us(v: number | undefined): string {
-  if (v == null) return '–';
-  return v >= 1000 ? `${(v / 1000).toFixed(2)} ms` : `${v.toFixed(v < 10 ? 1 : 0)} µs`;
+/** A duration in µs as a person reads it (28.4 s, 340 ms, 12.5 µs; units.ts), '–' when absent. */
+export function us(v: number | undefined): string {
+  return v == null ? '–' : formatDuration(v * 1e3) || '–';
 }
 
 /** The tasks worth a row, most delayed first (p99 wake-up latency, then run_delay). */
@@ -47,7 +48,7 @@ export function latencyRows(tasks: Record<string, TaskResult>, cap = MAX_LATENCY
 export function drawTaskLatency(panel: HTMLElement, tasks: Record<string, TaskResult> | undefined): void {
   const tbody = panel.querySelector('#task-latency tbody')!;
   const title = panel.querySelector('#latency-hist-title')!;
-  const chart = new HistogramChart(panel.querySelector('#latency-hist') as HTMLElement, ['wakeup_latency_us', 'iteration_wall_us'], 220, 'no wake-ups or run stretches recorded for this task');
+  const chart = new HistogramChart(panel.querySelector('#latency-hist') as HTMLElement, ['wakeup_latency_us', 'iteration_wall_us'], 220, 'no wake-ups or run stretches recorded for this task', undefined, 'µs');
   const rows = latencyRows(tasks ?? {});
   if (rows.length === 0) return;
   const show = (name: string, t: TaskResult) => {
@@ -69,7 +70,7 @@ export function drawTaskLatency(panel: HTMLElement, tasks: Record<string, TaskRe
       ...[w?.p50, w?.p90, w?.p99, w?.p999, w?.max].map((v) => el('td', {}, us(v))),
       el('td', {}, i ? us(i.p50) : '–'),
       el('td', {}, i ? us(i.max) : '–'),
-      el('td', {}, t.exit_s == null ? '–' : `${t.exit_s.toFixed(3)} s`));
+      el('td', {}, t.exit_s == null ? '–' : formatDuration(t.exit_s * 1e9)));
     tr.addEventListener('click', () => show(name, t));
     return tr;
   }));

@@ -9,7 +9,7 @@ import { emptyState, RunStream, type CgroupStats, type DistributeCall, type RunS
 import { CpuTimelineView } from '../cputimeline';
 import { formatDuration } from '../units';
 import { pageColors, taskColors } from '../colors';
-import { isFinished, StatusView, type RunStatusWord } from '../runstatus';
+import { interruptionNote, isFinished, outcome, StatusView, type RunStatusWord } from '../runstatus';
 import { explain, readPanelNotes, statusNote } from '../emptynotes';
 
 /** The panels (their hosts' ids) that can be empty, each then saying why. */
@@ -45,6 +45,7 @@ export function initRunPage(body: HTMLElement): void {
   const progressText = $('run-progress-text');
   const sourceEl = $('run-source');
   const errorEl = $('run-error');
+  const interruptedEl = $('run-interrupted');
   const histEl = $('hist');
   const histText = $('hist-text');
   const histMeta = $('hist-meta');
@@ -298,9 +299,20 @@ export function initRunPage(body: HTMLElement): void {
 
   /** A run that ended without a result: its error, and every empty panel says so. */
   function ended(status: string, error: string | null | undefined, simulatedNs: number): void {
-    if (error) showError(errorEl, new Error(`${status}: ${error}`));
+    if (error || status === 'failed') {
+      // one phrase ("cancelled by request", "failed: max events exceeded …"); a cancel is no error
+      showError(errorEl, new Error(outcome(status, error)));
+      errorEl.classList.toggle('notice', status === 'cancelled');
+    }
     explainTheRest(() => statusNote(status, error, simulatedNs, durationNs));
     body.dataset.ended = status;
+  }
+
+  /** Attempts lost with their instance (crash recovery), said once beside the status. */
+  function showInterruptions(r: RunView): void {
+    const note = interruptionNote(r);
+    interruptedEl.textContent = note;
+    interruptedEl.hidden = note === '';
   }
 
   function finished(r: RunView): void {
@@ -320,6 +332,7 @@ export function initRunPage(body: HTMLElement): void {
       try {
         const r = await getJson<RunView>(`/api/runs/${runId}`);
         setStatus(r.status, r.progress, r.simulatedNs, r.durationNs, r.etaMs);
+        showInterruptions(r);
         if (isFinished(r.status)) {
           finished(r);
           return;
@@ -341,6 +354,7 @@ export function initRunPage(body: HTMLElement): void {
       return;
     }
     setStatus(r.status, r.progress, r.simulatedNs, r.durationNs, r.etaMs);
+    showInterruptions(r);
     if (isFinished(r.status)) {
       finished(r);
       return;

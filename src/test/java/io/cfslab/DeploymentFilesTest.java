@@ -58,6 +58,8 @@ class DeploymentFilesTest {
         assertThat(froms.get(froms.size() - 1)).contains("-jre");
         String dockerfile = String.join("\n", lines);
         assertThat(dockerfile).contains("./mvnw -B package -DskipTests", "npm ci", "COPY --from=build /src/target/cfslab.jar")
+                // installed once: ensure-deps.mjs stamps node_modules, so Maven's own run of it skips a second npm ci
+                .contains("RUN cd frontend && node ensure-deps.mjs")
                 .doesNotContain("COPY target/");
         // what the build copies exists in the repository
         for (String l : lines) {

@@ -34,10 +34,13 @@ import java.util.regex.Pattern;
  *       {@code seed03-large-tree-async} with {@code load.cgroups} (4,000) explicit cgroups each, some 300 KB) unless
  *       that many are stored, then runs two copies of {@code seed03-large-tree-async} (384 CPUs, 20,000 tasks) with
  *       {@code duration} = {@code load.simSeconds} (30 s) at once and waits for them: their wall times are the
- *       baseline. The first is the finished 384-CPU run whose histograms and cpu.stat the mix reads.</li>
+ *       baseline; before them an unmeasured pair (the JIT compiles the simulator) and {@code load.warmupSeconds} (60)
+ *       of the mix (the JIT compiles the request paths). The first run of the unmeasured pair is the finished 384-CPU
+ *       run whose histograms the mix reads.</li>
  *   <li>Load: submits two more such runs, waits until both execute, then {@code load.rps} (200) requests per second
- *       for {@code load.seconds} (60 s), the mix below; afterwards waits for the two runs and prints both wall
- *       times against the baseline.</li>
+ *       for {@code load.seconds} (60 s), the mix below; afterwards prints the CPU seconds the service and Gatling itself
+ *       used while the load ran (the load generator shares the machine: its CPU is taken from the simulations as
+ *       the service's is), waits for the two runs and prints both wall times against the baseline.</li>
  * </ol>
  *
  * The mix, as a dashboard and a script use the service: 25 % run status polls ({@code GET /api/runs/{id}} of an
@@ -57,6 +60,10 @@ public class ApiUnderLoadSimulation extends Simulation {
     static final int SCENARIOS = Integer.getInteger("load.scenarios", 60);
     static final int CGROUPS = Integer.getInteger("load.cgroups", 4000);
     static final String LARGE = "seed03-large-tree-async";
+    /** Seconds of the same mix sent before the measured runs (after an unmeasured pair of runs): a warm service. */
+    static final int WARMUP_SECONDS = Integer.getInteger("load.warmupSeconds", 60);
+    /** The machine's processors, for the share of the machine the load took. */
+    static final int CPUS = Runtime.getRuntime().availableProcessors();
 
     private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
     private static final Pattern ID = Pattern.compile("\"id\"\\s*:\\s*\"([^\"]+)\"");
@@ -67,6 +74,9 @@ public class ApiUnderLoadSimulation extends Simulation {
     static volatile String executingRun;
     static volatile List<String> loadRuns = List.of();
     static volatile long baselineWallMs;
+    /** CPU ns of the service (its process.cpu.time metric) and of this JVM (Gatling) when the load started. */
+    static volatile double serviceCpuAtStart, gatlingCpuAtStart;
+    static volatile long loadStartNanos;
 
     HttpProtocolBuilder protocol = http.baseUrl(BASE).acceptHeader("application/json").shareConnections();
 
@@ -120,15 +130,23 @@ public class ApiUnderLoadSimulation extends Simulation {
                     send("POST", "/api/scenarios", big);
                 }
             }
+            // an unmeasured pair first: the simulator's code is compiled by the JIT before the baseline, as it is
+            // before the runs under load (otherwise the baseline alone pays for it)
+            List<String> first = submitTwo(longer);
+            awaitDone(first);
+            finishedRun = first.get(0);
+            if (WARMUP_SECONDS > 0) warmUp(first.get(1));
             List<String> base = submitTwo(longer);
             long[] wall = awaitDone(base);
             baselineWallMs = Math.max(wall[0], wall[1]);
-            finishedRun = base.get(0);
             System.out.printf("baseline (no load): two %d s runs of %s at once: wall %d ms and %d ms%n", SIM_SECONDS,
                     LARGE, wall[0], wall[1]);
             loadRuns = submitTwo(longer);
             for (String r : loadRuns) await(r, "running");
             executingRun = loadRuns.get(0);
+            serviceCpuAtStart = serviceCpuNs();
+            gatlingCpuAtStart = gatlingCpuNs();
+            loadStartNanos = System.nanoTime();
         } catch (IOException | InterruptedException e) {
             throw new IllegalStateException("load benchmark setup against " + BASE + " failed", e);
         }
@@ -137,6 +155,15 @@ public class ApiUnderLoadSimulation extends Simulation {
     @Override
     public void after() {
         try {
+            double loadSeconds = (System.nanoTime() - loadStartNanos) / 1e9;
+            double service = (serviceCpuNs() - serviceCpuAtStart) / 1e9, gatling = (gatlingCpuNs() - gatlingCpuAtStart) / 1e9;
+            long requests = (long) RPS * SECONDS;
+            // the load's CPU comes out of the simulations' share of the machine (they run at a lower priority): with
+            // this much taken, the best the two runs could do is 1 / (1 - share) of their baseline
+            double share = (service + gatling) / (loadSeconds * CPUS);
+            System.out.printf("CPU while the load ran (%.1f s, %d processors): service %.1f s (the two simulations'"
+                            + " threads included), Gatling %.1f s (%.2f ms per request); both together %.0f %% of the"
+                            + " machine%n", loadSeconds, CPUS, service, gatling, 1000 * gatling / requests, 100 * share);
             long[] wall = awaitDone(loadRuns);
             long under = Math.max(wall[0], wall[1]);
             System.out.printf("under load: two %d s runs of %s at once (started before the load): wall %d ms and %d ms;"
@@ -145,6 +172,52 @@ public class ApiUnderLoadSimulation extends Simulation {
         } catch (IOException | InterruptedException e) {
             System.out.println("after the load: " + e);
         }
+    }
+
+    /** The service's CPU time so far, ns (Micrometer's {@code process.cpu.time}, all its threads). */
+    private static double serviceCpuNs() throws IOException, InterruptedException {
+        Matcher m = Pattern.compile("\"value\"\\s*:\\s*([0-9.Ee+]+)").matcher(send("GET", "/actuator/metrics/process.cpu.time", null));
+        return m.find() ? Double.parseDouble(m.group(1)) : Double.NaN;
+    }
+
+    /** This JVM's (Gatling's) CPU time so far, ns. */
+    private static double gatlingCpuNs() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
+    }
+
+    /**
+     * The mix at {@code load.rps} for {@code load.warmupSeconds}, with no run executing, so that the measured minute
+     * meets a service whose request paths the JIT has compiled (a service in use has answered for longer than its own
+     * start-up warm-up, io.cfslab.web.StartupWarmup). {@code executing} stands in for the executing run.
+     */
+    private static void warmUp(String executing) throws InterruptedException {
+        String[] paths = {"/api/runs/" + executing, "/api/scenarios", "/", "/api/runs/" + finishedRun
+                + "/histograms/distribute_cfs_runtime_ns", "/api/runs/" + finishedRun + "/histograms",
+                "/api/runs?status=running", "/api/runs/" + finishedRun, "/api/scenarios/seed03-functional",
+                "/actuator/health"};
+        int[] percent = {25, 15, 10, 15, 10, 10, 5, 5, 5};
+        java.util.Random random = new java.util.Random(1);
+        List<java.util.concurrent.CompletableFuture<?>> sent = new ArrayList<>();
+        long start = System.nanoTime(), every = 1_000_000_000L / RPS;
+        for (long i = 0; i < (long) RPS * WARMUP_SECONDS; i++) {
+            long due = start + i * every;
+            long wait = due - System.nanoTime();
+            if (wait > 0) Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+            int r = random.nextInt(100), k = 0;
+            while (r >= percent[k]) r -= percent[k++];
+            sent.add(CLIENT.sendAsync(HttpRequest.newBuilder(URI.create(BASE + paths[k])).timeout(Duration.ofSeconds(30))
+                    .header("Accept", k == 2 ? "text/html" : "application/json").build(),
+                    HttpResponse.BodyHandlers.discarding()));
+        }
+        for (var f : sent) {
+            try {
+                f.join();
+            } catch (RuntimeException e) {
+                // a warm-up request that failed only warms less
+            }
+        }
+        System.out.printf("warm-up: %d requests of the mix in %.1f s%n", sent.size(), (System.nanoTime() - start) / 1e9);
     }
 
     /** Waits until {@code /actuator/health} answers 200 (the service's start-up warm-up is over: StartupWarmup). */

@@ -51,8 +51,8 @@ final class AcceptNegotiation {
             }
         }
         if (best == null) {
-            throw ApiException.of(HttpStatus.NOT_ACCEPTABLE, "Not acceptable", "/headers/Accept", "accepts none of "
-                    + String.join(", ", offered.stream().map(t -> t.getType() + "/" + t.getSubtype()).toList()), null);
+            throw ApiException.of(HttpStatus.NOT_ACCEPTABLE, "Not acceptable", "/headers/Accept",
+                    ProblemHandler.acceptsNoneOf(offered), "EINVAL");
         }
         return best;
     }

@@ -98,7 +98,7 @@ public class ApiDocs {
     OpenApiCustomizer cfslabOpenApi(@Value("${cfslab.version:dev}") String version) {
         Map<String, Schema> components = components();
         return openApi -> {
-            openApi.info(new Info().title("cfslab").version(version).description(DESCRIPTION)
+            openApi.info(new Info().title("CFS Bandwidth Lab (cfslab)").version(version).description(DESCRIPTION)
                     .license(new License().name("see the repository")));
             if (openApi.getComponents() == null) openApi.components(new Components());
             Components c = openApi.getComponents();

@@ -13,7 +13,7 @@ import org.springframework.web.server.WebExceptionHandler;
 import reactor.core.publisher.Mono;
 
 /**
- * Errors under {@code /api} that never reach {@link ProblemHandler} (no route: 404/405; a 406 while
+ * Errors under {@code /api} and {@code /actuator} that never reach {@link ProblemHandler} (no route: 404/405; a 406 while
  * writing a successful answer; errors of filters) also answer {@code application/problem+json}, ahead of
  * Spring Boot's default error JSON.
  */
@@ -28,11 +28,19 @@ public class ApiErrorWebExceptionHandler implements WebExceptionHandler {
         if (ProblemHandler.DISCONNECTED.checkAndLogClientDisconnectedException(ex)) {
             return Mono.empty(); // the client went away: there is no one to answer, and nothing to log as an error
         }
-        if (!path.startsWith("/api/") && !path.equals("/api") || exchange.getResponse().isCommitted()) {
+        if (!answersProblems(path) || exchange.getResponse().isCommitted()) {
             return Mono.error(ex);
         }
         exchange.getResponse().getHeaders().clear();
         return ProblemHandler.afterBody(exchange, Mono.defer(() -> answer(exchange, ex, path)));
+    }
+
+    /**
+     * True for the paths whose every error is a problem+json body: the API ({@code /api}) and the actuator
+     * ({@code /actuator}), which machines call; the pages answer with the HTML error page.
+     */
+    public static boolean answersProblems(String path) {
+        return path.equals("/api") || path.startsWith("/api/") || path.equals("/actuator") || path.startsWith("/actuator/");
     }
 
     private static Mono<Void> answer(ServerWebExchange exchange, Throwable ex, String path) {

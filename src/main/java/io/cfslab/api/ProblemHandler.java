@@ -113,6 +113,10 @@ public class ProblemHandler {
         String title = status == null ? "Error" : status.getReasonPhrase();
         String errno = code.value() == 404 ? "ENOENT" : code.value() >= 500 ? null : "EINVAL";
         String reason = e.getReason() == null ? title : e.getReason();
+        if (e instanceof org.springframework.web.server.NotAcceptableStatusException na
+                && !na.getSupportedMediaTypes().isEmpty()) {
+            reason = acceptsNoneOf(na.getSupportedMediaTypes());
+        }
         if (e instanceof org.springframework.web.reactive.resource.NoResourceFoundException) {
             // no route: say so in the API's terms, not as a missing static file
             reason = "no such API path: " + exchange.getRequest().getMethod() + " " + exchange.getRequest().getPath().value()
@@ -217,8 +221,20 @@ public class ProblemHandler {
     /** At most this many entries in {@code errors}; {@code detail} says how many more there were. */
     static final int MAX_ERRORS = 100;
 
+    /** The reason of every 406: {@code accepts none of application/json, text/plain}. */
+    static String acceptsNoneOf(List<MediaType> offered) {
+        return "accepts none of " + String.join(", ", offered.stream().map(t -> t.getType() + "/" + t.getSubtype())
+                .distinct().toList());
+    }
+
     static ResponseEntity<ProblemDetail> problem(HttpStatus status, String title, List<FieldProblem> problems,
                                                  int total, ServerWebExchange exchange) {
+        if (status == HttpStatus.NOT_ACCEPTABLE) {
+            // one shape for every 406, whoever refused (Spring's content negotiation, the actuator, an operation's
+            // own AcceptNegotiation): the Accept header is the field at fault
+            title = "Not acceptable";
+            problems = problems.stream().map(p -> new FieldProblem("/headers/Accept", p.reason(), "EINVAL")).toList();
+        }
         total = Math.max(total, problems.size());
         ProblemDetail pd = ProblemDetail.forStatus(status);
         pd.setTitle(title);

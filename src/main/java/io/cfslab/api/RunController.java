@@ -98,61 +98,84 @@ public class RunController {
                 : request.getRemoteAddress().getAddress().getHostAddress();
         return jdbc.call(() -> {
             ObjectNode req = ScenarioDocs.readObject(body, "");
+            // every problem of the request at once, as a scenario's validation reports them (not the first alone)
+            List<FieldProblem> problems = new ArrayList<>();
             for (String key : req.propertyNames()) {
                 if (!List.of("scenarioId", "scenario", "seed", "repeats", "pace").contains(key)) {
-                    throw ApiException.of(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid run request", "/" + key,
-                            "unknown key " + key + " (expected scenarioId, scenario, seed, repeats, pace)", "EINVAL");
+                    problems.add(new FieldProblem("/" + key.replace("~", "~0").replace("/", "~1"),
+                            "unknown key " + key + " (expected scenarioId, scenario, seed, repeats, pace)", "EINVAL"));
                 }
             }
             JsonNode idNode = req.get("scenarioId");
             JsonNode inline = req.get("scenario");
             if ((idNode == null) == (inline == null)) {
-                throw ApiException.of(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid run request", "/scenarioId",
-                        "give exactly one of scenarioId and scenario", "EINVAL");
+                problems.add(new FieldProblem("/scenarioId", "give exactly one of scenarioId and scenario", "EINVAL"));
             }
             Long seed = null;
             JsonNode seedNode = req.get("seed");
             if (seedNode != null && !seedNode.isNull()) {
                 if (!seedNode.isIntegralNumber() || !seedNode.canConvertToLong()) {
-                    throw ApiException.of(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid run request", "/seed",
-                            "seed must be an integer", "EINVAL");
+                    problems.add(new FieldProblem("/seed", "seed must be an integer", "EINVAL"));
+                } else {
+                    seed = seedNode.asLong();
                 }
-                seed = seedNode.asLong();
             }
             int repeats = 1;
             JsonNode rep = req.get("repeats");
             if (rep != null && !rep.isNull()) {
                 if (!rep.isIntegralNumber() || !rep.canConvertToInt() || rep.intValue() < 1 || rep.intValue() > MAX_REPEATS) {
-                    throw ApiException.of(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid run request", "/repeats",
-                            "repeats must be an integer in 1.." + MAX_REPEATS, "ERANGE");
+                    problems.add(new FieldProblem("/repeats", "repeats must be an integer in 1.." + MAX_REPEATS, "ERANGE"));
+                } else {
+                    repeats = rep.intValue();
                 }
-                repeats = rep.intValue();
             }
             String scenarioId = null;
-            String json;
-            Scenario parsed;
-            if (idNode != null) {
+            String json = null;
+            Scenario parsed = null;
+            ApiException scenarioProblems = null;
+            if (idNode != null && inline == null) {
                 if (!idNode.isString()) {
-                    throw ApiException.of(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid run request", "/scenarioId",
-                            "scenarioId must be a string", "EINVAL");
+                    problems.add(new FieldProblem("/scenarioId", "scenarioId must be a string", "EINVAL"));
+                } else {
+                    ScenarioEntry e = null;
+                    try {
+                        e = scenarios.get(idNode.asString());
+                    } catch (ApiException notFound) {
+                        problems.add(new FieldProblem("/scenarioId", "no scenario " + idNode.asString(), "ENOENT"));
+                    }
+                    if (e != null) {
+                        scenarioId = e.id();
+                        json = e.document();
+                        parsed = scenarios.parse(e);
+                    }
                 }
-                ScenarioEntry e;
-                try {
-                    e = scenarios.get(idNode.asString());
-                } catch (ApiException notFound) {
-                    throw ApiException.of(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid run request", "/scenarioId",
-                            "no scenario " + idNode.asString(), "ENOENT");
-                }
-                scenarioId = e.id();
-                json = e.document();
-                parsed = scenarios.parse(e);
-            } else {
+            } else if (inline != null && idNode == null) {
                 if (!(inline instanceof ObjectNode doc)) {
-                    throw ApiException.of(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid run request", "/scenario",
-                            "scenario must be a JSON object", "EINVAL");
+                    problems.add(new FieldProblem("/scenario", "scenario must be a JSON object", "EINVAL"));
+                } else {
+                    try {
+                        parsed = scenarios.validate(doc, "/scenario");
+                        json = ScenarioDocs.write(doc);
+                    } catch (ApiException invalid) {
+                        scenarioProblems = invalid;
+                    }
                 }
-                parsed = scenarios.validate(doc, "/scenario");
-                json = ScenarioDocs.write(doc);
+            }
+            try {
+                // the wall-time check needs the scenario's duration: only its type and range without a valid one
+                RunPace.parse(req.get("pace"), parsed == null ? -1 : parsed.durationNs(), repeats,
+                        runsProps.maxWallTime());
+            } catch (ApiException badPace) {
+                problems.addAll(badPace.problems());
+            }
+            if (scenarioProblems != null) {
+                if (problems.isEmpty()) throw scenarioProblems; // the scenario's own status and title, as before
+                problems.addAll(scenarioProblems.problems());
+            }
+            if (!problems.isEmpty()) {
+                throw new ApiException(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid run request", problems,
+                        problems.size() - (scenarioProblems == null ? 0 : scenarioProblems.problems().size())
+                                + (scenarioProblems == null ? 0 : scenarioProblems.total()));
             }
             Double pace = RunPace.parse(req.get("pace"), parsed.durationNs(), repeats, runsProps.maxWallTime());
             // the seed it runs with, recorded as such: the view's seed and settings.seed are the same number
@@ -170,7 +193,7 @@ public class RunController {
 
     /** 429 with Retry-After: the queue's bound (cfslab.runs.queue.*) is reached. */
     static ApiException queueFull(QueueFullException full) {
-        return ApiException.of(HttpStatus.TOO_MANY_REQUESTS, "Queue full", "", full.getMessage(), "EAGAIN")
+        return ApiException.of(HttpStatus.TOO_MANY_REQUESTS, "Queue full", full.pointer(), full.getMessage(), "EAGAIN")
                 .header(HttpHeaders.RETRY_AFTER, Long.toString(Math.max(1, full.retryAfter().toSeconds())));
     }
 
@@ -413,11 +436,8 @@ public class RunController {
         m.put("durationNs", r.durationNs());
         m.put("events", r.events());
         m.put("wallMs", r.wallMs());
-        Long eta = null;
-        if (r.status() == RunStatus.RUNNING && r.progress() > 0) {
-            eta = Math.round(r.wallMs() * (100.0 - r.progress()) / r.progress());
-        }
-        m.put("etaMs", eta);
+        m.put("etaMs", io.cfslab.runs.LiveJson.etaMs(r.status().word(), r.progress(), r.wallMs(), r.durationNs(),
+                r.repeats(), r.pace()));
         JsonNode settings = r.settingsJson() == null ? null : ScenarioDocs.JSON.readTree(r.settingsJson());
         // a run stored before its seed was recorded: the seed its settings say it ran with
         m.put("seed", r.seed() != null ? r.seed()

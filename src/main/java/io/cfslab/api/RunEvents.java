@@ -146,7 +146,7 @@ public class RunEvents {
             }
             RunRecord r = found.get();
             progress(out, LiveJson.Progress.of(runId, r.status().word(), r.progress(), r.simulatedNs(), r.durationNs(),
-                    r.events(), r.wallMs()));
+                    r.events(), r.wallMs(), r.repeats(), r.pace()));
             if (!r.status().finished()) return finish(out, false);
             if (r.status() == RunStatus.DONE) {
                 int last = Math.max(0, r.repeats() - 1);

@@ -19,7 +19,7 @@ final class RunPace {
 
     /**
      * @param node        the request's {@code pace}, or null
-     * @param durationNs  the scenario's simulated duration, ns
+     * @param durationNs  the scenario's simulated duration, ns, or -1 if unknown (an invalid scenario): no wall-time check
      * @param repeats     how many times it runs
      * @param maxWallTime {@code cfslab.runs.max-wall-time}: a paced run that could not finish within it is refused
      * @return the pace, or null for as fast as possible
@@ -40,7 +40,7 @@ final class RunPace {
                             + node, "ERANGE");
         }
         double wallNs = (double) durationNs * repeats / pace;
-        if (wallNs > maxWallTime.toNanos()) {
+        if (durationNs >= 0 && wallNs > maxWallTime.toNanos()) {
             throw ApiException.of(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid run request", "/pace",
                     String.format(java.util.Locale.ROOT, "at pace %s the run would take at least %.0f s of wall time"
                                     + " (%d × %.3f s simulated), more than cfslab.runs.max-wall-time (%d s); use a pace"

@@ -45,6 +45,12 @@ final class ScenarioDocs {
             throw ApiException.of(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid request body", range,
                     io.cfslab.scenario.JsonNodeWords.OUT_OF_RANGE, "ERANGE");
         }
+        // 1e-400 reads as 0.0: refuse it too, rather than run with a value nobody wrote
+        String underflow = io.cfslab.scenario.JsonNodeWords.firstUnderflow(JSON, text, node, pointer);
+        if (underflow != null) {
+            throw ApiException.of(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid request body", underflow,
+                    io.cfslab.scenario.JsonNodeWords.UNDERFLOW, "ERANGE");
+        }
         if (!(node instanceof ObjectNode obj)) {
             // well-formed JSON of the wrong shape is a validation error like a wrong type inside the object: 422
             throw ApiException.of(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid request body", pointer,

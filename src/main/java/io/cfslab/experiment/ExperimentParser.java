@@ -4,6 +4,7 @@ import io.cfslab.scenario.Problem;
 import io.cfslab.scenario.ScenarioException;
 import io.cfslab.scenario.ScenarioParser;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -119,7 +120,8 @@ public final class ExperimentParser {
         } else if (list.size() > Experiment.MAX_ARMS) {
             problems.add(new Problem("/arms", list.size() + " arms exceed the limit of " + Experiment.MAX_ARMS, null));
         } else {
-            Set<String> names = new HashSet<>();
+            // arm names by ArmNames.key: look-alikes ("base", "Base", "ｂａｓｅ") are one name
+            Map<String, Integer> names = new HashMap<>();
             for (int i = 0; i < list.size(); i++) {
                 String at = "/arms/" + i;
                 if (!(list.get(i) instanceof ObjectNode arm)) {
@@ -143,10 +145,21 @@ public final class ExperimentParser {
                 } else if (nn.stringValue().codePointCount(0, nn.stringValue().length()) > MAX_NAME) {
                     // characters (code points), as the message says: an emoji is one, not two UTF-16 units
                     problems.add(new Problem(at + "/name", "longer than " + MAX_NAME + " characters", null));
-                } else if (!names.add(nn.stringValue())) {
-                    problems.add(new Problem(at + "/name", "arm name \"" + nn.stringValue() + "\" is used twice", null));
+                } else if (ArmNames.refusal(ArmNames.normalise(nn.stringValue())) != null) {
+                    problems.add(new Problem(at + "/name", ArmNames.refusal(ArmNames.normalise(nn.stringValue())), "EINVAL"));
                 } else {
-                    armName = nn.stringValue();
+                    String normal = ArmNames.normalise(nn.stringValue());
+                    Integer first = names.putIfAbsent(ArmNames.key(normal), i);
+                    if (first != null) {
+                        String other = list.get(first).path("name").stringValue();
+                        problems.add(new Problem(at + "/name", "arm name \"" + nn.stringValue() + "\" is "
+                                + (ArmNames.normalise(other).equals(normal) ? "used twice"
+                                : "the same as arm " + first + "'s \"" + other + "\" (names that differ only by case,"
+                                + " Unicode normalisation or spacing name one arm)") + " (first at /arms/" + first + ")",
+                                "EINVAL"));
+                    } else {
+                        armName = normal;
+                    }
                 }
                 Map<String, JsonNode> set = overrides(value(arm, "set"), at + "/set", problems);
                 arms.add(new Experiment.Arm(armName, set));

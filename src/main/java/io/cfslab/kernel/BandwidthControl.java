@@ -186,8 +186,10 @@ final class BandwidthControl {
      * account_cfs_rq_runtime() (kernel-model §2.2); {@code t} is the running task being charged. Before 5.4 the
      * charge is docked first, then the local runtime may expire ({@link #expireCfsRqRuntime}).
      */
-    void accountCfsRqRuntime(int q, long deltaNs, int t) {
-        int g = k.groupOf(q);
+    void accountCfsRqRuntime(int q, long deltaNs, int t) { accountCfsRqRuntime(q, k.groupOf(q), deltaNs, t); }
+
+    /** {@link #accountCfsRqRuntime(int, long, int)} of cfs_rq q of group g (callers walking by group know it). */
+    void accountCfsRqRuntime(int q, int g, long deltaNs, int t) {
         if (!limitedGroup[g]) return;
         CfsBandwidth b = bw[g];
         runtimeRemainingNs[q] -= deltaNs;
@@ -245,8 +247,11 @@ final class BandwidthControl {
     }
 
     /** check_cfs_rq_runtime(): throttle a cfs_rq that has run out; true if it is (now) throttled. */
-    boolean checkCfsRqRuntime(int q) {
-        if (!limitedGroup[k.groupOf(q)] || runtimeRemainingNs[q] > 0) return false;
+    boolean checkCfsRqRuntime(int q) { return checkCfsRqRuntime(q, k.groupOf(q)); }
+
+    /** {@link #checkCfsRqRuntime(int)} of cfs_rq q of group g. */
+    boolean checkCfsRqRuntime(int q, int g) {
+        if (!limitedGroup[g] || runtimeRemainingNs[q] > 0) return false;
         if (thr.throttled[q]) return true;
         return thr.throttleCfsRq(q, 1);
     }
@@ -365,7 +370,7 @@ final class BandwidthControl {
      * period, quota and (5.14+) burst while the period stays below 1 s, so the quota/period ratio that
      * cgroup v1's hierarchy check compares is kept exactly.
      */
-    private void scalePeriod(CfsBandwidth b, int g, int cpu) {
+    void scalePeriod(CfsBandwidth b, int g, int cpu) {
         b.callbackCount = 0; // reset count so we don't come right back in here
         long old = b.periodNs;
         if (periodOverrun == KernelSpec.PeriodOverrun.SCALE_147_128) {

@@ -6,8 +6,8 @@ import static io.cfslab.kernel.SchedRecords.HEAP_ROOT;
 import static io.cfslab.kernel.SchedRecords.HEAP_STALE;
 import static io.cfslab.kernel.SchedRecords.NEXT;
 import static io.cfslab.kernel.SchedRecords.NR_QUEUED;
-import static io.cfslab.kernel.SchedRecords.ON_RQ;
 import static io.cfslab.kernel.SchedRecords.PREV;
+import static io.cfslab.kernel.SchedRecords.PREV_ROOT;
 import static io.cfslab.kernel.SchedRecords.VRUNTIME;
 
 /**
@@ -19,7 +19,9 @@ import static io.cfslab.kernel.SchedRecords.VRUNTIME;
  * <p>Entities are the kernel's indices (tasks, then group entities); the heap links are arrays over them
  * ({@code child}, {@code next} sibling, {@code prev}: the previous sibling, or the parent of a first child),
  * so nothing allocates. Insert is O(1), the first entity O(1), removal O(log n) amortised. It also keeps
- * {@code se->on_rq} and {@code cfs_rq->nr_queued}, all in the entities' {@link SchedRecords}.
+ * {@code se->on_rq} and {@code cfs_rq->nr_queued}, all in the entities' {@link SchedRecords}: an entity is
+ * queued exactly while its {@code prev} is not {@link Kernel#NONE} (a heap root's is {@link SchedRecords#PREV_ROOT}),
+ * so on_rq costs no slot of its own.
  *
  * <p>Invariant the caller keeps: a queued entity's vruntime changes only through {@link #keyIncreased}
  * (update_curr() of the running entities); every other change (place_entity(), migration, a group move)
@@ -40,11 +42,10 @@ final class EntityQueue {
     int count(int q) { return in[r.rq(q) + NR_QUEUED]; }
 
     /** se->on_rq: entity e is queued (on some cfs_rq). */
-    boolean isQueued(int e) { return in[r.ent(e) + ON_RQ] != 0; }
+    boolean isQueued(int e) { return in[r.ent(e) + PREV] != NONE; }
 
     /** Queues entity e (not queued anywhere) on cfs_rq q. */
     void add(int q, int e) {
-        in[r.ent(e) + ON_RQ] = q + 1;
         in[r.rq(q) + NR_QUEUED]++;
         place(q, e);
     }
@@ -53,8 +54,7 @@ final class EntityQueue {
     void remove(int q, int e) {
         int qb = r.rq(q);
         if (in[qb + HEAP_STALE] == e) in[qb + HEAP_STALE] = NONE;
-        unlink(qb, e);
-        in[r.ent(e) + ON_RQ] = 0;
+        unlink(qb, e); // leaves its prev NONE: not queued
         in[qb + NR_QUEUED]--;
     }
 
@@ -88,7 +88,9 @@ final class EntityQueue {
         in[b + CHILD] = in[b + NEXT] = in[b + PREV] = NONE;
         int qb = r.rq(q);
         int root = in[qb + HEAP_ROOT];
-        in[qb + HEAP_ROOT] = root == NONE ? e : link(root, e);
+        int top = root == NONE ? e : link(root, e);
+        in[r.ent(top) + PREV] = PREV_ROOT;
+        in[qb + HEAP_ROOT] = top;
     }
 
     private boolean before(int a, int b) {
@@ -119,7 +121,11 @@ final class EntityQueue {
             if (in[pb + CHILD] == e) in[pb + CHILD] = n; else in[pb + NEXT] = n;
             if (n != NONE) in[r.ent(n) + PREV] = p;
             int sub = mergePairs(in[b + CHILD]);
-            if (sub != NONE) in[qb + HEAP_ROOT] = link(in[qb + HEAP_ROOT], sub);
+            if (sub != NONE) {
+                int top = link(in[qb + HEAP_ROOT], sub); // both were marked roots; the loser's prev is the winner
+                in[r.ent(top) + PREV] = PREV_ROOT;
+                in[qb + HEAP_ROOT] = top;
+            }
         }
         in[b + CHILD] = in[b + NEXT] = in[b + PREV] = NONE;
     }
@@ -155,7 +161,7 @@ final class EntityQueue {
             pairs = n;
         }
         in[r.ent(result) + NEXT] = NONE;
-        in[r.ent(result) + PREV] = NONE;
+        in[r.ent(result) + PREV] = PREV_ROOT;
         return result;
     }
 }

@@ -50,13 +50,12 @@ final class FairRq {
     final int[] cpuTaskCount;
     final int[] cpuTaskNext, cpuTaskPrev;
 
-    /**
+    /*
      * EEVDF's lag (kernel/sched/fair.c, 6.6+): per cfs_rq the sum of its queued entities' vruntimes less its
-     * min_vruntime (avg_vruntime()'s numerator, entities counted alike), and per entity the lag it left with
-     * ({@code se->vlag}, update_entity_lag()). Arrays of their own: the records are one cache line each and full.
+     * min_vruntime (avg_vruntime()'s numerator, entities counted alike; SchedRecords.VRUNTIME_SUM), and per entity
+     * the lag it left with (se->vlag, update_entity_lag(); SchedRecords.VLAG). Both in the records: every level
+     * of a park, a pick and a re-enqueue touches them beside the vruntimes.
      */
-    private final long[] vruntimeSum;
-    private final long[] vlag;
     /** entity_lag()'s limit: max(2 × slice, TICK_NSEC) of a nice-0 task. */
     private final long lagLimitNs;
 
@@ -82,8 +81,7 @@ final class FairRq {
         cpuTaskNext = new int[ntasks];
         cpuTaskPrev = new int[ntasks];
         lagLimitNs = Math.max(2 * schedSliceNs, k.tickNs);
-        vruntimeSum = new long[k.ngroups * k.ncpu];
-        vlag = new long[ntasks + k.ngroups * k.ncpu];
+        if (lagLimitNs > Integer.MAX_VALUE) throw new IllegalStateException("lag limit " + lagLimitNs + " ns beyond an int");
     }
 
     void link(BandwidthControl bwc, Throttling thr) {
@@ -119,24 +117,31 @@ final class FairRq {
         records.setLong(tv, records.getLong(tv) + d);
         if (onRq(t)) {
             queued.keyIncreased(leaf, t);
-            vruntimeSum[leaf] += d;
+            addVruntimeSum(leaf, d);
         }
-        for (int q = leaf; !k.isRootQ(q); q = k.parentQ(q)) {
-            bwc.accountCfsRqRuntime(q, d, t);
+        // by group: q = g × cpus + c, so no level divides its cfs_rq index to find its group and parent
+        int ncpu = k.ncpu;
+        for (int g = k.tGroup[t], q = leaf; g != 0; ) {
+            bwc.accountCfsRqRuntime(q, g, d, t);
             int se = k.groupEntity(q);
-            long dv = d * NICE_0_LOAD / groupEntityWeight(q);
+            long dv = d * NICE_0_LOAD / groupEntityWeight(q, g);
             int sv = records.ent(se) + SchedRecords.VRUNTIME;
             records.setLong(sv, records.getLong(sv) + dv);
+            g = k.tree.parent(g);
+            int p = g * ncpu + c;
             if (dv != 0 && onRq(se)) {
-                queued.keyIncreased(k.parentQ(q), se);
-                vruntimeSum[k.parentQ(q)] += dv;
+                queued.keyIncreased(p, se);
+                addVruntimeSum(p, dv);
             }
+            q = p;
         }
     }
 
     /** calc_group_shares(): the group's shares split by this CPU's share of its runnable tasks. */
-    long groupEntityWeight(int q) {
-        int g = k.groupOf(q);
+    long groupEntityWeight(int q) { return groupEntityWeight(q, k.groupOf(q)); }
+
+    /** {@link #groupEntityWeight(int)} of cfs_rq q of group g. */
+    private long groupEntityWeight(int q, int g) {
         int total = groupRunnable[g];
         long w = total > 0 ? shares[g] * Math.max(1, hNrRunning(q)) / total : shares[g];
         return Math.max(2, w);
@@ -145,14 +150,14 @@ final class FairRq {
     /** __enqueue_entity(): entity se joins cfs_rq q. */
     void entAdd(int q, int se) {
         queued.add(q, se);
-        vruntimeSum[q] += vruntime(se) - minVruntime(q);
+        addVruntimeSum(q, vruntime(se) - minVruntime(q));
     }
 
     /** __dequeue_entity(): entity se leaves cfs_rq q. */
     void entRemove(int q, int se) {
         updateEntityLag(q, se);
         queued.remove(q, se);
-        vruntimeSum[q] -= vruntime(se) - minVruntime(q);
+        addVruntimeSum(q, -(vruntime(se) - minVruntime(q)));
     }
 
     /**
@@ -162,7 +167,15 @@ final class FairRq {
      */
     long avgVruntime(int q) {
         int n = nrQueued(q);
-        return n == 0 ? minVruntime(q) : minVruntime(q) + Math.floorDiv(vruntimeSum[q], n);
+        return n == 0 ? minVruntime(q) : minVruntime(q) + Math.floorDiv(vruntimeSum(q), n);
+    }
+
+    /** avg_vruntime()'s numerator of cfs_rq q: its queued entities' vruntimes less its min_vruntime, summed. */
+    private long vruntimeSum(int q) { return records.getLong(records.rq(q) + SchedRecords.VRUNTIME_SUM); }
+
+    private void addVruntimeSum(int q, long delta) {
+        int at = records.rq(q) + SchedRecords.VRUNTIME_SUM;
+        records.setLong(at, records.getLong(at) + delta);
     }
 
     /**
@@ -170,7 +183,7 @@ final class FairRq {
      * entity (its virtual lag × its weight / NICE_0_LOAD), so that it survives the weight changes of a group entity
      * while it is off the cfs_rq (reweight_entity() rescales se->vlag by old / new weight).
      */
-    long vlag(int e) { return vlag[e]; }
+    long vlag(int e) { return recInts[records.ent(e) + SchedRecords.VLAG]; }
 
     /** The weight of entity e: NICE_0_LOAD for a task, calc_group_shares() for a group entity. */
     private long entityWeight(int e) { return e < ntasks ? NICE_0_LOAD : groupEntityWeight(e - ntasks); }
@@ -181,7 +194,7 @@ final class FairRq {
      */
     private void updateEntityLag(int q, int e) {
         long lag = (avgVruntime(q) - vruntime(e)) * entityWeight(e) / NICE_0_LOAD;
-        vlag[e] = Math.max(-lagLimitNs, Math.min(lagLimitNs, lag));
+        recInts[records.ent(e) + SchedRecords.VLAG] = (int) Math.max(-lagLimitNs, Math.min(lagLimitNs, lag));
     }
 
     /**
@@ -204,16 +217,18 @@ final class FairRq {
     /** se->on_rq: entity se is queued. */
     boolean onRq(int se) { return queued.isQueued(se); }
 
-    void addRunnable(int x, int delta) {
+    void addRunnable(int x, int delta) { addRunnable(x, k.groupOf(x), k.cpuOf(x), delta); }
+
+    /** {@link #addRunnable(int, int)} of cfs_rq x, group g's on CPU c. */
+    private void addRunnable(int x, int g, int c, int delta) {
         int i = records.rq(x) + SchedRecords.H_NR_RUNNING;
         int before = recInts[i];
         recInts[i] = before + delta;
-        int g = k.groupOf(x);
         groupRunnable[g] += delta;
         if (nonEmpty != null && (before == 0) != (before + delta == 0)) {
-            if (before == 0) nonEmpty.set(g, k.cpuOf(x)); else nonEmpty.clear(g, k.cpuOf(x));
+            if (before == 0) nonEmpty.set(g, c); else nonEmpty.clear(g, c);
         }
-        if (g == 0) k.balancer.nrRunningChanged(k.cpuOf(x));
+        if (g == 0) k.balancer.nrRunningChanged(c);
     }
 
     /**
@@ -226,7 +241,7 @@ final class FairRq {
         cpuTaskAdd(c, t);
         boolean structural = true;
         int se = t;
-        for (int x = q; ; x = k.parentQ(x)) {
+        for (int g = k.tGroup[t], x = q; ; g = k.tree.parent(g), x = g * k.ncpu + c) { // x: group g's cfs_rq on c
             if (structural) {
                 if (!onRq(se)) {
                     if (se != t) placeEntity(x, se);
@@ -236,7 +251,7 @@ final class FairRq {
                     structural = false;
                 }
             }
-            addRunnable(x, 1);
+            addRunnable(x, g, c, 1);
             if (clockStart != ThrottledClockStart.FIRST_PARK && thr.throttledHierarchy(x)) {
                 thr.startSelfClockIfStopped(x);
                 if (clockStart == ThrottledClockStart.NONEMPTY && thr.throttled[x] && thr.throttledClockNs[x] == NO_CLOCK) {
@@ -255,7 +270,7 @@ final class FairRq {
         cpuTaskRemove(c, t);
         boolean structural = true;
         int se = t;
-        for (int x = q; ; x = k.parentQ(x)) {
+        for (int g = k.tGroup[t], x = q; ; g = k.tree.parent(g), x = g * k.ncpu + c) { // x: group g's cfs_rq on c
             if (structural && onRq(se)) {
                 entRemove(x, se);
                 if (nrQueued(x) == 0) {
@@ -266,7 +281,7 @@ final class FairRq {
             } else {
                 structural = false;
             }
-            addRunnable(x, -1);
+            addRunnable(x, g, c, -1);
             if ((!taskBased && thr.throttled[x]) || k.isRootQ(x)) break;
             se = k.groupEntity(x);
         }
@@ -305,19 +320,20 @@ final class FairRq {
             while (true) {
                 if (nrQueued(x) == 0) return NONE;
                 if (!k.isRootQ(x)) {
-                    if (bwc.checkCfsRqRuntime(x)) {
+                    int g = k.groupOf(x);
+                    if (bwc.checkCfsRqRuntime(x, g)) {
                         if (!taskBased) continue restart;
                         lastPickThrottled = true;
                     }
-                    if (thr.isThrottled(k.groupOf(x), c)) throttledAbove++; // per-CPU bitmap: a hot line
-                    if (throttledAbove > 0 || thr.inWalkQ(x, c)) lastPickThrottled = true; // throttle_count > 0
+                    if (thr.isThrottled(g, c)) throttledAbove++; // per-CPU bitmap: a hot line
+                    if (throttledAbove > 0 || thr.inWalk(g, c)) lastPickThrottled = true; // throttle_count > 0
                 }
                 int best = queued.first(x); // least vruntime, the lower index of equals
                 long bv = vruntime(best);
                 int minAt = records.rq(x) + SchedRecords.MIN_VRUNTIME;
                 long min = records.getLong(minAt);
                 if (bv > min) {
-                    vruntimeSum[x] -= (bv - min) * nrQueued(x);
+                    addVruntimeSum(x, -(bv - min) * nrQueued(x));
                     records.setLong(minAt, bv);
                 }
                 if (best < ntasks) return best;

@@ -78,6 +78,12 @@ public final class Kernel implements WorkloadContext {
     final CostModel cost;
     final boolean taskBased;
     final long tickNs;
+    /**
+     * Where the tick's grid lies within a tick period, ns: ticks fire at {@code tickPhaseNs + n·tickNs}. 0 where the
+     * kernel aligns the tick to multiples of TICK_NSEC ({@code kernel.tick_aligned}); else drawn once per run
+     * ({@link #bootTickPhase}), the same on every CPU (skew_tick is off by default).
+     */
+    private long tickPhaseNs;
     final long schedSliceNs;
     final boolean preemptKernel;
     final ThrottledClockStart clockStart;
@@ -264,6 +270,25 @@ public final class Kernel implements WorkloadContext {
      * stretches of work vary; drawn from a source seeded by {@code seed}, separate from the kernel's own draws.
      */
     public void setTimeJitter(long seed) { jitter = TimeJitter.seeded(seed); }
+
+    /**
+     * The tick's offset from the period timers' grid on a kernel that does not align its tick
+     * ({@code kernel.tick_aligned} false, 4.19–6.3): tick_setup_device() took {@code tick_next_period} from
+     * {@code ktime_get()} at boot, which since 857baa87b642 ("sched/clock: Enable sched clock early", 4.19) carries
+     * the boot's sub-jiffy offset, and every CPU's tick_sched_timer is forwarded on that grid; the period timers'
+     * expiries stay multiples of their period from CLOCK_MONOTONIC 0 (hrtimer_forward_now() from an expiry of 0).
+     * e9523a0d8189 and 13bb06f8dd42 (6.4) round {@code tick_next_period} up to a multiple of TICK_NSEC again. The
+     * offset is uniform in [0, tick) and drawn from a source of its own seeded by {@code seed}, so the kernel's other
+     * draws are unchanged.
+     */
+    public void bootTickPhase(long seed) {
+        tickPhaseNs = new SplittableRandom(seed * 0xBF58476D1CE4E5B9L + 0x94D049BB133111EBL).nextLong(tickNs);
+    }
+
+    /** The first tick of the grid strictly after {@code t}, ns. */
+    long nextTickNs(long t) {
+        return tickPhaseNs + (Math.floorDiv(t - tickPhaseNs, tickNs) + 1) * tickNs;
+    }
 
     /** Sets {@code kernel.timer_placement}; {@code interleave} re-phases a period timer each time it is armed. */
     public void setTimerPlacement(KernelSpec.TimerPlacement p) { bwc.setTimerPlacement(p); }
@@ -623,14 +648,14 @@ public final class Kernel implements WorkloadContext {
         if (needResched[c] && preemptible(t)) schedule(c);
         tickGen[c]++;
         // the next tick is programmed on the grid (hrtimer_forward()); it fires a little late
-        events.push((now / tickNs + 1) * tickNs + jitter.timerLatencyNs(), EV_TICK, EV_TICK, c, tickGen[c]);
+        events.push(nextTickNs(now) + jitter.timerLatencyNs(), EV_TICK, EV_TICK, c, tickGen[c]);
     }
 
     void ensureTick(int c) {
         if (tickArmed[c]) return;
         tickArmed[c] = true;
         tickGen[c]++;
-        long next = (now / tickNs + 1) * tickNs; // ticks stay on the jiffies grid
+        long next = nextTickNs(now); // ticks stay on the jiffies grid
         events.push(next + jitter.timerLatencyNs(), EV_TICK, EV_TICK, c, tickGen[c]);
     }
 

@@ -251,11 +251,13 @@ final class LoadBalancer {
         // the throttled subtrees of the CPUs checked, fetched once: the list may hold hundreds of throttled tasks
         int ns = checkSrc ? thr.throttledRanges(src, srcThrottled) : 0;
         int nd = checkDst ? thr.throttledRanges(dst, dstThrottled) : 0;
-        if (checkSrc && ns >= 0) {
-            // none outside src's throttled subtrees but the running task: nothing to look at
+        if (ns >= 0) { // ns is 0 when src is not checked: then every queued task counts
+            // none outside src's throttled subtrees (and dst's) but the running task: nothing to look at
             int outside = thr.queuedOutsideThrottled(src, srcThrottled, ns);
+            if (nd > 0) outside -= thr.queuedInOtherRanges(src, srcThrottled, ns, dstThrottled, nd);
             int cur = curr[src];
-            if (cur != NONE && k.isFair(cur) && fair.onRq(cur) && !Throttling.inRanges(tGroup[cur], srcThrottled, ns)) outside--;
+            if (cur != NONE && k.isFair(cur) && fair.onRq(cur) && !Throttling.inRanges(tGroup[cur], srcThrottled, ns)
+                    && !(nd > 0 && Throttling.inRanges(tGroup[cur], dstThrottled, nd))) outside--;
             if (outside <= 0) return false;
         }
         for (int t = fair.cpuTaskHead[src]; t != NONE; t = fair.cpuTaskNext[t]) {

@@ -21,15 +21,27 @@ import static io.cfslab.kernel.Kernel.NO_CLOCK;
  * enqueue, dequeue, pick, park and unthrottle paths touch together live here; the rest stay arrays of their
  * own in the class that owns them ({@code throttled_clock_self}'s total is one, in {@link Throttling}).
  *
- * <p>Each slot belongs to one class: {@link EntityQueue} (heap links, on_rq, heap root, stale entity,
- * nr_queued), {@link FairRq} (vruntime, min_vruntime, h_nr_running) and {@link Throttling} (limbo lists,
- * throttled_clock_self). Nothing else reads them. A task's record has no cfs_rq part; its slots 6 and 7 hold
- * the task's limbo links instead.
+ * <p>Each slot belongs to one class: {@link EntityQueue} (heap links, whose {@code PREV} also says on_rq, heap
+ * root, stale entity, nr_queued), {@link FairRq} (vruntime, vlag, min_vruntime, the vruntime sum behind
+ * avg_vruntime(), h_nr_running) and {@link Throttling} (a task's limbo links, throttled_clock_self). Nothing else
+ * reads them. A task's record has no cfs_rq part; its slots 6 and 7 hold the task's limbo links instead. The
+ * limbo lists' heads and counts are an array of their own in {@link Throttling}: of a cfs_rq's fields they are
+ * the ones touched only at its leaf, once per park and unpark, while the lag fields are touched at every level.
  */
 final class SchedRecords {
     // ---- entity slots (tasks and group entities) ----
-    /** Entity: heap links and 1 + the cfs_rq it is queued on (0: not queued). */
-    static final int CHILD = 0, NEXT = 1, PREV = 2, ON_RQ = 3;
+    /**
+     * Entity: heap links. {@code PREV} is also se->on_rq: {@link Kernel#NONE} exactly while the entity is not
+     * queued ({@link EntityQueue} marks a heap root with {@link #PREV_ROOT}).
+     */
+    static final int CHILD = 0, NEXT = 1, PREV = 2;
+    /** {@code PREV} of a queued entity that is its cfs_rq's heap root (not queued: {@link Kernel#NONE}). */
+    static final int PREV_ROOT = -2;
+    /**
+     * Entity: se->vlag (FairRq), ns; an int because update_entity_lag() clamps it to max(2 slices, a tick),
+     * at most 10 ms (HZ 100): far inside 32 bits.
+     */
+    static final int VLAG = 3;
     /** Entity: vruntime (a long: two ints). */
     static final int VRUNTIME = 4;
     // ---- task slots ----
@@ -38,10 +50,11 @@ final class SchedRecords {
     // ---- cfs_rq slots ----
     /** cfs_rq: heap root, entity whose key grew (or NONE), nr_queued, h_nr_running. */
     static final int HEAP_ROOT = 6, HEAP_STALE = 7, NR_QUEUED = 8, H_NR_RUNNING = 9;
-    /** cfs_rq: limbo list of parked tasks (task models). */
-    static final int LIMBO_HEAD = 10, LIMBO_COUNT = 11;
-    /** cfs_rq: min_vruntime, throttled_clock_self (NO_CLOCK when stopped); longs: two ints each. */
-    static final int MIN_VRUNTIME = 12, CLOCK_SELF = 14;
+    /**
+     * cfs_rq: the sum of its queued entities' vruntimes less its min_vruntime (avg_vruntime()'s numerator),
+     * min_vruntime, throttled_clock_self (NO_CLOCK when stopped); longs: two ints each.
+     */
+    static final int VRUNTIME_SUM = 10, MIN_VRUNTIME = 12, CLOCK_SELF = 14;
 
     static final int TASK_INTS = 8, RQ_INTS = 16;
     /** Ints before the first record: 16-byte array header + 48 bytes = one 64-byte line. */
@@ -65,7 +78,7 @@ final class SchedRecords {
         for (int q = 0; q < cfsRqs; q++) {
             int i = rqBase + q * RQ_INTS;
             ints[i + CHILD] = ints[i + NEXT] = ints[i + PREV] = NONE;
-            ints[i + HEAP_ROOT] = ints[i + HEAP_STALE] = ints[i + LIMBO_HEAD] = NONE;
+            ints[i + HEAP_ROOT] = ints[i + HEAP_STALE] = NONE;
             setLong(i + CLOCK_SELF, NO_CLOCK);
         }
     }

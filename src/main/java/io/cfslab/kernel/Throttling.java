@@ -11,8 +11,6 @@ import static io.cfslab.kernel.Kernel.NO_CLOCK;
 import static io.cfslab.kernel.Kernel.T_PARKED;
 import static io.cfslab.kernel.Kernel.T_RUNNABLE;
 import static io.cfslab.kernel.SchedRecords.CLOCK_SELF;
-import static io.cfslab.kernel.SchedRecords.LIMBO_COUNT;
-import static io.cfslab.kernel.SchedRecords.LIMBO_HEAD;
 import static io.cfslab.kernel.SchedRecords.LIMBO_NEXT;
 import static io.cfslab.kernel.SchedRecords.LIMBO_PREV;
 
@@ -26,8 +24,8 @@ import static io.cfslab.kernel.SchedRecords.LIMBO_PREV;
  *
  * <p>Per-cfs_rq state is indexed {@code q = Kernel.cfsRq(group, cpu)}; a subtree on one CPU is a range of group
  * indices (pre-order numbering, see {@link GroupTree}); the throttled lists link cfs_rq indices through
- * {@code thrNext}/{@code thrPrev}, the limbo lists task indices through the tasks' {@link SchedRecords}, which also
- * hold each cfs_rq's limbo list head and count and its {@code throttled_clock_self}.
+ * {@code thrNext}/{@code thrPrev}, the limbo lists task indices through the tasks' {@link SchedRecords} (each
+ * cfs_rq's list head and count are {@code limboLists}), which also hold each cfs_rq's {@code throttled_clock_self}.
  *
  * <p><b>The walks are accounted, not made.</b> The kernel's {@code tg_throttle_down()} and
  * {@code tg_unthrottle_up()} visit every cfs_rq of the subtree on the CPU (1,101 per CPU in the seeds' large
@@ -68,6 +66,12 @@ final class Throttling {
     // ---- cfs_rqs and tasks: limbo lists and throttled_clock_self, in the records ----
     private final SchedRecords records;
     private final int[] recInts;
+    /**
+     * Each cfs_rq's limbo list: at {@code 2q} its first task (or NONE), at {@code 2q + 1} its length. Beside the
+     * records, not in them: a park and an unpark touch them at the task's leaf only, where the records' lag fields
+     * are touched at every level, so the lag fields took their slots. Head and count share a line.
+     */
+    private final int[] limboLists;
     /**
      * throttled_clock_self_time summed per group (cpu.stat.local reads only the sum over CPUs): one hot array of
      * groups instead of a field per cfs_rq that a stopping clock would miss in cache.
@@ -115,6 +119,8 @@ final class Throttling {
         thrPrev = new int[nq];
         records = k.records;
         recInts = records.ints;
+        limboLists = new int[Math.multiplyExact(nq, 2)];
+        for (int q = 0; q < nq; q++) limboLists[2 * q] = NONE;
         clockSelfTimeNsByGroup = new long[k.ngroups];
         throttledBits = new GroupBitmap(k.ngroups, ncpu);
         nrThrottledOnCpu = new int[ncpu];
@@ -294,8 +300,8 @@ final class Throttling {
 
     /**
      * Reads the records of the next {@link #TOUCH_AHEAD} cfs_rqs the walk will visit (set in {@link #clockRunning}
-     * or {@code parked}, from group {@code from} down to {@code lo} on CPU c) and of the first task on each one's
-     * limbo list. Nothing depends on what it reads: each visit's first touch is a cache miss (the other CPUs'
+     * or {@code parked}, from group {@code from} down to {@code lo} on CPU c) and of their parents, and the record
+     * and task-list links of the first task on each one's limbo list. Nothing depends on what it reads: each visit's first touch is a cache miss (the other CPUs'
      * park storms evicted them), and these loads do not depend on each other, so the core overlaps them instead
      * of waiting for each in turn inside the walk, as a prefetch would. Results cannot change; only speed.
      *
@@ -304,10 +310,15 @@ final class Throttling {
     private int touchAhead(GroupBitmap parked, int c, int from, int lo) {
         int sum = 0, gg = from;
         for (int n = 0; n < TOUCH_AHEAD && (gg = clockRunning.prevInEither(parked, c, gg, lo)) >= 0; n++, gg--) {
-            int xb = records.rq(k.cfsRq(gg, c));
-            int head = recInts[xb + LIMBO_HEAD];
-            sum += recInts[xb + SchedRecords.NR_QUEUED];
-            if (head != NONE) sum += recInts[records.ent(head) + LIMBO_NEXT] + tState[head];
+            int x = k.cfsRq(gg, c);
+            int head = limboLists[2 * x];
+            sum += recInts[records.rq(x) + SchedRecords.NR_QUEUED];
+            // the parent's record: the re-enqueue places x's group entity there before the walk reaches it
+            if (gg != 0) sum += recInts[records.rq(k.cfsRq(tree.parent(gg), c)) + SchedRecords.NR_QUEUED];
+            if (head != NONE) {
+                sum += recInts[records.ent(head) + LIMBO_NEXT] + tState[head] + tGroup[head]
+                        + fair.cpuTaskNext[head] + fair.cpuTaskPrev[head];
+            }
         }
         touchedSum += sum;
         return gg < lo ? lo - 1 : gg;
@@ -319,19 +330,26 @@ final class Throttling {
     /**
      * Before the first park of a {@code __schedule()} on CPU c (a park storm follows: every task picked in the
      * throttled hierarchy parks in turn): reads the records of the first {@link #TOUCH_TASKS} tasks on c's list
-     * and of their leaf and parent cfs_rqs, which each park's pick and dequeue will touch, so that their cache
-     * misses overlap instead of coming one at a time. Reads only; results cannot change.
+     * and of their leaf and parent cfs_rqs, which each park's pick and dequeue will touch, and the task's other
+     * fields a park reads or writes (its kill and task-work flags, policy, usage), so that their cache misses
+     * overlap instead of coming one at a time. Reads only; results cannot change.
      */
     void touchBeforeParks(int c) {
         int sum = 0, n = 0;
         int[] next = fair.cpuTaskNext, prev = fair.cpuTaskPrev;
+        boolean[] kill = k.killPending;
+        Object[] policy = k.tPolicy;
+        long[] usage = clock.usageNs, system = clock.systemNs;
+        long lsum = 0;
         for (int t = fair.cpuTaskHead[c]; t != NONE && n < TOUCH_TASKS; t = next[t], n++) {
             int leaf = k.leafQ(t, c);
-            sum += recInts[records.ent(t) + SchedRecords.ON_RQ] + recInts[records.rq(leaf) + SchedRecords.NR_QUEUED]
-                    + segKind[t] + tState[t] + prev[t];
+            sum += recInts[records.ent(t) + SchedRecords.PREV] + recInts[records.rq(leaf) + SchedRecords.NR_QUEUED]
+                    + limboLists[2 * leaf] + segKind[t] + tState[t] + prev[t]
+                    + (kill[t] ? 1 : 0) + (throttleWorkPending[t] ? 1 : 0) + (policy[t] == null ? 1 : 0);
+            lsum += usage[t] + system[t];
             if (!k.isRootQ(leaf)) sum += recInts[records.rq(k.parentQ(leaf)) + SchedRecords.NR_QUEUED];
         }
-        touchedSum += sum;
+        touchedSum += sum + (int) lsum;
     }
 
     // =====================================================================================================
@@ -435,6 +453,34 @@ final class Throttling {
         return outside;
     }
 
+    /**
+     * Of the fair tasks queued on CPU c outside the throttled ranges {@code own} (c's, counted out by
+     * {@link #queuedOutsideThrottled}), those inside the ranges {@code other} (another CPU's throttled subtrees,
+     * from {@link #throttledRanges}): the tasks a pull from c to that CPU must pass over. Each top-most range of
+     * {@code other} not inside one of {@code own} counts its cfs_rq's h_nr_running on c; in the task models, where
+     * c's own throttled cfs_rqs still count their tasks, less those of the {@code own} ranges inside it (already
+     * counted out); in the cfs_rq model their subtrees are detached and h_nr_running already stops there.
+     */
+    int queuedInOtherRanges(int c, int[] own, int nOwn, int[] other, int nOther) {
+        int in = 0, end = -1;
+        for (int i = 0; i < 2 * nOther; i += 2) {
+            int from = other[i], to = other[i + 1];
+            if (from < end) continue; // nested in a range already counted
+            end = to;
+            if (inRanges(from, own, nOwn)) continue; // inside one of c's own throttled subtrees: not counted
+            in += fair.hNrRunning(k.cfsRq(from, c));
+            if (taskBased) {
+                int ownEnd = -1;
+                for (int j = 0; j < 2 * nOwn; j += 2) {
+                    if (own[j] < ownEnd || own[j] < from || own[j] >= to) continue;
+                    in -= fair.hNrRunning(k.cfsRq(own[j], c));
+                    ownEnd = own[j + 1];
+                }
+            }
+        }
+        return in;
+    }
+
     /** True if group g lies in one of the first n ranges of {@link #throttledRanges}. */
     static boolean inRanges(int g, int[] ranges, int n) {
         for (int i = 0; i < 2 * n; i += 2) if (g >= ranges[i] && g < ranges[i + 1]) return true;
@@ -445,14 +491,10 @@ final class Throttling {
      * True while an unthrottle walk on CPU c has not yet reached group g of its subtree: the walk's root still
      * counts in g's throttle_count.
      */
-    private boolean inWalk(int g, int c) {
+    boolean inWalk(int g, int c) {
         return walkCpu == c && g >= walkTop && g < walkPos;
     }
 
-    /** {@link #inWalk(int, int)} for cfs_rq q on CPU c. */
-    boolean inWalkQ(int q, int c) {
-        return walkCpu == c && inWalk(k.groupOf(q), c);
-    }
 
     // =====================================================================================================
     // throttled_clock_self
@@ -501,7 +543,7 @@ final class Throttling {
         int tasks = 0;
         if (taskBased) {
             for (int gg = limbo.next(c, g, g + size); gg >= 0; gg = limbo.next(c, gg + 1, g + size)) {
-                if (throttleCount(gg, c) == 1) tasks += recInts[records.rq(k.cfsRq(gg, c)) + LIMBO_COUNT];
+                if (throttleCount(gg, c) == 1) tasks += limboLists[2 * k.cfsRq(gg, c) + 1];
             }
         } else if (fair.nrQueued(q) > 0) {
             tasks = fair.hNrRunning(q);
@@ -512,11 +554,11 @@ final class Throttling {
     /** Task models: enqueue every task parked on cfs_rq x's limbo list (wake-up style). */
     private int unparkLimbo(int x, int c) {
         int n = 0;
-        int xb = records.rq(x);
-        for (int t = recInts[xb + LIMBO_HEAD]; t != NONE; ) {
+        int xl = 2 * x;
+        for (int t = limboLists[xl]; t != NONE; ) {
             int next = recInts[records.ent(t) + LIMBO_NEXT];
-            recInts[xb + LIMBO_HEAD] = next;
-            if (--recInts[xb + LIMBO_COUNT] == 0) limbo.clear(k.groupOf(x), c);
+            limboLists[xl] = next;
+            if (--limboLists[xl + 1] == 0) limbo.clear(k.groupOf(x), c);
             if (next != NONE) recInts[records.ent(next) + LIMBO_PREV] = NONE;
             tState[t] = T_RUNNABLE;
             fair.enqueueTask(t, c, true);
@@ -581,22 +623,22 @@ final class Throttling {
 
     /** Puts task t at the head of cfs_rq q's limbo list. */
     void limboPush(int q, int t) {
-        int qb = records.rq(q), tb = records.ent(t);
-        if (recInts[qb + LIMBO_COUNT]++ == 0) limbo.set(k.groupOf(q), k.cpuOf(q));
-        int head = recInts[qb + LIMBO_HEAD];
+        int ql = 2 * q, tb = records.ent(t);
+        if (limboLists[ql + 1]++ == 0) limbo.set(k.groupOf(q), k.cpuOf(q));
+        int head = limboLists[ql];
         recInts[tb + LIMBO_PREV] = NONE;
         recInts[tb + LIMBO_NEXT] = head;
         if (head != NONE) recInts[records.ent(head) + LIMBO_PREV] = t;
-        recInts[qb + LIMBO_HEAD] = t;
+        limboLists[ql] = t;
     }
 
     /** Takes task t off its cfs_rq's limbo list (it leaves without an unthrottle). */
     void unlinkLimbo(int t) {
         int q = k.leafQ(t, tCpu[t]);
-        int qb = records.rq(q), tb = records.ent(t);
-        if (--recInts[qb + LIMBO_COUNT] == 0) limbo.clear(k.groupOf(q), k.cpuOf(q));
+        int ql = 2 * q, tb = records.ent(t);
+        if (--limboLists[ql + 1] == 0) limbo.clear(k.groupOf(q), k.cpuOf(q));
         int p = recInts[tb + LIMBO_PREV], n = recInts[tb + LIMBO_NEXT];
-        if (p == NONE) recInts[qb + LIMBO_HEAD] = n; else recInts[records.ent(p) + LIMBO_NEXT] = n;
+        if (p == NONE) limboLists[ql] = n; else recInts[records.ent(p) + LIMBO_NEXT] = n;
         if (n != NONE) recInts[records.ent(n) + LIMBO_PREV] = p;
     }
 }

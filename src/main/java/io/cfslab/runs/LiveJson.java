@@ -34,10 +34,43 @@ public final class LiveJson {
         /** @param progress percent, rounded here to 0.1 */
         public static Progress of(String runId, String status, double progress, long simulatedNs, long durationNs,
                                   long events, long wallMs) {
-            double pct = Math.round(Math.max(0, Math.min(100, progress)) * 10) / 10.0;
-            Long eta = "running".equals(status) && pct > 0 ? Math.round(wallMs * (100.0 - pct) / pct) : null;
-            return new Progress(runId, status, pct, simulatedNs, durationNs, events, wallMs, eta);
+            return of(runId, status, progress, simulatedNs, durationNs, events, wallMs, 1, null);
         }
+
+        /**
+         * @param progress percent of all repeats, rounded here to 0.1
+         * @param repeats  the run's repeats ({@code durationNs} is one repeat's)
+         * @param pace     the run's pace (simulated s per wall s), or null
+         */
+        public static Progress of(String runId, String status, double progress, long simulatedNs, long durationNs,
+                                  long events, long wallMs, int repeats, Double pace) {
+            double pct = Math.round(Math.max(0, Math.min(100, progress)) * 10) / 10.0;
+            return new Progress(runId, status, pct, simulatedNs, durationNs, events, wallMs,
+                    LiveJson.etaMs(status, pct, wallMs, durationNs, repeats, pace));
+        }
+    }
+
+    /**
+     * The wall time a running run still needs, ms, or null (not running; not started yet and not paced).
+     *
+     * <p>Unpaced: the wall time so far scaled by the share still to do. A paced run is held to its pace at each
+     * progress report ({@code GuardedRunControl}), so its simulated time is reported <em>ahead</em> of the wall clock
+     * (it then waits there) and that scaling came out too short, down to 0 right after each report; and before its
+     * first report it had no ETA at all. It ends when the wall clock reaches all repeats' simulated time / pace
+     * (each repeat's set-up inside its share), so its ETA is that minus the wall time so far, or the scaled figure if
+     * larger: a simulator that cannot keep up with the pace (10,000× on a large tree) is slower than the pace.
+     *
+     * @param pct        percent of all repeats done
+     * @param wallMs     wall time since the run started, ms
+     * @param durationNs one repeat's simulated duration
+     * @param pace       simulated s per wall s, or null (as fast as possible)
+     */
+    public static Long etaMs(String status, double pct, long wallMs, long durationNs, int repeats, Double pace) {
+        if (!"running".equals(status)) return null;
+        Long scaled = pct > 0 ? Math.round(wallMs * (100.0 - pct) / pct) : null;
+        if (pace == null || !(pace > 0)) return scaled;
+        long paced = Math.max(0, Math.round((double) durationNs * Math.max(1, repeats) / pace / 1e6) - wallMs);
+        return scaled == null ? paced : Math.max(paced, scaled);
     }
 
     /** {@code histogram}: one histogram, its full current buckets. */

@@ -132,10 +132,18 @@ public final class LiveRun {
     private volatile Repeat current;
     private volatile Terminal terminal;
 
+    /** Simulated s per wall s the run is held to, or null (for its ETA). */
+    private final Double pace;
+
     LiveRun(String id, long durationNs, int repeats) {
+        this(id, durationNs, repeats, null);
+    }
+
+    LiveRun(String id, long durationNs, int repeats, Double pace) {
         this.id = id;
         this.durationNs = durationNs;
         this.repeats = repeats;
+        this.pace = pace;
     }
 
     public String id() { return id; }
@@ -197,6 +205,7 @@ public final class LiveRun {
         if (t != null) {
             return LiveJson.Progress.of(id, t.status().word(), t.progress(), t.simulatedNs(), durationNs, t.events(), t.wallMs());
         }
-        return LiveJson.Progress.of(id, RunStatus.RUNNING.word(), percent(), simulatedNs(), durationNs, events(), wallMs());
+        return LiveJson.Progress.of(id, RunStatus.RUNNING.word(), percent(), simulatedNs(), durationNs, events(), wallMs(),
+                repeats, pace);
     }
 }

@@ -4,7 +4,8 @@ import java.time.Duration;
 
 /**
  * A run refused because the queue already holds {@link QueueProperties#max()} runs, or its client
- * {@link QueueProperties#maxPerClient()}.
+ * {@link QueueProperties#maxPerClient()}, or (pointer {@code /pace}) because {@link RunsProperties#pacedLimit()} paced
+ * runs are queued or executing.
  */
 public class QueueFullException extends RuntimeException {
     private final Duration retryAfter;
@@ -21,4 +22,7 @@ public class QueueFullException extends RuntimeException {
 
     /** @return true if the client's own share was full (others may still submit) */
     public boolean perClient() { return perClient; }
+
+    /** @return the JSON pointer of the request member at fault ({@code ""}: the request as a whole) */
+    public String pointer() { return ""; }
 }

@@ -21,12 +21,14 @@ public class RunService {
     private final RunMetrics metrics;
     private final TransactionTemplate tx;
     private final QueueProperties queueLimits;
+    private final RunsProperties runsProps;
     /** Count and insert of a bounded submit happen under this lock (exact on one instance; see submit). */
     private final Object admission = new Object();
 
     public RunService(RunRepository runs, RunQueue queue, RunWorker worker, RunMetrics metrics, TransactionTemplate tx,
-                      QueueProperties queueLimits) {
+                      QueueProperties queueLimits, RunsProperties runsProps) {
         this.queueLimits = queueLimits;
+        this.runsProps = runsProps;
         this.runs = runs;
         this.queue = queue;
         this.worker = worker;
@@ -91,6 +93,7 @@ public class RunService {
                             String settingsJson, String client, Double pace) {
         synchronized (admission) {
             admit(1, client);
+            if (pace != null) admitPaced();
             return insert(scenarioId, scenarioName, scenarioJson, seed, repeats, settingsJson, client, pace);
         }
     }
@@ -127,6 +130,29 @@ public class RunService {
                         + (n > 1 ? " and this request adds " + n : "")
                         + "; try again when some have started", queueLimits.retryAfter(), true);
             }
+        }
+    }
+
+    /**
+     * Admits one more paced run within {@code cfslab.runs.max-paced} ({@link RunsProperties#pacedLimit()}). A paced run
+     * holds its simulation thread for its whole wall time, mostly waiting for the clock ({@code pace: 0.01} on a 1 s
+     * scenario: 100 s), so without a bound two of them took both threads of a 2-core instance and every other run
+     * waited behind them for up to {@code max-wall-time}. By default one thread stays free of paced runs.
+     *
+     * @throws QueueFullException (pointer {@code /pace}) if the limit is reached
+     */
+    private void admitPaced() {
+        int limit = runsProps.pacedLimit();
+        if (limit <= 0) return;
+        long paced = runs.countPacedActive();
+        if (paced >= limit) {
+            throw new QueueFullException(paced + " paced run" + (paced == 1 ? " is" : "s are") + " queued or executing,"
+                    + " the limit (cfslab.runs.max-paced) is " + limit + ": a paced run holds a simulation thread while"
+                    + " it waits for the wall clock, and one thread stays for runs at full speed; try again when it"
+                    + " has ended, or leave out pace", queueLimits.retryAfter(), false) {
+                @Override
+                public String pointer() { return "/pace"; }
+            };
         }
     }
 

@@ -89,7 +89,7 @@ public class RunWorker {
             runs.setSettings(runId, EffectiveSettings.of(base, run.seed() != null ? run.seed() : base.seed()).toString());
         }
         runs.deleteResults(runId);
-        LiveRun a = new LiveRun(runId, base.durationNs(), run.repeats());
+        LiveRun a = new LiveRun(runId, base.durationNs(), run.repeats(), run.pace());
         active.put(runId, a);
         metrics.started();
         try {

@@ -25,11 +25,17 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param maxAttempts       a run whose instance died (crash, kill -9, out of memory) during this many of its attempts
  *                          ends {@code failed} instead of being re-queued again; a graceful stop re-queues it without
  *                          counting (at least 1)
+ * @param maxPaced          paced runs (a run request's {@code pace}) queued or executing at once, in all: a paced run
+ *                          holds a simulation thread while it mostly waits for the wall clock (up to
+ *                          {@code max-wall-time}), so they must not take every thread. Absent or -1: the simulation
+ *                          threads less one, at least 1, so that at least one thread is always left to runs at full
+ *                          speed when there are two or more; 0: no limit. Beyond it a paced run is refused with 429
+ *                          and {@code Retry-After} ({@link #pacedLimit()})
  */
 @ConfigurationProperties("cfslab.runs")
 public record RunsProperties(int poolSize, Duration maxWallTime, long maxEvents, Duration pollInterval,
                              Duration heartbeatInterval, int missedHeartbeats, Duration progressInterval,
-                             Boolean execute, String workerName, Integer nice, Integer maxAttempts) {
+                             Boolean execute, String workerName, Integer nice, Integer maxAttempts, Integer maxPaced) {
 
     public RunsProperties {
         if (maxWallTime == null) maxWallTime = Duration.ofMinutes(10);
@@ -48,6 +54,11 @@ public record RunsProperties(int poolSize, Duration maxWallTime, long maxEvents,
         if (maxAttempts < 1) {
             throw new IllegalArgumentException("cfslab.runs.max-attempts is " + maxAttempts + "; at least 1");
         }
+        if (maxPaced == null) maxPaced = -1;
+        if (maxPaced < -1) {
+            throw new IllegalArgumentException("cfslab.runs.max-paced is " + maxPaced + "; give -1 (default), 0 (no limit)"
+                    + " or a number of runs");
+        }
         if (workerName != null && workerName.length() > 200) { // columns run.worker, scheduled_tasks.picked_by
             throw new IllegalArgumentException("cfslab.runs.worker-name has " + workerName.length()
                     + " characters; at most 200");
@@ -58,6 +69,9 @@ public record RunsProperties(int poolSize, Duration maxWallTime, long maxEvents,
     public static final int DEFAULT_NICE = 10;
     /** Default of {@code cfslab.runs.max-attempts}. */
     public static final int DEFAULT_MAX_ATTEMPTS = 3;
+
+    /** Paced runs allowed queued or executing at once, or 0 for no limit ({@code maxPaced}). */
+    public int pacedLimit() { return maxPaced >= 0 ? maxPaced : Math.max(1, threads() - 1); }
 
     /** The effective number of simulation threads (&ge; 1). */
     public int threads() { return poolSize > 0 ? poolSize : Runtime.getRuntime().availableProcessors(); }

@@ -15,6 +15,56 @@ public final class JsonNodeWords {
     public static final String OUT_OF_RANGE = "number out of range: beyond ±1.7976931348623157e308, the largest"
             + " 64-bit floating-point value";
 
+    /** The problem of a non-zero number too small for a 64-bit floating-point value ({@link #firstUnderflow}). */
+    public static final String UNDERFLOW = "number out of range: a non-zero number closer to 0 than ±4.9e-324, the"
+            + " smallest 64-bit floating-point value, would be read as 0";
+
+    /**
+     * The JSON pointer of the first number in {@code text} that is not zero but reads as the double 0.0
+     * ({@code 1e-400}): the reader turns it into 0 silently, so it must be refused, as {@code 1e400} is
+     * ({@link #outOfRange}). The tree alone cannot tell {@code 0.0} from {@code 1e-400}, so the text is scanned again,
+     * but only when the tree holds a floating-point zero at all (rare: most documents cost nothing more).
+     *
+     * @param reader the mapper {@code tree} was read with (JSON or YAML: the same tokens)
+     * @param text   the text {@code tree} was read from
+     * @param tree   its tree
+     * @param ptr    pointer of the text's root in the request ({@code ""}, {@code /scenario})
+     * @return the pointer, or null if there is none
+     */
+    public static String firstUnderflow(tools.jackson.databind.ObjectMapper reader, String text, JsonNode tree, String ptr) {
+        if (!hasFloatingZero(tree)) return null;
+        try (tools.jackson.core.JsonParser p = reader.createParser(text)) {
+            for (tools.jackson.core.JsonToken t = p.nextToken(); t != null; t = p.nextToken()) {
+                if (t == tools.jackson.core.JsonToken.VALUE_NUMBER_FLOAT && underflows(p.getString())) {
+                    return ptr + p.streamReadContext().pathAsPointer().toString();
+                }
+            }
+        }
+        return null;
+    }
+
+    /** True for the text of a number that is not zero but whose nearest double is 0 ({@code 1e-400}, {@code -2e-324}). */
+    static boolean underflows(String number) {
+        double d;
+        try {
+            d = Double.parseDouble(number);
+        } catch (NumberFormatException e) {
+            return false;
+        }
+        if (d != 0.0) return false;
+        int e = Math.max(number.indexOf('e'), number.indexOf('E'));
+        String mantissa = e < 0 ? number : number.substring(0, e);
+        return mantissa.chars().anyMatch(ch -> ch >= '1' && ch <= '9');
+    }
+
+    private static boolean hasFloatingZero(JsonNode n) {
+        if (n.isFloatingPointNumber()) return n.doubleValue() == 0.0;
+        if (n.isContainer()) {
+            for (JsonNode child : n.values()) if (hasFloatingZero(child)) return true;
+        }
+        return false;
+    }
+
     /**
      * True for a number the JSON reader could only read as an infinite double ({@code 1e400}, {@code -1e999}): its
      * value is lost (it would be written back as the string {@code "Infinity"}), so it must be refused where it is

@@ -54,6 +54,7 @@ final class KernelSection {
         }
         KernelSpec.TimerPlacement tp = c.enumValue(o, "timer_placement", KernelSpec.TimerPlacement.class,
                 v.timerPlacement());
+        boolean tickAligned = c.bool(o, "tick_aligned", v.tickAligned());
         KernelSpec.Preempt preempt = c.enumValue(o, "preempt", KernelSpec.Preempt.class, KernelSpec.Preempt.VOLUNTARY);
         KernelSpec.ListInsert li = c.enumValue(o, "throttled_list_insert", KernelSpec.ListInsert.class, v.listInsert());
         boolean expiry = c.bool(o, "slice_expiry", v.sliceExpiry());
@@ -94,7 +95,7 @@ final class KernelSection {
                     + rtPeriod, "EINVAL");
         }
         o.finish(c);
-        return new KernelSpec(version, throttle, unthrottle, (int) hz, slice, tp, preempt, li, expiry, stale, overrun,
+        return new KernelSpec(version, throttle, unthrottle, (int) hz, slice, tp, tickAligned, preempt, li, expiry, stale, overrun,
                 burst, burstStats, burstUnitsBug, statLocal, tcs, lb, rtGroupSched, rtRuntime, rtPeriod, cgroupVersion);
     }
 

@@ -18,6 +18,10 @@ import java.util.Map;
  * @param hz                    scheduler tick frequency, Hz (100, 250, 300 or 1000); a build option, not set by the version
  * @param bandwidthSliceUs      {@code sched_cfs_bandwidth_slice_us}, microseconds (&ge; 1; default 5000)
  * @param timerPlacement        phase of each group's period timer
+ * @param tickAligned           the scheduler tick fires on multiples of the tick period (before 4.19, and from 6.4);
+ *                              else at an offset drawn once per boot, the same on every CPU (4.19–6.3: 857baa87b642
+ *                              left the tick's grid at the boot's arbitrary {@code ktime_get()}; e9523a0d8189 and
+ *                              13bb06f8dd42 aligned it again)
  * @param preempt               kernel preemption model: whether kernel-mode execution is preempted at the tick
  *                              (a build/boot option, not set by the version)
  * @param throttledListInsert   where {@code throttle_cfs_rq} inserts into {@code cfs_b->throttled_cfs_rq}
@@ -41,8 +45,8 @@ import java.util.Map;
  *                              from the files a scenario writes)
  */
 public record KernelSpec(String version, Throttle throttle, Unthrottle unthrottle, int hz, long bandwidthSliceUs,
-                         TimerPlacement timerPlacement, Preempt preempt, ListInsert throttledListInsert,
-                         boolean sliceExpiry, boolean staleExpiry, PeriodOverrun periodOverrun, boolean burst,
+                         TimerPlacement timerPlacement, boolean tickAligned, Preempt preempt,
+                         ListInsert throttledListInsert, boolean sliceExpiry, boolean staleExpiry, PeriodOverrun periodOverrun, boolean burst,
                          boolean burstStats, boolean burstUnitsBug, boolean cpuStatLocal,
                          ThrottledClockStart throttledClockStart, ThrottledLb throttledLb, boolean rtGroupSched,
                          long schedRtRuntimeUs, long schedRtPeriodUs, int cgroupVersion) {
@@ -54,7 +58,7 @@ public record KernelSpec(String version, Throttle throttle, Unthrottle unthrottl
                       TimerPlacement timerPlacement, Preempt preempt, ListInsert throttledListInsert,
                       boolean sliceExpiry, ThrottledClockStart throttledClockStart,
                       long schedRtRuntimeUs, long schedRtPeriodUs) {
-        this(KernelVersions.DEFAULT, throttle, unthrottle, hz, bandwidthSliceUs, timerPlacement, preempt,
+        this(KernelVersions.DEFAULT, throttle, unthrottle, hz, bandwidthSliceUs, timerPlacement, true, preempt,
                 throttledListInsert, sliceExpiry, false, PeriodOverrun.SCALE_2_REFILL_FIRST, true, true, false, true,
                 throttledClockStart, throttle == Throttle.CFS_RQ ? ThrottledLb.PAIR : ThrottledLb.DST, false,
                 schedRtRuntimeUs, schedRtPeriodUs, 2);

@@ -37,6 +37,7 @@ public final class KernelVersions {
      * @param throttle        throttle model
      * @param unthrottle      unthrottle mode
      * @param timerPlacement  period timer phase
+     * @param tickAligned     the tick fires on multiples of the tick period (else at a per-boot offset)
      * @param listInsert      throttled-list insertion
      * @param sliceExpiry     cpu-local runtime expires each period
      * @param staleExpiry     pre-4.18 drift check that throws away fresh runtime after the timer was re-armed
@@ -48,12 +49,17 @@ public final class KernelVersions {
      * @param clockStart      when throttled time starts counting
      */
     public record Switches(Throttle throttle, Unthrottle unthrottle, TimerPlacement timerPlacement,
-                           ListInsert listInsert, boolean sliceExpiry, boolean staleExpiry,
+                           boolean tickAligned, ListInsert listInsert, boolean sliceExpiry, boolean staleExpiry,
                            PeriodOverrun periodOverrun, boolean burst, boolean burstStats, boolean burstUnitsBug,
                            boolean cpuStatLocal, ThrottledClockStart clockStart) {
         Switches withBurstUnitsBug(boolean v) {
-            return new Switches(throttle, unthrottle, timerPlacement, listInsert, sliceExpiry, staleExpiry,
+            return new Switches(throttle, unthrottle, timerPlacement, tickAligned, listInsert, sliceExpiry, staleExpiry,
                     periodOverrun, burst, burstStats, v, cpuStatLocal, clockStart);
+        }
+
+        Switches withTickAligned(boolean v) {
+            return new Switches(throttle, unthrottle, timerPlacement, v, listInsert, sliceExpiry, staleExpiry,
+                    periodOverrun, burst, burstStats, burstUnitsBug, cpuStatLocal, clockStart);
         }
     }
 
@@ -70,11 +76,13 @@ public final class KernelVersions {
         DISTRIBUTIONS.put("rhel9", new Distribution("5.14", s -> s));
         DISTRIBUTIONS.put("ubuntu-20.04", new Distribution("5.4", s -> s));
         // 49217ea147df went to 5.15.y and 6.1.y stable in June 2024 (7454aa6a267d, 10e96210c30d), which the
-        // Ubuntu 22.04 and Debian 12 kernels follow
-        DISTRIBUTIONS.put("ubuntu-22.04", new Distribution("5.15", s -> s.withBurstUnitsBug(false)));
+        // Ubuntu 22.04 and Debian 12 kernels follow; the tick alignment (e9523a0d8189 with 13bb06f8dd42) went to
+        // 5.10.y (5.10.180), 5.15.y (5.15.118) and 6.1.y in May–June 2023
+        DISTRIBUTIONS.put("ubuntu-22.04", new Distribution("5.15",
+                s -> s.withBurstUnitsBug(false).withTickAligned(true)));
         DISTRIBUTIONS.put("ubuntu-24.04", new Distribution("6.8", s -> s));
-        DISTRIBUTIONS.put("debian-11", new Distribution("5.10", s -> s));
-        DISTRIBUTIONS.put("debian-12", new Distribution("6.1", s -> s.withBurstUnitsBug(false)));
+        DISTRIBUTIONS.put("debian-11", new Distribution("5.10", s -> s.withTickAligned(true)));
+        DISTRIBUTIONS.put("debian-12", new Distribution("6.1", s -> s.withBurstUnitsBug(false).withTickAligned(true)));
         DISTRIBUTIONS.put("debian-13", new Distribution("6.12", s -> s));
     }
 
@@ -134,7 +142,7 @@ public final class KernelVersions {
     private static Switches release(String version) {
         if (TIP_2026.equals(version)) {
             Switches s = release(DEFAULT);
-            return new Switches(Throttle.TASK_ACCOUNT, s.unthrottle(), s.timerPlacement(), s.listInsert(),
+            return new Switches(Throttle.TASK_ACCOUNT, s.unthrottle(), s.timerPlacement(), s.tickAligned(), s.listInsert(),
                     s.sliceExpiry(), s.staleExpiry(), s.periodOverrun(), s.burst(), s.burstStats(), s.burstUnitsBug(),
                     s.cpuStatLocal(), s.clockStart());
         }
@@ -144,6 +152,7 @@ public final class KernelVersions {
                 v >= code("6.18") ? Throttle.TASK : Throttle.CFS_RQ,                    // e1fad12dcb66
                 v >= code("6.3") ? Unthrottle.ASYNC : Unthrottle.SYNC,                  // 8ad075c2eb1f
                 v >= code("6.4") ? TimerPlacement.RANDOM : TimerPlacement.ALIGNED,      // 41abdba93747
+                v < code("4.19") || v >= code("6.4"),                                   // 857baa87b642; e9523a0d8189, 13bb06f8dd42
                 v >= code("5.8") ? ListInsert.TAIL                                      // e98fa02c4f2e
                         : v >= code("4.19") ? ListInsert.TAIL_UNLESS_DISTRIBUTING      // baa9be4ffb55
                         : ListInsert.HEAD,                                              // c06f04c70489

@@ -10,7 +10,8 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /**
  * Scenario text to a tree: JSON if it starts with '{' after whitespace, YAML otherwise. Duplicate keys,
- * YAML anchors and aliases, control characters, unpaired surrogates and numbers beyond a double's range ({@code 1e400})
+ * YAML anchors and aliases, control characters, unpaired surrogates and numbers beyond a double's range ({@code 1e400}, and
+ * {@code 1e-400}, which would read as 0)
  * are refused, each as one problem.
  */
 public final class ScenarioText {
@@ -40,6 +41,11 @@ public final class ScenarioText {
                 return null;
             }
             if (!cleanText(n, "", c)) return null;
+            String underflow = JsonNodeWords.firstUnderflow(json ? JSON : YAML, t, n, "");
+            if (underflow != null) {
+                c.add(underflow, JsonNodeWords.UNDERFLOW, "ERANGE");
+                return null;
+            }
             return n;
         } catch (JacksonException e) {
             TokenStreamLocation loc = e.getLocation();

@@ -100,6 +100,11 @@ public final class ScenarioWriter {
                 wo.put("fds", h.fds());
                 wo.put("loops", h.loops());
                 wo.put("datasize", h.datasize());
+            } else if (w instanceof WorkloadSpec.GoSleepLoop g) {
+                wo.put("kind", "go-sleep-loop");
+                wo.put("run", Durations.format(g.runNs()));
+                wo.put("sleep", Durations.format(g.sleepNs()));
+                wo.put("threads", g.threads());
             } else if (w instanceof WorkloadSpec.NetperfUdpRr n) {
                 wo.put("kind", "netperf-udp-rr");
                 wo.put("request_size", n.requestSize());

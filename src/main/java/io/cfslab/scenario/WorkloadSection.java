@@ -14,7 +14,9 @@ final class WorkloadSection {
     /** Shortest stretch of a periodic workload: 1 us; below it a stretch is shorter than the context switch around it. */
     static final long MIN_STRETCH_NS = 1_000;
 
-    static final String KINDS = "hog, periodic, fixed-work, hackbench, netperf-udp-rr";
+    static final String KINDS = "hog, periodic, fixed-work, hackbench, netperf-udp-rr, go-sleep-loop";
+    /** Most OS threads of a go-sleep-loop: a Go program's Ms, far more than one goroutine ever needs. */
+    static final int MAX_GO_THREADS = 64;
 
     /** hackbench's defaults (rt-tests hackbench.c): socket mode, 10 groups, 20 fds, 100 loops, 100 bytes. */
     static final int HACKBENCH_GROUPS = 10, HACKBENCH_FDS = 20, HACKBENCH_DATASIZE = 100;
@@ -54,6 +56,7 @@ final class WorkloadSection {
                 }
                 case "hackbench" -> w = hackbench(o, c);
                 case "netperf-udp-rr" -> w = netperf(o, c);
+                case "go-sleep-loop" -> w = goSleepLoop(o, c);
                 default -> c.add(o.at("kind"), "unknown workload kind \"" + kn.stringValue() + "\"; one of " + KINDS, null);
             }
         }
@@ -98,6 +101,18 @@ final class WorkloadSection {
             ok = false;
         }
         return ok ? new WorkloadSpec.Hackbench(mode, (int) groups, (int) fds, loops, (int) datasize) : null;
+    }
+
+    /** {@code go-sleep-loop}: a burn and a sleep of at least 1 us each, 3..64 threads (default 5). */
+    private static WorkloadSpec goSleepLoop(CheckedObject o, ParseContext c) {
+        int before = c.problemCount();
+        long run = c.requiredDuration(o, "run", true);
+        long sleep = c.requiredDuration(o, "sleep", true);
+        long threads = c.integer(o, "threads", 5, 3, MAX_GO_THREADS);
+        if (c.problemCount() != before) return null;
+        if (run < MIN_STRETCH_NS) { c.add(o.at("run"), "run below 1us", null); return null; }
+        if (sleep < MIN_STRETCH_NS) { c.add(o.at("sleep"), "sleep below 1us", null); return null; }
+        return new WorkloadSpec.GoSleepLoop(run, sleep, (int) threads);
     }
 
     /** {@code netperf-udp-rr}: request and response sizes of one UDP datagram each. */

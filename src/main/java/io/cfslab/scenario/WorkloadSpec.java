@@ -54,4 +54,19 @@ public sealed interface WorkloadSpec {
         @Override
         public int tasksPerInstance() { return 2; }
     }
+
+    /**
+     * {@code {"kind": "go-sleep-loop", "run": "5ms", "sleep": "100ms", "threads": 5}}: a Go program whose one goroutine
+     * burns {@code run} and calls {@code time.Sleep(sleep)} in a loop, on {@code threads} OS threads of the Go runtime
+     * (one waits for the timers, one is sysmon, the goroutine runs on the others in turn); the 2017 reproducer of
+     * docs/kernel-eras.md.
+     *
+     * @param runNs   CPU work of each burn, ns (&gt; 0)
+     * @param sleepNs sleep after each burn, ns (&gt; 0)
+     * @param threads OS threads (3..64)
+     */
+    record GoSleepLoop(long runNs, long sleepNs, int threads) implements WorkloadSpec {
+        @Override
+        public int tasksPerInstance() { return threads; }
+    }
 }

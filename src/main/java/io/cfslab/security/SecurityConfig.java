@@ -6,6 +6,13 @@ import java.net.URI;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.security.core.context.SecurityContext;
+import org.springframework.security.web.server.context.NoOpServerSecurityContextRepository;
+import org.springframework.security.web.server.context.ServerSecurityContextRepository;
+import org.springframework.security.web.server.context.WebSessionServerSecurityContextRepository;
+import org.springframework.security.web.server.savedrequest.NoOpServerRequestCache;
+import org.springframework.security.web.server.savedrequest.ServerRequestCache;
+import org.springframework.security.web.server.savedrequest.WebSessionServerRequestCache;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
@@ -100,7 +107,11 @@ public class SecurityConfig {
     SecurityWebFilterChain securityWebFilterChain(ServerHttpSecurity http, SecurityProperties props,
                                                   ReactiveAuthenticationManager tokens) {
         if (!props.enabled()) {
-            return http.authorizeExchange(a -> a.anyExchange().permitAll())
+            // no sign-in, so no security context to keep: without this every request asked its WebSession for one,
+            // and creating a session hops to boundedElastic and back to parallel (InMemoryWebSessionStore)
+            return http.securityContextRepository(NoOpServerSecurityContextRepository.getInstance())
+                    .requestCache(c -> c.requestCache(NoOpServerRequestCache.getInstance()))
+                    .authorizeExchange(a -> a.anyExchange().permitAll())
                     .csrf(ServerHttpSecurity.CsrfSpec::disable)
                     .httpBasic(ServerHttpSecurity.HttpBasicSpec::disable)
                     .formLogin(ServerHttpSecurity.FormLoginSpec::disable)
@@ -115,6 +126,8 @@ public class SecurityConfig {
         RedirectServerLogoutSuccessHandler loggedOut = new RedirectServerLogoutSuccessHandler();
         loggedOut.setLogoutSuccessUrl(URI.create("/login?logout"));
         return http
+                .securityContextRepository(new SessionCookieContextRepository())
+                .requestCache(c -> c.requestCache(new SessionCookieRequestCache()))
                 .addFilterAt(bearer, SecurityWebFiltersOrder.AUTHENTICATION)
                 .formLogin(f -> f.loginPage("/login").authenticationManager(tokens)
                         .authenticationFailureHandler(new RedirectServerAuthenticationFailureHandler("/login?error")))
@@ -130,6 +143,53 @@ public class SecurityConfig {
                                 "/actuator/health/**").permitAll()
                         .anyExchange().authenticated())
                 .build();
+    }
+
+    /**
+     * The browser's sign-in lives in its WebSession, as Spring Security keeps it by default; but a request without the
+     * session cookie (a bearer client, a first visit) has no session to load, and asking for one creates it, which
+     * costs a hop to boundedElastic and back to parallel (InMemoryWebSessionStore) on every such request. So the
+     * session is read only when the request carries its cookie; saving (at sign-in) is unchanged.
+     */
+    static final class SessionCookieContextRepository implements ServerSecurityContextRepository {
+        private final WebSessionServerSecurityContextRepository sessions = new WebSessionServerSecurityContextRepository();
+
+        @Override
+        public Mono<Void> save(ServerWebExchange exchange, SecurityContext context) {
+            return sessions.save(exchange, context);
+        }
+
+        @Override
+        public Mono<SecurityContext> load(ServerWebExchange exchange) {
+            return exchange.getRequest().getCookies().containsKey(SESSION_COOKIE) ? sessions.load(exchange) : Mono.empty();
+        }
+    }
+
+    /**
+     * The page a browser asked for before it was sent to sign in, kept in its session (Spring Security's default);
+     * looked for only in a request that carries the session cookie, for the same reason as
+     * {@link SessionCookieContextRepository} (the request cache asked every request's session for a saved request).
+     */
+    static final class SessionCookieRequestCache implements ServerRequestCache {
+        private final WebSessionServerRequestCache sessions = new WebSessionServerRequestCache();
+
+        @Override
+        public Mono<Void> saveRequest(ServerWebExchange exchange) { return sessions.saveRequest(exchange); }
+
+        @Override
+        public Mono<java.net.URI> getRedirectUri(ServerWebExchange exchange) {
+            return hasSession(exchange) ? sessions.getRedirectUri(exchange) : Mono.empty();
+        }
+
+        @Override
+        public Mono<org.springframework.http.server.reactive.ServerHttpRequest> removeMatchingRequest(
+                ServerWebExchange exchange) {
+            return hasSession(exchange) ? sessions.removeMatchingRequest(exchange) : Mono.empty();
+        }
+
+        private static boolean hasSession(ServerWebExchange exchange) {
+            return exchange.getRequest().getCookies().containsKey(SESSION_COOKIE);
+        }
     }
 
     /** {@code Authorization: Bearer …} present (whatever its token: a wrong one is a 401, not a redirect). */

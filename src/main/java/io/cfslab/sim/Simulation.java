@@ -73,6 +73,7 @@ public final class Simulation {
         kernel = new Kernel(machine, scenario.kernel(), tree, ntasks, events,
                 new SplittableRandom(scenario.seed()), recorder);
         kernel.setTimerPlacement(scenario.kernel().timerPlacement());
+        if (!scenario.kernel().tickAligned()) kernel.bootTickPhase(scenario.seed());
         cpuTimeline = new CpuTimelineRecorder(m.cpus(), scenario.durationNs());
         if (!m.exactTime()) kernel.setTimeJitter(scenario.seed());
 

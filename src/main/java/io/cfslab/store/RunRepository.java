@@ -177,6 +177,12 @@ public class RunRepository {
                 .query(Long.class).single();
     }
 
+    /** Runs with a pace that are queued or running (every instance's). */
+    public long countPacedActive() {
+        return jdbc.sql("select count(*) from run where pace is not null and status in (?, ?)")
+                .params(RunStatus.QUEUED.word(), RunStatus.RUNNING.word()).query(Long.class).single();
+    }
+
     public long count(RunStatus status) {
         return jdbc.sql("select count(*) from run where status = ?").param(status.word()).query(Long.class).single();
     }

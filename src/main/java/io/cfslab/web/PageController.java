@@ -36,9 +36,12 @@ public class PageController {
     private final ReadyMadeExperiments readyMadeExperiments;
     private final Jdbc jdbc;
     private final SimulationEngine engine;
+    private final HomePageCache homePage;
 
     public PageController(ScenarioService scenarios, RunService runs, ExperimentService experiments,
-                          ReadyMadeExperiments readyMadeExperiments, Jdbc jdbc, SimulationEngine engine) {
+                          ReadyMadeExperiments readyMadeExperiments, Jdbc jdbc, SimulationEngine engine,
+                          HomePageCache homePage) {
+        this.homePage = homePage;
         this.engine = engine;
         this.scenarios = scenarios;
         this.runs = runs;
@@ -51,16 +54,18 @@ public class PageController {
     public record ScenarioItem(String id, String name, boolean readyMade) { }
 
     @GetMapping("/")
-    public Mono<String> home(Model model) {
+    public Mono<org.springframework.web.reactive.result.view.View> home(Model model) {
         return jdbc.call(() -> scenarios.list().stream()
                         .map(e -> new ScenarioItem(e.id(), e.name(), e.readyMade()))
                         .sorted(Comparator.comparing((ScenarioItem i) -> !i.readyMade()).thenComparing(ScenarioItem::name))
                         .toList())
-                .map(list -> {
+                .flatMap(list -> {
+                    var experimentsList = readyMadeExperiments.all();
                     model.addAttribute("readyMade", list.stream().filter(ScenarioItem::readyMade).toList());
                     model.addAttribute("saved", list.stream().filter(i -> !i.readyMade()).toList());
-                    model.addAttribute("readyMadeExperiments", readyMadeExperiments.all());
-                    return "home";
+                    model.addAttribute("readyMadeExperiments", experimentsList);
+                    // rendered again only when what the page shows changed (HomePageCache)
+                    return homePage.view("home", List.of(list, experimentsList));
                 });
     }
 
@@ -112,21 +117,67 @@ public class PageController {
                 });
     }
 
-    /** The compare page's facts about its two runs: names, the five list settings, every setting side by side. */
-    public record Comparison(String nameA, String nameB, RunSettings.Summary summaryA, RunSettings.Summary summaryB,
-                             List<RunSettings.Diff> settings, List<RunSettings.Diff> differing, List<String> unavailable) { }
+    /** The compare page's facts about its two runs: each side's heading, the five list settings, every setting side by side. */
+    public record Comparison(Side sideA, Side sideB, RunSettings.Summary summaryA, RunSettings.Summary summaryB,
+                             List<RunSettings.Diff> settings, List<RunSettings.Diff> differing, List<String> unavailable) {
+        /** A, then B. */
+        public List<Side> sides() { return List.of(sideA, sideB); }
 
-    /** Why run {@code label} ("A", "B") has no result to compare, or null if it has one (or no id was given). */
-    static String unavailable(String label, String runId, RunRecord r) {
+        /** A's and B's rows of the settings table (a summary is null where the side has no run). */
+        public List<SideSummary> summaries() { return List.of(new SideSummary(sideA, summaryA), new SideSummary(sideB, summaryB)); }
+    }
+
+    /** One row of the compare page's settings table. */
+    public record SideSummary(Side side, RunSettings.Summary summary) { }
+
+    /**
+     * What one side of the compare page ("A", "B") shows under its heading: never the letter alone.
+     *
+     * @param label  "A" or "B"
+     * @param id     the id given, or "" when none was
+     * @param text   the run's scenario name, or what stands there instead (none given, no such run, an experiment)
+     * @param href   where the text links to (the run's or the experiment's page), or null
+     * @param status the run's status word, or null when there is no run
+     * @param note   a short reason the side has nothing to compare (a hint after the text), or null
+     */
+    public record Side(String label, String id, String text, String href, String status, String note) {
+        /** The id's first 8 characters, which tell two runs of one scenario apart. */
+        public String shortId() { return id.length() > 8 ? id.substring(0, 8) : id; }
+    }
+
+    /** The heading of side {@code label} for the id given ({@code runId}), its run {@code r} and, failing that, experiment {@code x}. */
+    static Side side(String label, String runId, RunRecord r, ExperimentRecord x) {
+        if (runId == null || runId.isBlank()) {
+            return new Side(label, "", "none given", null, null, "tick a done run on the home page, or paste its id above");
+        }
+        if (r != null) {
+            String note = switch (r.status()) {
+                case DONE -> null;
+                case QUEUED, RUNNING -> "no result yet";
+                case CANCELLED, FAILED -> "no result";
+            };
+            return new Side(label, runId, r.scenarioName(), "/runs/" + runId, r.status().word(), note);
+        }
+        if (x != null) {
+            return new Side(label, runId, x.name(), "/experiments/" + runId, null, "an experiment, not a run");
+        }
+        return new Side(label, runId, "no run " + runId, null, null, "deleted, or a mistyped id");
+    }
+
+    /** Why side {@code label} ("A", "B") has no result to compare, or null if it has one (or no id was given). */
+    static String unavailable(String label, String runId, RunRecord r, ExperimentRecord x) {
         if (runId == null || runId.isBlank()) return null;
+        if (r == null && x != null) {
+            return label + " (" + x.name() + ") is an experiment, not a run: open it for its table and its runs, or"
+                    + " compare two of its runs (each run's page links to its experiment).";
+        }
         if (r == null) return label + ": there is no run " + runId + " (deleted, or a mistyped id).";
         return switch (r.status()) {
             case DONE -> null;
             case QUEUED, RUNNING -> label + " (" + r.scenarioName() + ") is " + r.status().word()
                     + ": its result can be compared once it is done.";
-            case CANCELLED, FAILED -> label + " (" + r.scenarioName() + ") " + (r.status() == io.cfslab.store.RunStatus.FAILED
-                    ? "failed" : "was cancelled") + (r.error() == null ? "" : " (" + r.error() + ")")
-                    + " and kept no result: only a done run can be compared.";
+            case CANCELLED, FAILED -> label + " (" + r.scenarioName() + ") " + RunStatusWords.outcome(r.status(), r.error())
+                    + "; it kept no result: only a done run can be compared.";
         };
     }
 
@@ -136,17 +187,18 @@ public class PageController {
         return jdbc.call(() -> {
             RunRecord ra = find(a);
             RunRecord rb = find(b);
+            ExperimentRecord xa = ra == null ? findExperiment(a) : null;
+            ExperimentRecord xb = rb == null ? findExperiment(b) : null;
             List<RunSettings.Diff> diff = ra != null && rb != null ? RunSettings.diff(ra, rb) : List.of();
-            return new Comparison(name(a, ra), name(b, rb), RunSettings.summary(ra == null ? null : ra.settingsJson()),
-                    RunSettings.summary(rb == null ? null : rb.settingsJson()), diff,
+            return new Comparison(side("A", a, ra, xa), side("B", b, rb, xb),
+                    ra == null ? null : RunSettings.summary(ra.settingsJson()),
+                    rb == null ? null : RunSettings.summary(rb.settingsJson()), diff,
                     diff.stream().filter(RunSettings.Diff::differs).toList(),
-                    java.util.stream.Stream.of(unavailable("A", a, ra), unavailable("B", b, rb))
+                    java.util.stream.Stream.of(unavailable("A", a, ra, xa), unavailable("B", b, rb, xb))
                             .filter(java.util.Objects::nonNull).toList());
         }).map(c -> {
             model.addAttribute("a", a == null ? "" : a);
             model.addAttribute("b", b == null ? "" : b);
-            model.addAttribute("nameA", c.nameA());
-            model.addAttribute("nameB", c.nameB());
             model.addAttribute("cmp", c);
             return "compare";
         });
@@ -172,9 +224,8 @@ public class PageController {
         return runId == null || runId.isBlank() ? null : runs.find(runId).orElse(null);
     }
 
-    private static String name(String runId, RunRecord r) {
-        if (runId == null || runId.isBlank()) return "";
-        return r == null ? "unknown run " + runId : r.scenarioName();
+    private ExperimentRecord findExperiment(String id) {
+        return id == null || id.isBlank() ? null : experiments.find(id).orElse(null);
     }
 
 }

@@ -12,7 +12,7 @@ import reactor.core.publisher.Mono;
 
 /**
  * No route for a page: the HTML error page with the navigation bar ({@code templates/error.html}). Under
- * {@code /api} the exception goes on to {@code ApiErrorWebExceptionHandler}, which answers a problem.
+ * {@code /api} and {@code /actuator} the exception goes on to {@code ApiErrorWebExceptionHandler}, which answers a problem.
  */
 @ControllerAdvice
 @Order(Ordered.HIGHEST_PRECEDENCE)
@@ -21,7 +21,7 @@ class PageNotFound {
     @ExceptionHandler(NoResourceFoundException.class)
     Mono<Rendering> noSuchPage(NoResourceFoundException e, ServerWebExchange exchange) {
         String path = exchange.getRequest().getPath().value();
-        if (path.equals("/api") || path.startsWith("/api/")) return Mono.error(e);
+        if (io.cfslab.api.ApiErrorWebExceptionHandler.answersProblems(path)) return Mono.error(e);
         return Mono.just(Rendering.view("error").status(HttpStatus.NOT_FOUND)
                 .modelAttribute("status", 404)
                 .modelAttribute("error", "Not Found")

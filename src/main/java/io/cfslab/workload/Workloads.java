@@ -22,6 +22,9 @@ public final class Workloads {
         if (spec instanceof WorkloadSpec.NetperfUdpRr n) {
             return new NetperfUdpRr(n.requestSize(), n.responseSize(), costs, firstTask);
         }
+        if (spec instanceof WorkloadSpec.GoSleepLoop g) {
+            return new GoSleepLoop(g.runNs(), g.sleepNs(), g.threads(), costs, firstTask);
+        }
         return new Single(create(spec));
     }
 

@@ -79,6 +79,14 @@ class NettyLeakTest {
 
     private static byte[] ascii(String s) { return s.getBytes(StandardCharsets.US_ASCII); }
 
+    /** The status line and headers of the answer read from {@code s}, up to the blank line. */
+    private static String head(Socket s) throws Exception {
+        BufferedReader r = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.US_ASCII));
+        StringBuilder b = new StringBuilder();
+        for (String line = r.readLine(); line != null && !line.isEmpty(); line = r.readLine()) b.append(line).append('\n');
+        return b.toString();
+    }
+
     private String post(String path, String body) throws Exception {
         HttpResponse<String> r = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build().send(
                 HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(30))
@@ -98,8 +106,9 @@ class NettyLeakTest {
         LEAKS.list.clear();
     }
 
+    /** Drops a buffer of the allocator the server's channels use (ByteBufAllocator.DEFAULT: adaptive in Netty 4.2). */
     private static void dropOne() {
-        PooledByteBufAllocator.DEFAULT.directBuffer(128).writeInt(1); // never released
+        io.netty.buffer.ByteBufAllocator.DEFAULT.directBuffer(128).writeInt(1); // never released
     }
 
     @Test
@@ -162,6 +171,18 @@ class NettyLeakTest {
             assertThat(post("/api/runs", "{\"scenarioId\": 5, \"pad\": \"" + "y".repeat(100_000) + "\"}")).startsWith("422");
             assertThat(post("/api/scenarios", "{not json" + " ".repeat(50_000))).startsWith("400");
             assertThat(post("/api/no-such-thing", "{}")).startsWith("404");
+        }
+        // the same refusals over a raw connection: each answer says Connection: close (the path above is the closing one)
+        for (String[] req : List.of(new String[] {"/api/runs", "{\"scenarioId\": 5, \"pad\": \"" + "y".repeat(100_000) + "\"}", "422"},
+                new String[] {"/api/scenarios", "{not json" + " ".repeat(50_000), "400"}, new String[] {"/api/no-such-thing", "{}", "404"})) {
+            try (Socket s = socket()) {
+                byte[] body = ascii(req[1]);
+                s.getOutputStream().write(ascii("POST " + req[0] + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                        + "Content-Length: " + body.length + "\r\n\r\n"));
+                s.getOutputStream().write(body);
+                String head = head(s);
+                assertThat(head).as(req[0]).startsWith("HTTP/1.1 " + req[2]).containsIgnoringCase("\nconnection: close");
+            }
         }
         try (Socket s = socket()) {
             s.getOutputStream().write(ascii("POST /api/scenarios HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"

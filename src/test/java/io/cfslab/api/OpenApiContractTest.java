@@ -104,7 +104,7 @@ class OpenApiContractTest {
     @Test
     void theDocumentDescribesTheServiceAndEveryParameter() throws Exception {
         JsonNode info = api.doc.path("info");
-        assertThat(info.path("title").asString()).isEqualTo("cfslab");
+        assertThat(info.path("title").asString()).isEqualTo("CFS Bandwidth Lab (cfslab)");
         assertThat(info.path("version").asString()).matches("\\d+\\.\\d+\\.\\d+.*");
         assertThat(info.path("description").asString()).contains("CFS bandwidth").doesNotContain("\n");
         assertThat(api.doc.path("openapi").asString()).startsWith("3.1");

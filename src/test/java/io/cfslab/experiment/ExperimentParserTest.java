@@ -154,7 +154,8 @@ class ExperimentParserTest {
         assertThat(lines(experiment("[{\"name\": \"b\"}]", ", \"colour\": 1"))).containsExactly(
                 "/colour: unknown key \"colour\" (expected one of name, description, scenario, scenario_id, seed, set, arms, repeats, metrics)");
         assertThat(lines(experiment("[{\"name\": \"b\"}, {\"name\": \"b\", \"sett\": {}}]", ""))).containsExactly(
-                "/arms/1/sett: unknown key \"sett\" (expected name, set)", "/arms/1/name: arm name \"b\" is used twice");
+                "/arms/1/sett: unknown key \"sett\" (expected name, set)",
+                "/arms/1/name: arm name \"b\" is used twice (first at /arms/0) (EINVAL)");
         assertThat(lines(experiment("[]", ""))).containsExactly("/arms: at least one arm is needed; the first is the base");
         assertThat(lines(experiment("[{\"name\": \"b\"}]", ", \"scenario_id\": \"x\""))).containsExactly(
                 "/scenario_id: give either \"scenario\" or \"scenario_id\", not both");

@@ -40,10 +40,14 @@ class BenchmarkWorkloadSchemaTest {
         for (String w : List.of("{'kind': 'hackbench'}",
                 "{'kind': 'hackbench', 'mode': 'pipe', 'groups': 1, 'fds': 20, 'loops': 20000, 'datasize': 100}",
                 "{'kind': 'hackbench', 'mode': 'socket', 'fds': 1000, 'datasize': 4096}",
-                "{'kind': 'netperf-udp-rr'}", "{'kind': 'netperf-udp-rr', 'request_size': 1, 'response_size': 65507}")) {
+                "{'kind': 'netperf-udp-rr'}", "{'kind': 'netperf-udp-rr', 'request_size': 1, 'response_size': 65507}",
+                "{'kind': 'go-sleep-loop', 'run': '5ms', 'sleep': '100ms'}",
+                "{'kind': 'go-sleep-loop', 'run': '1us', 'sleep': '1us', 'threads': 64}")) {
             assertThat(errors(s, w)).as(w).isEmpty();
             String json = ("{'duration': '1s', 'tasks': [{'name': 'w', 'workload': " + w + "}]}").replace('\'', '"');
-            assertThat(ScenarioParser.parse(json).tasks()).hasSize(1);
+            Scenario parsed = ScenarioParser.parse(json);
+            assertThat(parsed.tasks()).hasSize(1);
+            assertThat(ScenarioParser.parse(ScenarioWriter.toJson(parsed))).as("canonical form round trip").isEqualTo(parsed);
         }
     }
 
@@ -54,8 +58,16 @@ class BenchmarkWorkloadSchemaTest {
                 "{'kind': 'hackbench', 'datasize': 4097}", "{'kind': 'hackbench', 'mode': 'fifo'}",
                 "{'kind': 'hackbench', 'loops': 0}", "{'kind': 'hackbench', 'threads': true}",
                 "{'kind': 'netperf-udp-rr', 'request_size': 0}", "{'kind': 'netperf-udp-rr', 'duration': '30s'}",
-                "{'kind': 'netperf-udp-rr', 'response_size': 65508}")) {
+                "{'kind': 'netperf-udp-rr', 'response_size': 65508}",
+                "{'kind': 'go-sleep-loop', 'run': '5ms'}", "{'kind': 'go-sleep-loop', 'run': '5ms', 'sleep': '1ms', 'threads': 2}",
+                "{'kind': 'go-sleep-loop', 'run': '5ms', 'sleep': '1ms', 'threads': 65}",
+                "{'kind': 'go-sleep-loop', 'run': '5ms', 'sleep': '1ms', 'loops': 3}")) {
             assertThat(errors(s, w)).as(w).isNotEmpty();
+            String json = ("{'duration': '1s', 'tasks': [{'name': 'w', 'workload': " + w + "}]}").replace('\'', '"');
+            if (w.contains("go-sleep-loop")) {
+                org.assertj.core.api.Assertions.assertThatThrownBy(() -> ScenarioParser.parse(json)).as(w)
+                        .isInstanceOf(ScenarioException.class);
+            }
         }
     }
 }

@@ -22,41 +22,42 @@ class KernelVersionsTest {
     }
 
     /**
-     * version | throttle | unthrottle | timer | list insert | slice expiry | stale expiry | period overrun | burst |
+     * version | throttle | unthrottle | timer | tick aligned | list insert | slice expiry | stale expiry | period overrun | burst |
      * burst stats | burst-units bug | cpu.stat.local | throttled clock start
      */
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
-            4.14         | cfs_rq       | sync  | aligned | head                     | true  | true  | unlimited            | false | false | false | false | throttle
-            4.18         | cfs_rq       | sync  | aligned | head                     | true  | false | unlimited            | false | false | false | false | throttle
-            4.19         | cfs_rq       | sync  | aligned | tail-unless-distributing | true  | false | unlimited            | false | false | false | false | throttle
-            5.4          | cfs_rq       | sync  | aligned | tail-unless-distributing | false | false | scale-2              | false | false | false | false | throttle
-            5.10         | cfs_rq       | sync  | aligned | tail                     | false | false | scale-2-refill-first | false | false | false | false | throttle
-            5.15         | cfs_rq       | sync  | aligned | tail                     | false | false | scale-2-refill-first | true  | false | true  | false | throttle
-            6.1          | cfs_rq       | sync  | aligned | tail                     | false | false | scale-2-refill-first | true  | true  | true  | false | throttle
-            6.6          | cfs_rq       | async | random  | tail                     | false | false | scale-2-refill-first | true  | true  | true  | true  | nonempty
-            6.8          | cfs_rq       | async | random  | tail                     | false | false | scale-2-refill-first | true  | true  | true  | true  | nonempty
-            6.12         | cfs_rq       | async | random  | tail                     | false | false | scale-2-refill-first | true  | true  | false | true  | nonempty
-            6.18         | task         | async | random  | tail                     | false | false | scale-2-refill-first | true  | true  | false | true  | first-park
-            tip-2026     | task-account | async | random  | tail                     | false | false | scale-2-refill-first | true  | true  | false | true  | first-park
-            5.1          | cfs_rq       | sync  | aligned | tail-unless-distributing | true  | false | scale-147-128        | false | false | false | false | throttle
-            5.8          | cfs_rq       | sync  | aligned | tail                     | false | false | scale-2-refill-first | false | false | false | false | throttle
-            5.14         | cfs_rq       | sync  | aligned | tail                     | false | false | scale-2-refill-first | true  | false | true  | false | throttle
-            5.16         | cfs_rq       | sync  | aligned | tail                     | false | false | scale-2-refill-first | true  | true  | true  | false | throttle
-            6.2          | cfs_rq       | sync  | aligned | tail                     | false | false | scale-2-refill-first | true  | true  | true  | false | throttle
-            6.3          | cfs_rq       | async | aligned | tail                     | false | false | scale-2-refill-first | true  | true  | true  | false | throttle
-            6.4          | cfs_rq       | async | random  | tail                     | false | false | scale-2-refill-first | true  | true  | true  | false | throttle
-            6.10         | cfs_rq       | async | random  | tail                     | false | false | scale-2-refill-first | true  | true  | false | true  | nonempty
-            rhel8        | cfs_rq       | sync  | aligned | head                     | true  | false | unlimited            | false | false | false | false | throttle
-            rhel9        | cfs_rq       | sync  | aligned | tail                     | false | false | scale-2-refill-first | true  | false | true  | false | throttle
-            ubuntu-20.04 | cfs_rq       | sync  | aligned | tail-unless-distributing | false | false | scale-2              | false | false | false | false | throttle
-            ubuntu-22.04 | cfs_rq       | sync  | aligned | tail                     | false | false | scale-2-refill-first | true  | false | false | false | throttle
-            ubuntu-24.04 | cfs_rq       | async | random  | tail                     | false | false | scale-2-refill-first | true  | true  | true  | true  | nonempty
-            debian-11    | cfs_rq       | sync  | aligned | tail                     | false | false | scale-2-refill-first | false | false | false | false | throttle
-            debian-12    | cfs_rq       | sync  | aligned | tail                     | false | false | scale-2-refill-first | true  | true  | false | false | throttle
-            debian-13    | cfs_rq       | async | random  | tail                     | false | false | scale-2-refill-first | true  | true  | false | true  | nonempty
+            4.14         | cfs_rq       | sync  | aligned | true  | head                     | true  | true  | unlimited            | false | false | false | false | throttle
+            4.18         | cfs_rq       | sync  | aligned | true  | head                     | true  | false | unlimited            | false | false | false | false | throttle
+            4.19         | cfs_rq       | sync  | aligned | false | tail-unless-distributing | true  | false | unlimited            | false | false | false | false | throttle
+            5.4          | cfs_rq       | sync  | aligned | false | tail-unless-distributing | false | false | scale-2              | false | false | false | false | throttle
+            5.10         | cfs_rq       | sync  | aligned | false | tail                     | false | false | scale-2-refill-first | false | false | false | false | throttle
+            5.15         | cfs_rq       | sync  | aligned | false | tail                     | false | false | scale-2-refill-first | true  | false | true  | false | throttle
+            6.1          | cfs_rq       | sync  | aligned | false | tail                     | false | false | scale-2-refill-first | true  | true  | true  | false | throttle
+            6.6          | cfs_rq       | async | random  | true  | tail                     | false | false | scale-2-refill-first | true  | true  | true  | true  | nonempty
+            6.8          | cfs_rq       | async | random  | true  | tail                     | false | false | scale-2-refill-first | true  | true  | true  | true  | nonempty
+            6.12         | cfs_rq       | async | random  | true  | tail                     | false | false | scale-2-refill-first | true  | true  | false | true  | nonempty
+            6.18         | task         | async | random  | true  | tail                     | false | false | scale-2-refill-first | true  | true  | false | true  | first-park
+            tip-2026     | task-account | async | random  | true  | tail                     | false | false | scale-2-refill-first | true  | true  | false | true  | first-park
+            5.1          | cfs_rq       | sync  | aligned | false | tail-unless-distributing | true  | false | scale-147-128        | false | false | false | false | throttle
+            5.8          | cfs_rq       | sync  | aligned | false | tail                     | false | false | scale-2-refill-first | false | false | false | false | throttle
+            5.14         | cfs_rq       | sync  | aligned | false | tail                     | false | false | scale-2-refill-first | true  | false | true  | false | throttle
+            5.16         | cfs_rq       | sync  | aligned | false | tail                     | false | false | scale-2-refill-first | true  | true  | true  | false | throttle
+            6.2          | cfs_rq       | sync  | aligned | false | tail                     | false | false | scale-2-refill-first | true  | true  | true  | false | throttle
+            6.3          | cfs_rq       | async | aligned | false | tail                     | false | false | scale-2-refill-first | true  | true  | true  | false | throttle
+            6.4          | cfs_rq       | async | random  | true  | tail                     | false | false | scale-2-refill-first | true  | true  | true  | false | throttle
+            6.10         | cfs_rq       | async | random  | true  | tail                     | false | false | scale-2-refill-first | true  | true  | false | true  | nonempty
+            rhel8        | cfs_rq       | sync  | aligned | true  | head                     | true  | false | unlimited            | false | false | false | false | throttle
+            rhel9        | cfs_rq       | sync  | aligned | false | tail                     | false | false | scale-2-refill-first | true  | false | true  | false | throttle
+            ubuntu-20.04 | cfs_rq       | sync  | aligned | false | tail-unless-distributing | false | false | scale-2              | false | false | false | false | throttle
+            ubuntu-22.04 | cfs_rq       | sync  | aligned | true  | tail                     | false | false | scale-2-refill-first | true  | false | false | false | throttle
+            ubuntu-24.04 | cfs_rq       | async | random  | true  | tail                     | false | false | scale-2-refill-first | true  | true  | true  | true  | nonempty
+            debian-11    | cfs_rq       | sync  | aligned | true  | tail                     | false | false | scale-2-refill-first | false | false | false | false | throttle
+            debian-12    | cfs_rq       | sync  | aligned | true  | tail                     | false | false | scale-2-refill-first | true  | true  | false | false | throttle
+            debian-13    | cfs_rq       | async | random  | true  | tail                     | false | false | scale-2-refill-first | true  | true  | false | true  | nonempty
             """)
-    void eachVersionSetsItsKernelsSwitches(String version, String throttle, String unthrottle, String timer, String list,
+    void eachVersionSetsItsKernelsSwitches(String version, String throttle, String unthrottle, String timer,
+                                           boolean tickAligned, String list,
                                            boolean expiry, boolean stale, String overrun, boolean burst, boolean burstStats,
                                            boolean unitsBug, boolean statLocal, String clockStart) {
         Map<String, Object> s = kernel("{\"version\": \"" + version + "\"}").switches();
@@ -64,6 +65,7 @@ class KernelVersionsTest {
         assertThat(s.get("throttle")).isEqualTo(throttle);
         assertThat(s.get("unthrottle")).isEqualTo(unthrottle);
         assertThat(s.get("timer_placement")).isEqualTo(timer);
+        assertThat(s.get("tick_aligned")).isEqualTo(tickAligned);
         assertThat(s.get("throttled_list_insert")).isEqualTo(list);
         assertThat(s.get("slice_expiry")).isEqualTo(expiry);
         assertThat(s.get("stale_expiry")).isEqualTo(stale);

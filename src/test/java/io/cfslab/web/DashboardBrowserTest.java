@@ -43,7 +43,9 @@ import org.springframework.test.context.DynamicPropertySource;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "cfslab.runs.pool-size=2", "cfslab.runs.poll-interval=100ms", "cfslab.runs.progress-interval=50ms",
         // the events stream's update interval (GET /api/runs/{id}/events): more updates in a short run
-        "cfslab.live.interval=100ms"})
+        "cfslab.live.interval=100ms",
+        // two paced runs hold both queue threads on purpose (a run waits in the queue behind them): no paced-run limit
+        "cfslab.runs.max-paced=0"})
 @DirtiesContext // its run queue and file database are closed after the class, not kept for later tests
 class DashboardBrowserTest {
     static final Path SCREENSHOTS = Path.of("target", "screenshots");
@@ -156,6 +158,9 @@ class DashboardBrowserTest {
         assertThat(driver.findElements(By.cssSelector("#task-latency tbody tr.selected"))).hasSize(1);
         assertThat(text("#latency-hist-title")).contains("wake-up latency");
         assertThat(driver.findElements(By.cssSelector("#latency-hist .uplot"))).as("the first task with wake-ups is charted").hasSize(1);
+        // its buckets count µs (as runqlat), and its x axis says so; the distribute histogram's count ns
+        assertThat(attr("#latency-hist", "data-axes")).contains("duration, µs");
+        assertThat(attr("#hist", "data-axes")).contains("duration, ns");
         // the bpftrace text view of the same histogram
         driver.findElement(By.id("hist-as-text")).click();
         assertThat(text("#hist-text")).startsWith("@distribute_cfs_runtime_ns:\n[").contains(" |@");
@@ -221,6 +226,10 @@ class DashboardBrowserTest {
     @Test
     void aNewScenarioIsBuiltInTheEditorAndOneIsImported() throws Exception {
         driver.get(url("/scenarios/new"));
+        // a new scenario starts from docs/scenarios.md's defaults: 2 CPUs, HZ 1000, slice 5000 µs
+        assertThat(driver.findElement(By.cssSelector("#options-form input[name='machine.cpus']")).getDomProperty("value")).isEqualTo("2");
+        assertThat(driver.findElement(By.cssSelector("#options-form select[name='kernel.hz']")).getDomProperty("value")).isEqualTo("1000");
+        assertThat(driver.findElement(By.cssSelector("#options-form input[name='kernel.bandwidth_slice_us']")).getDomProperty("value")).isEqualTo("5000");
         WebElement name = driver.findElement(By.cssSelector("#options-form input[name='name']"));
         name.clear();
         name.sendKeys("built in the browser");
@@ -237,6 +246,28 @@ class DashboardBrowserTest {
         cpuMax.clear();
         cpuMax.sendKeys("50000", Keys.ENTER);
         waitFor(Duration.ofSeconds(20), "cpu.max read back", () -> "50000 100000".equals(cpuMax.getDomProperty("value")));
+        assertThat(text("#tasks-table tbody")).contains("no tasks yet");
+
+        // a periodic RT task with its own parameters, policy, priority and allowed CPUs; the form is empty afterwards
+        WebElement form = driver.findElement(By.id("task-form"));
+        form.findElement(By.name("name")).sendKeys("tick");
+        form.findElement(By.name("cgroup")).sendKeys("/web/frontend");
+        new org.openqa.selenium.support.ui.Select(form.findElement(By.name("kind"))).selectByVisibleText("periodic");
+        form.findElement(By.name("run")).sendKeys("2ms");
+        form.findElement(By.name("sleep")).sendKeys("8ms");
+        new org.openqa.selenium.support.ui.Select(form.findElement(By.name("policy"))).selectByVisibleText("rr");
+        form.findElement(By.name("priority")).sendKeys("10");
+        form.findElement(By.name("cpus_allowed")).sendKeys("0-1");
+        form.findElement(By.cssSelector("button[type='submit']")).click();
+        waitFor(Duration.ofSeconds(20), "the task added", () -> text("#tasks-table tbody").contains("tick"));
+        assertThat(text("#tasks-table tbody")).contains("\"run\":\"2ms\"", "\"sleep\":\"8ms\"", "rr 10", "0-1");
+        waitFor(Duration.ofSeconds(5), "the form reset", () -> form.findElement(By.name("name")).getDomProperty("value").isEmpty());
+        for (String field : List.of("cgroup", "priority", "cpus_allowed")) {
+            assertThat(form.findElement(By.name(field)).getDomProperty("value")).as(field).isEmpty();
+        }
+        assertThat(form.findElement(By.name("kind")).getDomProperty("value")).isEqualTo("hog");
+        assertThat(form.findElement(By.name("run")).isDisplayed()).as("periodic's fields hidden again").isFalse();
+        screenshot("editor-task-added");
 
         Path file = Files.createTempFile("imported", ".json");
         Files.writeString(file, """
@@ -252,6 +283,14 @@ class DashboardBrowserTest {
         assertThat(driver.findElement(By.cssSelector(".tree-row[data-path='/x'] input[data-file='cpu.max']"))
                 .getDomProperty("value")).isEqualTo("20000 100000");
         assertThat(text("#tasks-table")).contains("hog");
+
+        // seed 03 (it names neither timer placement nor slice): the fields say what the run will use, not a blank
+        driver.get(url("/scenarios/seed03-functional"));
+        waitFor(Duration.ofSeconds(20), "the editor loaded", () -> "true".equals(attr("body", "data-loaded")));
+        WebElement timer = driver.findElement(By.cssSelector("#options-form select[name='kernel.timer_placement']"));
+        assertThat(new org.openqa.selenium.support.ui.Select(timer).getFirstSelectedOption().getText()).startsWith("default (").contains("random");
+        assertThat(driver.findElement(By.cssSelector("#options-form input[name='kernel.bandwidth_slice_us']")).getDomAttribute("placeholder"))
+                .isEqualTo("default: 5000");
     }
 
     @Test
@@ -306,6 +345,69 @@ class DashboardBrowserTest {
         screenshot("compare");
     }
 
+    /**
+     * At a phone's width (420 px) no page is wider than the window: the header wraps, wide tables and the cgroup tree
+     * scroll inside their panel, and every chart and the CPU timeline are drawn at their panel's width, also after the
+     * window changes size. Then, back at 1400 px, the charts widen again.
+     */
+    @Test
+    void narrowWindowsGetPagesNoWiderThanTheWindow() throws Exception {
+        String id = startRun("{\"scenarioId\": \"seed03-functional\"}");
+        org.openqa.selenium.Dimension wide = driver.manage().window().getSize();
+        try {
+            driver.get(url("/runs/" + id));
+            waitFor(Duration.ofSeconds(90), "the run's result shown", () -> "true".equals(attr("body", "data-final")));
+            driver.manage().window().setSize(new org.openqa.selenium.Dimension(420, 900));
+            for (String path : List.of("/runs/" + id, "/", "/scenarios/seed03-functional", "/scenarios/new",
+                    "/compare?a=" + id + "&b=" + id, "/compare", "/no-such-page")) {
+                if (!path.equals("/runs/" + id)) driver.get(url(path)); // the run page: resized in place
+                if (path.startsWith("/runs/")) {
+                    waitFor(Duration.ofSeconds(20), "the result shown", () -> "true".equals(attr("body", "data-final")));
+                }
+                if (path.startsWith("/compare?")) waitFor(Duration.ofSeconds(20), "compared", () -> "true".equals(attr("body", "data-loaded")));
+                waitFor(Duration.ofSeconds(5), path + " no wider than the window", () -> wider().isEmpty());
+                assertThat(wider()).as(path + ": elements beyond the window's right edge").isEmpty();
+                if (path.startsWith("/runs/")) {
+                    screenshot("narrow-run");
+                    long viewport = (Long) js("return document.documentElement.clientWidth");
+                    for (String chart : List.of("#hist .uplot", "#chart-usage .uplot", "#cpu-timeline canvas")) {
+                        long w = (Long) js("return Math.round(document.querySelector(arguments[0]).getBoundingClientRect().width)", chart);
+                        assertThat(w).as(chart + " width").isLessThanOrEqualTo(viewport).isGreaterThan(200);
+                    }
+                }
+            }
+            screenshot("narrow-not-found");
+        } finally {
+            driver.manage().window().setSize(wide);
+        }
+        driver.get(url("/runs/" + id));
+        waitFor(Duration.ofSeconds(20), "the result shown", () -> "true".equals(attr("body", "data-final")));
+        long usage = (Long) js("return Math.round(document.querySelector('#chart-usage .uplot').getBoundingClientRect().width)");
+        assertThat(usage).as("a chart at 1400 px").isGreaterThan(500);
+        // per-task latency: run_delay over a second reads in seconds, not thousands of ms
+        assertThat(text("#task-latency tbody")).doesNotContainPattern("\\d{4,}\\.\\d+ ms").containsPattern("\\d s");
+    }
+
+    /** Elements whose right edge is past the window's, outside any element that scrolls or clips them. */
+    @SuppressWarnings("unchecked")
+    List<String> wider() {
+        return (List<String>) js("""
+                const vw = document.documentElement.clientWidth, out = [];
+                for (const e of document.querySelectorAll('body *')) {
+                  const r = e.getBoundingClientRect();
+                  if (r.width === 0 || r.right <= vw + 1) continue;
+                  let p = e.parentElement, clipped = false;
+                  while (p && p !== document.body) {
+                    if (getComputedStyle(p).overflowX !== 'visible' && p.getBoundingClientRect().right <= vw + 1) { clipped = true; break; }
+                    p = p.parentElement;
+                  }
+                  if (!clipped) out.push(e.tagName + '#' + e.id + '.' + e.className + ' right ' + Math.round(r.right) + ' > ' + vw);
+                }
+                return out.slice(0, 10);""");
+    }
+
+    Object js(String script, Object... args) { return ((JavascriptExecutor) driver).executeScript(script, args); }
+
     @Test
     void anExperimentShowsProgressPerArmTheTableAndEveryRun() throws Exception {
         // dashboard-demo shortened to 60 s simulated (its timeline at 100 s and 200 s dropped): about a second of
@@ -353,7 +455,16 @@ class DashboardBrowserTest {
         assertThat(text("#exp-hist-text")).contains("task\n@distribute_cfs_runtime_ns:", "cfs_rq\n@distribute_cfs_runtime_ns:");
         List<WebElement> plots = driver.findElements(By.cssSelector("#metric-plots .metric-plot"));
         assertThat(plots).hasSize(rows.size());
-        for (WebElement plot : plots) assertThat(plot.findElements(By.tagName("canvas"))).isNotEmpty();
+        for (WebElement plot : plots) {
+            assertThat(plot.findElements(By.tagName("canvas"))).isNotEmpty();
+            // each plot's y axis names its metric and unit; a *_usec metric reads as time (its ticks in s/ms/µs)
+            String metric = plot.getAttribute("data-metric");
+            List<String> axes = JSON.readTree(plot.findElement(By.cssSelector(".chart")).getAttribute("data-axes"))
+                    .valueStream().map(JsonNode::asString).toList();
+            assertThat(axes).as(metric).hasSize(2);
+            assertThat(axes.get(1)).as(metric).endsWith(metric.endsWith("_usec") ? "(time)" : ")")
+                    .startsWith(metric.substring(metric.lastIndexOf('/') + 1));
+        }
         screenshot("experiment");
         ((JavascriptExecutor) driver).executeScript("document.getElementById('metrics-panel').scrollIntoView()");
         screenshot("experiment-plots");
@@ -532,8 +643,12 @@ class DashboardBrowserTest {
         });
         driver.get(url("/runs/" + cancelled));
         waitFor(Duration.ofSeconds(20), "the page ended", () -> "cancelled".equals(attr("body", "data-ended")));
-        for (String panel : panels) assertThat(note(panel)).as(panel).contains("cancelled at").contains("of 60.0 s simulated");
+        for (String panel : panels) assertThat(note(panel)).as(panel).contains("the run was cancelled by request at")
+                .contains("of 60.0 s simulated").doesNotContain("(cancelled");
         assertThat(attr("#run-status", "data-status")).isEqualTo("cancelled");
+        // the banner says it once, as a notice (a cancel is no error)
+        assertThat(text("#run-error")).isEqualTo("cancelled by request");
+        assertThat(attr("#run-error", "class")).contains("notice");
         screenshot("run-cancelled");
 
         // failed (the event budget): a row as the worker leaves it
@@ -544,12 +659,13 @@ class DashboardBrowserTest {
                 + " exceeded at 1000000 ns simulated", 0.01, 1_000_000, 1001, 3);
         driver.get(url("/runs/" + failed));
         waitFor(Duration.ofSeconds(20), "the page ended", () -> "failed".equals(attr("body", "data-ended")));
-        for (String panel : panels) assertThat(note(panel)).as(panel).contains("the run failed (max events exceeded (1000)");
+        for (String panel : panels) assertThat(note(panel)).as(panel).contains("the run failed: max events exceeded (1000)");
+        assertThat(text("#run-error")).isEqualTo("failed: max events exceeded (1000): event budget of 1000 events exceeded at 1000000 ns simulated");
         screenshot("run-failed");
 
         // compare: a run without a result is named, with why
         driver.get(url("/compare?a=" + done + "&b=" + cancelled));
-        assertThat(text("#compare-unavailable")).contains("B (cancelled) was cancelled (cancelled by request)")
+        assertThat(text("#compare-unavailable")).contains("B (cancelled) cancelled by request; it kept no result")
                 .contains("only a done run can be compared");
         assertThat(driver.findElements(By.id("compare-hist"))).isEmpty();
         driver.get(url("/compare?a=no-such-run&b=" + done));

@@ -49,7 +49,7 @@ class PagesTest {
         assertThat(page("/scenarios/e1-one-hog-10pct")).contains("data-page=\"editor\"", "data-read-only=\"true\"",
                 "E1 one hog at 10%", "Copy to edit");
         assertThat(page("/scenarios/new")).contains("data-page=\"editor\"", "data-read-only=\"false\"");
-        assertThat(page("/compare?a=x&b=y")).contains("data-page=\"compare\"", "unknown run x");
+        assertThat(page("/compare?a=x&b=y")).contains("data-page=\"compare\"", "no run x");
         String id = web.post().uri("/api/runs").contentType(MediaType.APPLICATION_JSON)
                 .bodyValue("{\"scenarioId\": \"e1-one-hog-10pct\"}").exchange().expectStatus().isAccepted()
                 .expectBody(String.class).returnResult().getResponseBody().replaceAll(".*\"id\":\"([^\"]+)\".*", "$1");
@@ -90,5 +90,61 @@ class PagesTest {
             assertThat(html).as(path).contains("data-page=\"error\"", "class=\"top\"", "href=\"/scenarios/new\"", "404")
                     .doesNotContain("\"status\":");
         }
+    }
+
+    @Autowired
+    io.cfslab.store.RunRepository runs;
+
+    String post(String uri, String json) {
+        return web.post().uri(uri).contentType(MediaType.APPLICATION_JSON).bodyValue(json).exchange()
+                .expectStatus().isAccepted().expectBody(String.class).returnResult().getResponseBody()
+                .replaceAll("(?s).*?\"id\":\"([^\"]+)\".*", "$1");
+    }
+
+    /** The text under each side's heading of a compare page ("A" then "B"), tags dropped. */
+    static java.util.List<String> sides(String html) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?s)<div class=\"side\"[^>]*>(.*?)</div>").matcher(html);
+        while (m.find()) out.add(m.group(1).replaceAll("<[^>]+>", " ").replaceAll("\\s+", " ").strip());
+        return out;
+    }
+
+    /**
+     * Issue 12: every heading of the compare page names what it shows or says why not, whatever the ids name
+     * (queued, cancelled, failed, done-less, unknown, an experiment, none), and a finished run's reason is said once.
+     */
+    @Test
+    void compareHeadingsNameEachSideOrSayWhyNot() {
+        String queued = post("/api/runs", "{\"scenarioId\": \"e1-one-hog-10pct\"}");
+        String cancelled = post("/api/runs", "{\"scenarioId\": \"e1-one-hog-10pct\"}");
+        web.delete().uri("/api/runs/" + cancelled).exchange().expectStatus().isAccepted();
+        String failed = java.util.UUID.randomUUID().toString();
+        runs.insert(failed, null, "failed run", "{\"name\": \"failed run\", \"duration\": \"1s\"}", 3L, 1);
+        runs.start(failed, "test", 1_000_000_000L);
+        runs.finish(failed, io.cfslab.store.RunStatus.FAILED, "max events exceeded (1000)", 0.1, 1_000_000, 1001, 3);
+        String experiment = post("/api/experiments", "{\"name\": \"e1 twice\", \"scenario_id\": \"e1-one-hog-10pct\","
+                + " \"repeats\": 1, \"arms\": [{\"name\": \"a\"}, {\"name\": \"b\"}]}");
+        java.util.Map<String, java.util.List<String>> expected = new java.util.LinkedHashMap<>();
+        expected.put("a=" + queued + "&b=" + cancelled, java.util.List.of("A E1 one hog at 10% " + queued.substring(0, 8) + " queued (no result yet)",
+                "B E1 one hog at 10% " + cancelled.substring(0, 8) + " cancelled (no result)"));
+        expected.put("a=" + failed + "&b=no-such-run", java.util.List.of("A failed run " + failed.substring(0, 8) + " failed (no result)",
+                "B no run no-such-run (deleted, or a mistyped id)"));
+        expected.put("a=" + experiment + "&b=" + queued, java.util.List.of("A e1 twice (an experiment, not a run)",
+                "B E1 one hog at 10% " + queued.substring(0, 8) + " queued (no result yet)"));
+        expected.put("a=" + queued, java.util.List.of("A E1 one hog at 10% " + queued.substring(0, 8) + " queued (no result yet)",
+                "B none given (tick a done run on the home page, or paste its id above)"));
+        expected.put("b=" + failed, java.util.List.of("A none given (tick a done run on the home page, or paste its id above)",
+                "B failed run " + failed.substring(0, 8) + " failed (no result)"));
+        expected.put("", java.util.List.of("A none given (tick a done run on the home page, or paste its id above)",
+                "B none given (tick a done run on the home page, or paste its id above)"));
+        expected.forEach((query, want) -> assertThat(sides(page("/compare?" + query))).as(query).isEqualTo(want));
+
+        String html = page("/compare?a=" + failed + "&b=" + cancelled);
+        assertThat(html).as("each reason said once").contains("B (E1 one hog at 10%) cancelled while queued; it kept no result",
+                "A (failed run) failed: max events exceeded (1000); it kept no result").doesNotContain("cancelled (cancelled");
+        // the settings table: a side without a run says so instead of a row of dashes
+        assertThat(page("/compare?a=" + queued + "&b=nope")).contains("no settings: no run nope (deleted, or a mistyped id)");
+        assertThat(page("/compare?a=" + experiment + "&b=" + queued)).contains("href=\"/experiments/" + experiment + "\"",
+                "is an experiment, not a run");
     }
 }

@@ -69,6 +69,10 @@ final class IdealMachine implements WorkloadContext {
                 state.get(t)[0] = 0;
                 queue.add(new Ev(now + seg.amountNs, seq++, t));
             }
+            case Segment.SLEEP -> { // a timed sleep: not blocked (a wake-up now would be a workload's error)
+                state.get(t)[0] = 0;
+                queue.add(new Ev(now + seg.amountNs, seq++, t));
+            }
             case Segment.BLOCK -> state.get(t)[0] = 1;
             case Segment.EXIT -> {
                 state.get(t)[0] = 2;

@@ -1,0 +1,91 @@
+package io.cfslab.experiment;
+
+import java.text.Normalizer;
+import java.util.Locale;
+
+/**
+ * Arm names as a reader of the experiment's tables tells them apart. An arm name heads a column of every table, names
+ * a histogram series and is how a script picks an arm from the result, so two arms must not look alike:
+ * <ul>
+ *   <li>a name is kept in Unicode normalisation form C (NFC): {@code "é"} typed as e + U+0301 and as U+00E9 are one
+ *       name, stored one way;</li>
+ *   <li>invisible characters are refused: format characters (Unicode category Cf: U+200B zero-width space, U+200D
+ *       joiner, U+FEFF, the bidirectional controls U+202A–U+202E and U+2066–U+2069, soft hyphen U+00AD, …), and
+ *       whitespace other than the plain space, and leading or trailing spaces (control characters are refused before,
+ *       as in every name: {@code ScenarioText.badText});</li>
+ *   <li>a word that mixes Latin, Greek and Cyrillic letters is refused ({@code "bаse"} with a Cyrillic а): the
+ *       common confusables, as Unicode's mixed-script check of identifiers (UTS #39, section 5) does; words in one
+ *       script each, as in {@code "base β"}, are fine;</li>
+ *   <li>two names are the same arm when they differ only by case, compatibility forms (NFKC: full-width letters,
+ *       ligatures like {@code "ﬁ"}, superscripts) or runs of spaces: {@link #key}.</li>
+ * </ul>
+ */
+public final class ArmNames {
+    private ArmNames() {}
+
+    /** @return the name in NFC, as it is stored and shown */
+    public static String normalise(String name) {
+        return Normalizer.normalize(name, Normalizer.Form.NFC);
+    }
+
+    /**
+     * Why {@code name} (already free of control characters) cannot be an arm's name, or null if it can.
+     *
+     * @param name an arm name, in NFC ({@link #normalise})
+     */
+    public static String refusal(String name) {
+        if (!name.equals(name.strip())) return "must not begin or end with white space";
+        for (int i = 0; i < name.length(); ) {
+            int cp = name.codePointAt(i);
+            int type = Character.getType(cp);
+            if (type == Character.FORMAT) {
+                return "contains an invisible format character (U+" + hex(cp) + "): two names that look the same"
+                        + " would name different arms";
+            }
+            if (cp != ' ' && (Character.isWhitespace(cp) || Character.isSpaceChar(cp))) {
+                return "contains white space other than a plain space (U+" + hex(cp) + ")";
+            }
+            i += Character.charCount(cp);
+        }
+        String mixed = mixedScriptWord(name);
+        if (mixed != null) {
+            return "the word \"" + mixed + "\" mixes Latin, Greek and Cyrillic letters, which look alike; write each"
+                    + " word in one script";
+        }
+        return null;
+    }
+
+    /**
+     * The key under which two arm names are one: NFKC, case folded (upper then lower case, so that {@code "ß"} and
+     * {@code "SS"} meet), runs of spaces as one.
+     */
+    public static String key(String name) {
+        String k = Normalizer.normalize(name, Normalizer.Form.NFKC);
+        k = k.toUpperCase(Locale.ROOT).toLowerCase(Locale.ROOT);
+        k = Normalizer.normalize(k, Normalizer.Form.NFKC);
+        return k.strip().replaceAll(" +", " ");
+    }
+
+    /** The first word (a run of letters and marks) with letters of more than one of Latin, Greek and Cyrillic. */
+    private static String mixedScriptWord(String name) {
+        int start = 0;
+        int scripts = 0;
+        for (int i = 0; i <= name.length(); ) {
+            int cp = i < name.length() ? name.codePointAt(i) : ' ';
+            if (Character.isLetter(cp) || Character.getType(cp) == Character.NON_SPACING_MARK) {
+                Character.UnicodeScript s = Character.UnicodeScript.of(cp);
+                if (s == Character.UnicodeScript.LATIN) scripts |= 1;
+                else if (s == Character.UnicodeScript.GREEK) scripts |= 2;
+                else if (s == Character.UnicodeScript.CYRILLIC) scripts |= 4;
+            } else {
+                if (Integer.bitCount(scripts) > 1) return name.substring(start, i);
+                scripts = 0;
+                start = i + Character.charCount(cp);
+            }
+            i += Character.charCount(cp);
+        }
+        return null;
+    }
+
+    private static String hex(int cp) { return String.format("%04X", cp); }
+}
