@@ -110,6 +110,8 @@ describe('editor task form', () => {
       .toEqual({ name: 'p', cgroup: '/a', count: 2, workload: { kind: 'periodic', run: '3ms', sleep: '7ms' }, policy: 'rr', priority: 10, cpus_allowed: '0-1' });
     expect(taskEntry({ name: 'f', cgroup: '/a', count: '', kind: 'fixed-work', work: '2s', run: '1ms', policy: '', priority: '', cpus_allowed: '' }))
       .toEqual({ name: 'f', cgroup: '/a', count: 1, workload: { kind: 'fixed-work', work: '2s' } });
+    expect(taskEntry({ name: 'g', cgroup: '/a', count: '1', kind: 'go-sleep-loop', run: '5ms', sleep: '100ms', threads: '3', work: '1s' }))
+      .toEqual({ name: 'g', cgroup: '/a', count: 1, workload: { kind: 'go-sleep-loop', run: '5ms', sleep: '100ms', threads: 3 } });
   });
 
   it('starts a new scenario with the documented defaults (docs/scenarios.md: 2 CPUs, HZ 1000)', () => {

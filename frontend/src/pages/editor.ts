@@ -68,17 +68,19 @@ export function timelineEntry(at: string, kind: string, arg1: string, arg2: stri
 
 /**
  * A contract task entry from the editor's task form: name, cgroup, count, the workload with its own parameters
- * (periodic: run and sleep; fixed-work: work), and the optional policy, priority and allowed CPUs. Empty fields are
+ * (periodic and go-sleep-loop: run and sleep; go-sleep-loop: threads; fixed-work: work), and the optional policy, priority and allowed CPUs. Empty fields are
  * left out (the contract's defaults apply).
  */
 export function taskEntry(f: Record<string, string>): Record<string, unknown> {
   const v = (k: string) => (f[k] ?? '').trim();
   const kind = v('kind') || 'hog';
   const workload: Record<string, unknown> = { kind };
-  if (kind === 'periodic') {
+  if (kind === 'periodic' || kind === 'go-sleep-loop') {
     if (v('run')) workload.run = v('run');
     if (v('sleep')) workload.sleep = v('sleep');
   }
+  // the 2017 reporters' Go program: its OS threads (the contract's default, 5, when left empty)
+  if (kind === 'go-sleep-loop' && v('threads')) workload.threads = Number(v('threads'));
   if (kind === 'fixed-work' && v('work')) workload.work = v('work');
   // the benchmark workloads, with the seeds' parameters where a field is left empty (`hackbench -p -g 1 -f 20 -l 100`)
   if (kind === 'hackbench') {
