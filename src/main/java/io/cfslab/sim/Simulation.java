@@ -178,7 +178,10 @@ public final class Simulation {
                 throw new SimulationAbortedException("event budget of " + maxEvents + " events exceeded at "
                         + time + " ns simulated");
             }
-            if ((eventCount & (POLL_EVENTS - 1)) == 0) {
+            // every POLL_EVENTS events, and at each 1 % of simulated time: a small run (a few thousand events in
+            // all) would otherwise be polled only at its end, and a paced run (held back in progress()) would show
+            // 100 % at once and then wait
+            if ((eventCount & (POLL_EVENTS - 1)) == 0 || time >= nextProgress) {
                 if (control.cancelled()) { cancelled = true; break; }
                 long wallNow = System.nanoTime();
                 if (time >= nextProgress || wallNow >= nextProgressWall) {
