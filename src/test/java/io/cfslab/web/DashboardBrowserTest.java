@@ -170,6 +170,25 @@ class DashboardBrowserTest {
         screenshot("finished");
     }
 
+    /** A refused action is said beside its button, in view (a refused Run looked like a button that did nothing). */
+    @Test
+    void aRefusedRunIsSaidBesideItsButton() throws Exception {
+        driver.get(url("/"));
+        var btn = driver.findElements(By.cssSelector(".run-btn")).get(0);
+        ((org.openqa.selenium.JavascriptExecutor) driver).executeScript("arguments[0].dataset.scenarioId = 'no-such-scenario'", btn);
+        btn.click();
+        By note = By.cssSelector(".run-btn + .action-error");
+        waitFor(Duration.ofSeconds(20), "the refusal beside the button",
+                () -> !driver.findElements(note).isEmpty() && !driver.findElement(note).getText().isBlank());
+        assertThat(driver.findElement(note).getText()).contains("no-such-scenario");
+        assertThat(driver.getCurrentUrl()).isEqualTo(url("/"));
+        Object inView = ((org.openqa.selenium.JavascriptExecutor) driver).executeScript(
+                "const r = arguments[0].getBoundingClientRect(); return r.top >= 0 && r.bottom <= window.innerHeight;",
+                driver.findElement(note));
+        assertThat(inView).isEqualTo(Boolean.TRUE);
+        screenshot("home-refused-run");
+    }
+
     @Test
     void aBadCpuMaxShowsTheKernelError() throws Exception {
         driver.get(url("/scenarios/e1-one-hog-10pct"));
