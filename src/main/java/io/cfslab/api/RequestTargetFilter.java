@@ -1,9 +1,11 @@
 package io.cfslab.api;
 
 import java.util.List;
+import java.util.Set;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.MediaType;
@@ -84,9 +86,8 @@ public class RequestTargetFilter implements WebFilter {
     }
 
     /** Methods that change what is stored: their Accept is checked before they run. */
-    private static final java.util.Set<org.springframework.http.HttpMethod> WRITES = java.util.Set.of(
-            org.springframework.http.HttpMethod.POST, org.springframework.http.HttpMethod.PUT,
-            org.springframework.http.HttpMethod.PATCH, org.springframework.http.HttpMethod.DELETE);
+    private static final Set<HttpMethod> WRITES = Set.of(HttpMethod.POST, HttpMethod.PUT, HttpMethod.PATCH,
+            HttpMethod.DELETE);
 
     /** A write under /api whose Accept ranges (q-values included) take no application/json. */
     private static boolean refusesJsonWrite(ServerWebExchange exchange, List<MediaType> ranges) {

@@ -138,7 +138,8 @@ final class CgroupFs implements CgroupFiles.Hierarchy {
                 int[] live = living(kl.task());
                 for (int t : live) {
                     // SIGKILL ends the thread group: every thread of t's process (kernel/signal.c complete_signal());
-                    // a running one exits at once: count from before
+                    // a running one exits at once: count from before. A thread group's tasks are numbered in a row from
+                    // its first (Simulation builds an instance's tasks together), so the group ends where the leader changes
                     int leader = threadGroupOf[t];
                     for (int u = leader; u < threadGroupOf.length && threadGroupOf[u] == leader; u++) kernel.killTask(u);
                 }
