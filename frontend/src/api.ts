@@ -236,6 +236,27 @@ export function showError(target: HTMLElement | null, err: unknown): void {
   target.textContent = err instanceof Error ? err.message : String(err);
 }
 
+/**
+ * Shows an action's error beside the control that started it, and scrolls it into view: a long page's own error line
+ * (at the top of its section) may be far out of view, so a refused Run looked like a button that did nothing.
+ * The note is cleared by {@link clearErrorBeside} when the action is tried again.
+ */
+export function showErrorBeside(control: HTMLElement, err: unknown): void {
+  let note = control.nextElementSibling as HTMLElement | null;
+  if (!note || !note.classList.contains('action-error')) {
+    note = el('span', { class: 'error action-error', role: 'alert' });
+    control.after(note);
+  }
+  note.hidden = false;
+  note.textContent = err instanceof Error ? err.message : String(err);
+  note.scrollIntoView({ block: 'nearest' });
+}
+
+export function clearErrorBeside(control: HTMLElement): void {
+  const note = control.nextElementSibling as HTMLElement | null;
+  if (note && note.classList.contains('action-error')) note.remove();
+}
+
 export function fmtInt(n: number | undefined | null): string {
   return n == null ? '' : Math.round(n).toLocaleString('en-US');
 }

@@ -1,7 +1,7 @@
 // Home: Run buttons (POST /api/runs), ready-made experiments (POST /api/experiments), the experiments table and
 // the runs table (runs that belong to no experiment, with the settings they ran with), refreshed every second
 // while something is active; finished runs and experiments can be deleted.
-import { del, el, fmtSeconds, getJson, paceOption, sendJson, showError, startRun, type ExperimentView, type RunView } from '../api';
+import { clearErrorBeside, del, el, fmtSeconds, getJson, paceOption, sendJson, showError, showErrorBeside, startRun, type ExperimentView, type RunView } from '../api';
 import { summarize } from '../settings';
 import { outcome } from '../runstatus';
 
@@ -17,11 +17,12 @@ export function initHomePage(): void {
   for (const btn of document.querySelectorAll<HTMLButtonElement>('.run-btn')) {
     btn.addEventListener('click', async () => {
       btn.disabled = true;
+      clearErrorBeside(btn);
       try {
         const run = await startRun(btn.dataset.scenarioId!, pace());
         location.href = `/runs/${run.id}`;
       } catch (e) {
-        showError(errorEl, e);
+        showErrorBeside(btn, e);
         btn.disabled = false;
       }
     });
@@ -30,12 +31,13 @@ export function initHomePage(): void {
   for (const btn of document.querySelectorAll<HTMLButtonElement>('.run-experiment-btn')) {
     btn.addEventListener('click', async () => {
       btn.disabled = true;
+      clearErrorBeside(btn);
       try {
         const doc = await getJson<unknown>(`/api/experiments/ready-made/${encodeURIComponent(btn.dataset.experimentId!)}`);
         const x = await sendJson<ExperimentView>('POST', '/api/experiments', doc);
         location.href = `/experiments/${x.id}`;
       } catch (e) {
-        showError(expErrorEl, e);
+        showErrorBeside(btn, e);
         btn.disabled = false;
       }
     });
@@ -50,16 +52,17 @@ export function initHomePage(): void {
   const tbody = document.querySelector('#runs tbody')!;
   const rows = new Map<string, HTMLTableRowElement>();
 
-  function deleteButton(url: string, what: string, target: HTMLElement | null, after: () => void): HTMLButtonElement {
+  function deleteButton(url: string, what: string, after: () => void): HTMLButtonElement {
     const b = el('button', { type: 'button', class: 'small delete-btn', title: `delete this ${what} and its results` }, 'Delete');
     b.addEventListener('click', async () => {
       if (!confirm(`Delete this ${what} and its results?`)) return;
       b.disabled = true;
+      clearErrorBeside(b);
       try {
         await del(url);
         after();
       } catch (e) {
-        showError(target, e);
+        showErrorBeside(b, e);
         b.disabled = false;
       }
     });
@@ -109,7 +112,7 @@ export function initHomePage(): void {
     cells[12].textContent = r.startedAt ? new Date(r.startedAt).toLocaleTimeString() : '';
     const actions = cells[13] as HTMLElement;
     if (FINISHED.includes(r.status) && !actions.firstChild) {
-      actions.append(deleteButton(`/api/runs/${r.id}`, 'run', errorEl, () => {
+      actions.append(deleteButton(`/api/runs/${r.id}`, 'run', () => {
         tr!.remove();
         rows.delete(r.id);
       }));
@@ -148,7 +151,7 @@ export function initHomePage(): void {
           bar.dataset.progress = String(x.progress);
           const actions = el('td', { class: 'actions' });
           if (FINISHED.includes(x.status)) {
-            actions.append(deleteButton(`/api/experiments/${x.id}`, 'experiment', expErrorEl, () => void refreshExperiments()));
+            actions.append(deleteButton(`/api/experiments/${x.id}`, 'experiment', () => void refreshExperiments()));
           }
           return el('tr', { 'data-experiment-id': x.id },
             el('td', {}, el('a', { href: `/experiments/${x.id}` }, x.name)),

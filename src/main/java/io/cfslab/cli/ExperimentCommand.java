@@ -84,7 +84,7 @@ final class ExperimentCommand implements Callable<Integer> {
             err.println("--threads must be at least 1, not " + threads);
             return Cli.EXIT_BAD_INPUT;
         }
-        if (!ScenarioFiles.writable(out, err)) return Cli.EXIT_BAD_INPUT;
+        if (!ScenarioFiles.writable(out, file, err)) return Cli.EXIT_BAD_INPUT;
         String text = ScenarioFiles.readText(file, err);
         if (text == null) return Cli.EXIT_BAD_INPUT;
         ExperimentPlan plan;

@@ -67,11 +67,26 @@ final class ScenarioFiles {
      * unwritable path found afterwards loses it): by opening it for writing as the write will, since permission
      * bits alone do not tell (root passes every access() check, yet cannot create {@code /proc/self/x}). A file
      * that did not exist is removed again; an existing one is opened without truncating it. Prints why not.
+     * The input file itself (by any name: a link, {@code ./x}) is refused: the result would replace the scenario.
      *
+     * @param input the file the command reads (its scenario or experiment)
      * @return true if {@code out} is null (no output asked for) or writable
      */
-    static boolean writable(Path out, PrintWriter err) {
+    static boolean writable(Path out, Path input, PrintWriter err) {
         if (out == null) return true;
+        if (out.toString().isEmpty()) {
+            err.println("--out: an empty file name (give the file to write the result to)");
+            return false;
+        }
+        try {
+            if (input != null && Files.exists(out) && Files.exists(input) && Files.isSameFile(out, input)) {
+                err.println(out + ": cannot write the result there: it is the input file " + input
+                        + " (the result would replace it)");
+                return false;
+            }
+        } catch (java.io.IOException e) {
+            // cannot compare: the checks below decide
+        }
         if (Files.isDirectory(out)) {
             err.println(out + ": cannot write the result there: it is a directory");
             return false;

@@ -46,7 +46,7 @@ final class SimulateCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter o = spec.commandLine().getOut();
-        if (!ScenarioFiles.writable(out, err)) return Cli.EXIT_BAD_INPUT;
+        if (!ScenarioFiles.writable(out, scenarioFile, err)) return Cli.EXIT_BAD_INPUT;
         Scenario s = ScenarioFiles.read(scenarioFile, err);
         if (s == null) return Cli.EXIT_BAD_INPUT;
         if (seed != null) s = s.withSeed(seed);

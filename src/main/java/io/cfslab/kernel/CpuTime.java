@@ -41,6 +41,13 @@ final class CpuTime {
     private final long[] lastStealNs;
     private final boolean[] lastStealIrq;
     final double[] speed;
+    /** Each CPU's bit in its core's busy pattern (its rank among the core's threads). */
+    private final int[] threadBit;
+    /**
+     * Per core, the busy pattern (bit {@link #threadBit} set for each thread running a task) that its threads'
+     * {@link #speed}s were last brought in line with, or -1 before the first time.
+     */
+    private final int[] speedPattern;
 
     // ---- power: busy threads per core, and the time cores had one ----
     private final boolean[] cpuBusy;
@@ -77,6 +84,14 @@ final class CpuTime {
         lastStealIrq = new boolean[ncpu];
         speed = new double[ncpu];
         Arrays.fill(speed, 1.0);
+        threadBit = new int[ncpu];
+        for (int c = 0; c < ncpu; c++) {
+            int rank = 0;
+            for (int i = 0; i < topo.siblingCount(c); i++) if (topo.sibling(c, i) < c) rank++;
+            threadBit[c] = 1 << rank;
+        }
+        speedPattern = new int[topo.cores()];
+        Arrays.fill(speedPattern, -1);
         cpuBusy = new boolean[ncpu];
         coreBusyThreads = new int[topo.cores()];
         coreActiveSinceNs = new long[topo.cores()];
@@ -104,9 +119,23 @@ final class CpuTime {
         return d;
     }
 
-    /** Re-evaluates the SMT speed of CPU c and its siblings after c's busy state changed. */
+    /**
+     * Re-evaluates the SMT speed of CPU c and its siblings after c's busy state may have changed. A thread's speed
+     * depends only on which threads of its core run a task, and is changed only here, for every thread of the core
+     * at once: so when the core's busy pattern is the one its speeds were last brought in line with, every
+     * {@link #updateSpeed} would find its speed unchanged and do nothing, and is skipped (a park storm and an
+     * unthrottle's re-enqueues call this at each task without changing whether the CPU runs one).
+     */
     void updateSmtSpeed(int c) {
         if (topo.smt() > 1) {
+            int pattern = curr[c] != NONE ? threadBit[c] : 0;
+            for (int i = 0; i < topo.siblingCount(c); i++) {
+                int s = topo.sibling(c, i);
+                if (curr[s] != NONE) pattern |= threadBit[s];
+            }
+            int core = topo.coreOf(c);
+            if (pattern == speedPattern[core]) return;
+            speedPattern[core] = pattern;
             for (int i = 0; i < topo.siblingCount(c); i++) updateSpeed(topo.sibling(c, i));
             updateSpeed(c);
         }

@@ -35,11 +35,14 @@ final class CgroupFs implements CgroupFiles.Hierarchy {
     private final Map<String, List<String>> children = new HashMap<>();
     private final Set<String> removed = new HashSet<>();
     private final Map<String, int[]> tasksByEntry;
+    /** Per task, the first task of its thread group (filled by the simulation once its tasks exist). */
+    private final int[] threadGroupOf;
     /** One entry per timeline action run, in order. */
     final List<ActionRecord> actions = new ArrayList<>();
 
-    CgroupFs(Kernel kernel, GroupTree tree, Scenario scenario, Map<String, int[]> tasksByEntry) {
+    CgroupFs(Kernel kernel, GroupTree tree, Scenario scenario, Map<String, int[]> tasksByEntry, int[] threadGroupOf) {
         this.kernel = kernel;
+        this.threadGroupOf = threadGroupOf;
         this.tree = tree;
         this.rules = CgroupFiles.Rules.of(scenario.kernel());
         this.tasksByEntry = tasksByEntry;
@@ -133,7 +136,13 @@ final class CgroupFs implements CgroupFiles.Hierarchy {
             } else if (a instanceof TimelineAction.Chrt ch) chrt(ch);
             else if (a instanceof TimelineAction.Kill kl) {
                 int[] live = living(kl.task());
-                for (int t : live) kernel.killTask(t); // a running one exits at once: count from before
+                for (int t : live) {
+                    // SIGKILL ends the thread group: every thread of t's process (kernel/signal.c complete_signal());
+                    // a running one exits at once: count from before. A thread group's tasks are numbered in a row from
+                    // its first (Simulation builds an instance's tasks together), so the group ends where the leader changes
+                    int leader = threadGroupOf[t];
+                    for (int u = leader; u < threadGroupOf.length && threadGroupOf[u] == leader; u++) kernel.killTask(u);
+                }
                 checkNoneExited(kl.task(), live);
             } else if (a instanceof TimelineAction.Rmdir rm) rmdir(rm);
         } catch (InvalidValueException e) {

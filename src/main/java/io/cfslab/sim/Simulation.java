@@ -53,6 +53,8 @@ public final class Simulation {
     private final CgroupFs cgroupFs;
     private final String[] taskNames;
     private final Map<String, int[]> tasksByEntry = new LinkedHashMap<>();
+    /** Per task, the first task of its thread group (itself unless its instance is one process of several threads). */
+    private final int[] threadGroupOf;
     private final Map<String, List<WorkloadInstance>> instancesByEntry = new LinkedHashMap<>();
     private final List<SeriesSample> series = new ArrayList<>();
     private final CpuTimelineRecorder cpuTimeline;
@@ -77,7 +79,8 @@ public final class Simulation {
         cpuTimeline = new CpuTimelineRecorder(m.cpus(), scenario.durationNs());
         if (!m.exactTime()) kernel.setTimeJitter(scenario.seed());
 
-        cgroupFs = new CgroupFs(kernel, tree, scenario, tasksByEntry);
+        threadGroupOf = new int[ntasks];
+        cgroupFs = new CgroupFs(kernel, tree, scenario, tasksByEntry, threadGroupOf);
         groupIndexOfCgroup = new int[scenario.cgroups().size()];
         int limitedCount = 0;
         for (CgroupSpec c : scenario.cgroups()) if (c.cpuMax().limited()) limitedCount++;
@@ -105,8 +108,10 @@ public final class Simulation {
                 for (int k = 0; k < ts.countPerCgroup(); k++) {
                     WorkloadInstance inst = Workloads.instance(ts.workload(), machine.ipc(), t);
                     instances.add(inst);
+                    int leader = t;
                     for (int j = 0; j < inst.tasks(); j++, i++, t++) {
                         ids[i] = t;
+                        threadGroupOf[t] = inst.oneProcess() ? leader : t;
                         taskNames[t] = ts.instanceName(i);
                         BitSet allowed = ts.cpusAllowed() == null ? all : (BitSet) ts.cpusAllowed().clone();
                         kernel.initTask(t, g, ts.policy(), ts.rtPriority(), allowed, inst.task(j));
@@ -178,7 +183,10 @@ public final class Simulation {
                 throw new SimulationAbortedException("event budget of " + maxEvents + " events exceeded at "
                         + time + " ns simulated");
             }
-            if ((eventCount & (POLL_EVENTS - 1)) == 0) {
+            // every POLL_EVENTS events, and at each 1 % of simulated time: a small run (a few thousand events in
+            // all) would otherwise be polled only at its end, and a paced run (held back in progress()) would show
+            // 100 % at once and then wait
+            if ((eventCount & (POLL_EVENTS - 1)) == 0 || time >= nextProgress) {
                 if (control.cancelled()) { cancelled = true; break; }
                 long wallNow = System.nanoTime();
                 if (time >= nextProgress || wallNow >= nextProgressWall) {

@@ -37,6 +37,10 @@ import io.cfslab.machine.IpcCosts;
  * (the scheduler loop, the timer heap) is {@link #RUNTIME_NS} in user mode [ASSUMED, docs/cost-model.md].
  */
 public final class GoSleepLoop implements WorkloadInstance {
+    /** A Go program's Ms are threads of its one process: {@code kill} of any of them ends the program. */
+    @Override
+    public boolean oneProcess() { return true; }
+
     /** User-mode work of the Go runtime around each hand-off (schedule(), the timer heap, goready()), ns [ASSUMED]. */
     static final long RUNTIME_NS = 2_000;
     /** sysmon's work per round ({@code retake()} over the Ps, the netpoll check), ns [ASSUMED]. */

@@ -12,4 +12,11 @@ public interface WorkloadInstance {
 
     /** What task {@code i} (0-based, in the instance's own order) does. */
     Workload task(int i);
+
+    /**
+     * Whether the instance's tasks are the threads of one process (one thread group), so that a fatal signal to any
+     * of them ends them all, as SIGKILL does (kernel/signal.c: complete_signal() kills the whole group). False for
+     * one-task workloads and for hackbench and netperf, whose tasks are processes of their own.
+     */
+    default boolean oneProcess() { return false; }
 }

@@ -71,6 +71,43 @@ class RefusalKindsTest {
 
     private static List<String> fields(JsonNode n) { return new ArrayList<>(n.propertyNames()); }
 
+    /**
+     * A write whose Accept takes no JSON is refused before it is done: refused only when its answer was written, the
+     * run, scenario, experiment, group, task or rename had been stored already (and again at the client's retry).
+     */
+    @Test
+    void aWriteRefusedForItsAcceptChangesNothing() {
+        int runs = count("/api/runs"), scenarios = count("/api/scenarios"), experiments = count("/api/experiments");
+        String scenario = tiny("accept-check");
+        for (String accept : List.of("text/html", "application/xml", "application/json;q=0, text/*", "image/png")) {
+            problem(web.post().uri("/api/runs").contentType(MediaType.APPLICATION_JSON).header("Accept", accept)
+                    .bodyValue("{\"scenario\": " + scenario + "}").exchange(), HttpStatus.NOT_ACCEPTABLE, "/headers/Accept", "EINVAL");
+            problem(web.post().uri("/api/scenarios").contentType(MediaType.APPLICATION_JSON).header("Accept", accept)
+                    .bodyValue(scenario).exchange(), HttpStatus.NOT_ACCEPTABLE, "/headers/Accept", "EINVAL");
+            problem(web.post().uri("/api/experiments").contentType(MediaType.APPLICATION_JSON).header("Accept", accept)
+                    .bodyValue("{\"scenario\": " + scenario + ", \"repeats\": 1, \"arms\": [{\"name\": \"a\", \"set\": {}}]}")
+                    .exchange(), HttpStatus.NOT_ACCEPTABLE, "/headers/Accept", "EINVAL");
+            problem(web.delete().uri("/api/scenarios/e1-one-hog-10pct").header("Accept", accept).exchange(),
+                    HttpStatus.NOT_ACCEPTABLE, "/headers/Accept", "EINVAL");
+        }
+        assertThat(count("/api/runs")).isEqualTo(runs);
+        assertThat(count("/api/scenarios")).isEqualTo(scenarios);
+        assertThat(count("/api/experiments")).isEqualTo(experiments);
+        // problem+json alone (how a client takes refusals) and JSON among others still write
+        web.post().uri("/api/scenarios").contentType(MediaType.APPLICATION_JSON).header("Accept", "application/problem+json")
+                .bodyValue(tiny("accept-problem")).exchange().expectStatus().isCreated();
+        web.post().uri("/api/scenarios").contentType(MediaType.APPLICATION_JSON).header("Accept", "text/html, application/json;q=0.1")
+                .bodyValue(tiny("accept-json-too")).exchange().expectStatus().isCreated();
+        assertThat(count("/api/scenarios")).isEqualTo(scenarios + 2);
+    }
+
+    private int count(String path) {
+        JsonNode list = JSON.readTree(web.get().uri(path).exchange().expectStatus().isOk().expectBody(String.class)
+                .returnResult().getResponseBody());
+        return list.isArray() ? list.size() : list.path("items").size();
+    }
+
+
     @Test
     void theActuatorsNotFoundsAreProblems() {
         for (String path : List.of("/actuator/nope", "/actuator/health/nope", "/actuator/metrics/no.such.metric",

@@ -148,9 +148,24 @@ class CliBadInputTest {
         if (Files.exists(Path.of("/dev/full"))) unwritable.add(Path.of("/dev/full"));
         Path fifo = dir.resolve("fifo");
         if (new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor() == 0) unwritable.add(fifo);
+        // the input itself, by its own name or another: the result would replace it
+        Path link = dir.resolve("link.json");
+        Files.createSymbolicLink(link, file);
+        Path expLink = dir.resolve("exp-link.json");
+        Files.createLink(expLink, experiment);
+        java.util.List<String[]> cases = new java.util.ArrayList<>();
         for (Path out : unwritable) {
-            for (String[] args : new String[][] {{"simulate", file.toString(), "--out", out.toString()},
-                    {"experiment", experiment.toString(), "--out", out.toString()}}) {
+            cases.add(new String[] {"simulate", file.toString(), "--out", out.toString()});
+            cases.add(new String[] {"experiment", experiment.toString(), "--out", out.toString()});
+        }
+        cases.add(new String[] {"simulate", file.toString(), "--out", file.toString()});
+        cases.add(new String[] {"simulate", file.toString(), "--out", link.toString()});
+        cases.add(new String[] {"experiment", experiment.toString(), "--out", experiment.toString()});
+        cases.add(new String[] {"experiment", experiment.toString(), "--out", expLink.toString()});
+        cases.add(new String[] {"simulate", file.toString(), "--out="});
+        {
+            for (String[] args : cases) {
+                String out = args[args.length - 1].startsWith("--out=") ? "--out" : args[args.length - 1];
                 ByteArrayOutputStream err = new ByteArrayOutputStream();
                 PrintStream oldErr = System.err;
                 int status;
@@ -164,10 +179,12 @@ class CliBadInputTest {
                 assertThat(status).as(args[0] + " --out " + out + ": " + said).isEqualTo(2);
                 // one line saying why, and no run started (no progress line)
                 assertThat(said.lines()).as(said).hasSize(1);
-                assertThat(said).startsWith(out.toString());
+                assertThat(said).startsWith(out);
             }
         }
         assertThat(dir.resolve("missing")).doesNotExist();
+        assertThat(Files.readString(file)).isEqualTo(GOOD);
+        assertThat(Files.readString(experiment)).startsWith("{\"name\": \"e\"");
     }
 
     @org.junit.jupiter.api.Test

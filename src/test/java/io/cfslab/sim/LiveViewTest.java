@@ -70,6 +70,23 @@ class LiveViewTest {
         assertThat(snapshots.get(snapshots.size() - 1).cgroups()).containsOnlyKeys("/1");
     }
 
+    /** A run of few events still reports progress at each 1 % of simulated time (a paced run waits there). */
+    @Test
+    void aSmallRunReportsProgressAtEachPercent() {
+        String small = """
+            { "name": "small", "seed": 1, "duration": "1s", "machine": { "cpus": 1 },
+              "cgroups": [ { "path": "/a", "cpu.max": "20000 100000" } ],
+              "tasks": [ { "name": "p", "cgroup": "/a", "workload": { "kind": "periodic", "run": "5ms", "sleep": "95ms" } } ] }
+            """;
+        List<Long> progress = new ArrayList<>();
+        SimulationResult r = Simulator.run(ScenarioParser.parse(small), new RunControl() {
+            @Override public void progress(long simulatedNs, long events) { progress.add(simulatedNs); }
+        });
+        assertThat(r.engine().events()).isLessThan(4096); // fewer than one poll's worth of events
+        assertThat(progress).hasSizeGreaterThanOrEqualTo(90).isSorted();
+        assertThat(progress.get(0)).isLessThan(50_000_000L);
+    }
+
     @Test
     void cancelStopsTheRunEarlyWithTheTimeReached() {
         AtomicInteger polls = new AtomicInteger();

@@ -170,6 +170,25 @@ class DashboardBrowserTest {
         screenshot("finished");
     }
 
+    /** A refused action is said beside its button, in view (a refused Run looked like a button that did nothing). */
+    @Test
+    void aRefusedRunIsSaidBesideItsButton() throws Exception {
+        driver.get(url("/"));
+        var btn = driver.findElements(By.cssSelector(".run-btn")).get(0);
+        ((org.openqa.selenium.JavascriptExecutor) driver).executeScript("arguments[0].dataset.scenarioId = 'no-such-scenario'", btn);
+        btn.click();
+        By note = By.cssSelector(".run-btn + .action-error");
+        waitFor(Duration.ofSeconds(20), "the refusal beside the button",
+                () -> !driver.findElements(note).isEmpty() && !driver.findElement(note).getText().isBlank());
+        assertThat(driver.findElement(note).getText()).contains("no-such-scenario");
+        assertThat(driver.getCurrentUrl()).isEqualTo(url("/"));
+        Object inView = ((org.openqa.selenium.JavascriptExecutor) driver).executeScript(
+                "const r = arguments[0].getBoundingClientRect(); return r.top >= 0 && r.bottom <= window.innerHeight;",
+                driver.findElement(note));
+        assertThat(inView).isEqualTo(Boolean.TRUE);
+        screenshot("home-refused-run");
+    }
+
     @Test
     void aBadCpuMaxShowsTheKernelError() throws Exception {
         driver.get(url("/scenarios/e1-one-hog-10pct"));
@@ -384,8 +403,16 @@ class DashboardBrowserTest {
         waitFor(Duration.ofSeconds(20), "the result shown", () -> "true".equals(attr("body", "data-final")));
         long usage = (Long) js("return Math.round(document.querySelector('#chart-usage .uplot').getBoundingClientRect().width)");
         assertThat(usage).as("a chart at 1400 px").isGreaterThan(500);
+        assertThat(wider()).as("the run page at 1400 px").isEmpty();
         // per-task latency: run_delay over a second reads in seconds, not thousands of ms
         assertThat(text("#task-latency tbody")).doesNotContainPattern("\\d{4,}\\.\\d+ ms").containsPattern("\\d s");
+        // at 1400 px too: the home page's runs table (14 columns, long scenario names) and the editor's tasks
+        for (String path : List.of("/", "/scenarios/seed03-functional", "/scenarios/dashboard-demo")) {
+            driver.get(url(path));
+            if (path.equals("/")) waitFor(Duration.ofSeconds(20), "the runs listed", () -> !text("#runs tbody").contains("loading"));
+            else waitFor(Duration.ofSeconds(20), "the editor loaded", () -> "true".equals(attr("body", "data-loaded")));
+            assertThat(wider()).as(path + " at 1400 px").isEmpty();
+        }
     }
 
     /** Elements whose right edge is past the window's, outside any element that scrolls or clips them. */
