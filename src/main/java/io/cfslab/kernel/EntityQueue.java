@@ -70,21 +70,6 @@ final class EntityQueue {
         return in[qb + HEAP_ROOT];
     }
 
-    /** The root of cfs_rq q's heap, or NONE: the first entity unless {@link #stale} is pending re-placement. */
-    int root(int q) { return in[r.rq(q) + HEAP_ROOT]; }
-
-    /** The entity of cfs_rq q whose vruntime grew in place and waits for re-placement, or NONE. */
-    int stale(int q) { return in[r.rq(q) + HEAP_STALE]; }
-
-    /**
-     * The first child of queued entity e in its cfs_rq's heap, or NONE: every entity below e has a vruntime at
-     * least e's, unless e is the cfs_rq's {@link #stale} entity.
-     */
-    int firstChild(int e) { return in[r.ent(e) + CHILD]; }
-
-    /** The next sibling of queued entity e in its cfs_rq's heap (siblings are in no order), or NONE. */
-    int nextSibling(int e) { return in[r.ent(e) + NEXT]; }
-
     /** Entity e, queued on cfs_rq q, has a larger vruntime now. */
     void keyIncreased(int q, int e) {
         int qb = r.rq(q);

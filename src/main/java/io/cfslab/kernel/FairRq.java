@@ -59,28 +59,6 @@ final class FairRq {
     /** entity_lag()'s limit: max(2 × slice, TICK_NSEC) of a nice-0 task. */
     private final long lagLimitNs;
 
-    /**
-     * EEVDF (kernel/sched/fair.c, 6.6+; {@link Kernel#eevdf}): the pick is the eligible entity with the earliest
-     * virtual deadline, avg_vruntime is weighted by the entities' weights, and a group entity's weight is the one
-     * update_cfs_group() last gave it. Before 6.6 (CFS) the pick is the least vruntime and every entity counts 1 in
-     * the mean, as before these arrays existed.
-     */
-    final boolean eevdf;
-    /** cfs_rq->avg_load: the summed weight of q's queued entities (their count before 6.6). */
-    private final long[] avgLoad;
-    /** se->load.weight of each entity as update_cfs_group() set it (6.6+; tasks NICE_0_LOAD). */
-    private final long[] seWeight;
-    /** se->deadline, virtual ns (6.6+). */
-    private final long[] deadline;
-    /** se->vprot: RUN_TO_PARITY's protected vruntime, set when the entity is picked (set_protect_slice(), 6.17+). */
-    private final long[] vprot;
-    /** cfs_rq->curr: the entity of q set by set_next_entity(), or NONE (6.6+). */
-    private final int[] currEnt;
-    /** The pick's walk of a heap (no allocation): entities still to visit. */
-    private final int[] pickStack;
-    /** PELT load averages behind calc_group_shares() (6.6+), or null (before: shares by runnable tasks). */
-    final GroupShares groupShares;
-
     /** Set by {@link #pickFair}: the pick crossed a throttled level (task models). */
     boolean lastPickThrottled;
 
@@ -104,17 +82,6 @@ final class FairRq {
         cpuTaskPrev = new int[ntasks];
         lagLimitNs = Math.max(2 * schedSliceNs, k.tickNs);
         if (lagLimitNs > Integer.MAX_VALUE) throw new IllegalStateException("lag limit " + lagLimitNs + " ns beyond an int");
-        eevdf = k.eevdf;
-        int nent = ntasks + k.ngroups * k.ncpu;
-        avgLoad = new long[k.ngroups * k.ncpu];
-        seWeight = new long[nent];
-        Arrays.fill(seWeight, NICE_0_LOAD);
-        deadline = new long[eevdf ? nent : 0];
-        vprot = new long[eevdf ? nent : 0];
-        currEnt = new int[eevdf ? k.ngroups * k.ncpu : 0];
-        Arrays.fill(currEnt, NONE);
-        pickStack = new int[eevdf ? nent : 0];
-        groupShares = eevdf ? new GroupShares(k) : null;
     }
 
     void link(BandwidthControl bwc, Throttling thr) {
@@ -150,115 +117,58 @@ final class FairRq {
         records.setLong(tv, records.getLong(tv) + d);
         if (onRq(t)) {
             queued.keyIncreased(leaf, t);
-            addVruntimeSum(leaf, d * avgWeight(t));
-            if (eevdf) updateDeadline(leaf, t, c);
+            addVruntimeSum(leaf, d);
         }
         // by group: q = g × cpus + c, so no level divides its cfs_rq index to find its group and parent
         int ncpu = k.ncpu;
         for (int g = k.tGroup[t], q = leaf; g != 0; ) {
             bwc.accountCfsRqRuntime(q, g, d, t);
             int se = k.groupEntity(q);
-            long dv = d * NICE_0_LOAD / (eevdf ? seWeight[se] : groupEntityWeight(q, g));
+            long dv = d * NICE_0_LOAD / groupEntityWeight(q, g);
             int sv = records.ent(se) + SchedRecords.VRUNTIME;
             records.setLong(sv, records.getLong(sv) + dv);
             g = k.tree.parent(g);
             int p = g * ncpu + c;
             if (dv != 0 && onRq(se)) {
                 queued.keyIncreased(p, se);
-                addVruntimeSum(p, dv * avgWeight(se));
-                if (eevdf) updateDeadline(p, se, c);
+                addVruntimeSum(p, dv);
             }
             q = p;
         }
     }
 
-    /**
-     * update_deadline() and the resched of update_curr() (6.6+; 6.17's RUN_TO_PARITY): entity se, running on
-     * cfs_rq q, has used its slice once its vruntime reaches its deadline; it gets the next deadline one slice
-     * further (slice × NICE_0_LOAD / weight of virtual time), and the CPU reschedules if q has another entity,
-     * also when se's protected slice is over.
-     */
-    private void updateDeadline(int q, int se, int c) {
-        long v = vruntime(se);
-        boolean resched = false;
-        if (v - deadline[se] >= 0) {
-            deadline[se] = v + calcDeltaFair(schedSliceNs, se);
-            resched = true;
-        }
-        if (nrQueued(q) > 1 && (resched || v - vprot[se] >= 0)) k.needResched[c] = true;
-    }
-
-    /** calc_delta_fair(): ns of real time as virtual time of entity se. */
-    private long calcDeltaFair(long ns, int se) {
-        long w = seWeight[se];
-        return w == NICE_0_LOAD ? ns : ns * NICE_0_LOAD / w;
-    }
-
-    /** An entity's weight in avg_vruntime: its load weight (6.6+), or 1 (the unweighted mean before). */
-    private long avgWeight(int e) { return eevdf ? seWeight[e] : 1; }
-
-    /**
-     * calc_group_shares(): the group's shares split by this CPU's part of its load: PELT load averages from 6.6
-     * ({@link GroupShares}), its runnable tasks before.
-     */
+    /** calc_group_shares(): the group's shares split by this CPU's share of its runnable tasks. */
     long groupEntityWeight(int q) { return groupEntityWeight(q, k.groupOf(q)); }
 
     /** {@link #groupEntityWeight(int)} of cfs_rq q of group g. */
     private long groupEntityWeight(int q, int g) {
-        if (groupShares != null) return groupShares.calcGroupShares(q, shares[g], avgLoad[q]);
         int total = groupRunnable[g];
         long w = total > 0 ? shares[g] * Math.max(1, hNrRunning(q)) / total : shares[g];
         return Math.max(2, w);
     }
 
-    /** __enqueue_entity() with avg_vruntime_add(): entity se joins cfs_rq q. */
+    /** __enqueue_entity(): entity se joins cfs_rq q. */
     void entAdd(int q, int se) {
         queued.add(q, se);
-        long w = avgWeight(se);
-        addVruntimeSum(q, (vruntime(se) - minVruntime(q)) * w);
-        avgLoad[q] += w;
+        addVruntimeSum(q, vruntime(se) - minVruntime(q));
     }
 
-    /** __dequeue_entity() with avg_vruntime_sub(): entity se leaves cfs_rq q. */
+    /** __dequeue_entity(): entity se leaves cfs_rq q. */
     void entRemove(int q, int se) {
         updateEntityLag(q, se);
         queued.remove(q, se);
-        long w = avgWeight(se);
-        addVruntimeSum(q, -(vruntime(se) - minVruntime(q)) * w);
-        avgLoad[q] -= w;
+        addVruntimeSum(q, -(vruntime(se) - minVruntime(q)));
     }
 
     /**
      * avg_vruntime(): the mean vruntime of cfs_rq q's queued entities (the running one included: it stays
-     * queued here), weighted by their weights from 6.6 (counted alike before), or its min_vruntime when it has
-     * none. Rounded towards minus infinity, as the kernel does for a negative sum.
+     * queued here), or its min_vruntime when it has none. Entities count alike, which is the kernel's weighted
+     * mean when they have equal weights (tasks of one nice level).
      */
     long avgVruntime(int q) {
-        long load = avgLoad[q];
-        return load == 0 ? minVruntime(q) : minVruntime(q) + Math.floorDiv(vruntimeSum(q), load);
+        int n = nrQueued(q);
+        return n == 0 ? minVruntime(q) : minVruntime(q) + Math.floorDiv(vruntimeSum(q), n);
     }
-
-    /**
-     * vruntime_eligible() / entity_eligible(): entity e of cfs_rq q has not received more than its share, its
-     * vruntime at or below q's weighted avg_vruntime (compared without the division, as the kernel does).
-     */
-    boolean entityEligible(int q, int e) {
-        return vruntimeSum(q) >= (vruntime(e) - minVruntime(q)) * avgLoad[q];
-    }
-
-    /** se->deadline of entity e, virtual ns (6.6+). */
-    long deadline(int e) { return deadline[e]; }
-
-    /** Sets the deadline of an entity that is not queued (tests build hand-computed cfs_rqs with it). */
-    void setDeadline(int e, long d) {
-        if (queued.isQueued(e)) throw new IllegalStateException("deadline of queued entity " + e + " set directly");
-        deadline[e] = d;
-    }
-
-    /** se->load.weight of entity e as last set (6.6+: update_cfs_group()'s value for a group entity). */
-    long weight(int e) { return seWeight[e]; }
-
-
 
     /** avg_vruntime()'s numerator of cfs_rq q: its queued entities' vruntimes less its min_vruntime, summed. */
     private long vruntimeSum(int q) { return records.getLong(records.rq(q) + SchedRecords.VRUNTIME_SUM); }
@@ -275,13 +185,8 @@ final class FairRq {
      */
     long vlag(int e) { return recInts[records.ent(e) + SchedRecords.VLAG]; }
 
-    /**
-     * The weight of entity e: NICE_0_LOAD for a task; for a group entity its stored se->load.weight (6.6+) or
-     * calc_group_shares() now (before).
-     */
-    private long entityWeight(int e) {
-        return e < ntasks ? NICE_0_LOAD : eevdf ? seWeight[e] : groupEntityWeight(e - ntasks);
-    }
+    /** The weight of entity e: NICE_0_LOAD for a task, calc_group_shares() for a group entity. */
+    private long entityWeight(int e) { return e < ntasks ? NICE_0_LOAD : groupEntityWeight(e - ntasks); }
 
     /**
      * update_entity_lag(): entity e, queued on cfs_rq q, is leaving; its lag is kept within entity_lag()'s limit,
@@ -302,89 +207,8 @@ final class FairRq {
     void placeEntity(int q, int se) {
         int n = nrQueued(q);
         long v = avgVruntime(q);
-        if (eevdf) {
-            // lag × (W + w) / W with W the queued entities' weight (6.6+)
-            long w = seWeight[se], load = avgLoad[q];
-            if (n > 0 && load > 0) v -= vlag(se) * NICE_0_LOAD / w * (load + w) / load;
-            setVruntime(se, v);
-            deadline[se] = v + calcDeltaFair(schedSliceNs, se);
-            return;
-        }
         if (n > 0) v -= vlag(se) * NICE_0_LOAD / entityWeight(se) * (n + 1) / n;
         setVruntime(se, v);
-    }
-
-    /**
-     * place_entity() of a forked task (ENQUEUE_INITIAL, 6.6+): at its cfs_rq's avg_vruntime with no lag, and
-     * PLACE_DEADLINE_INITIAL's half slice to its first deadline. Before 6.6 the fork starts at min_vruntime.
-     */
-    void placeInitial(int t, int c) {
-        int q = k.leafQ(t, c);
-        if (!eevdf) {
-            setVruntime(t, minVruntime(q));
-            return;
-        }
-        long v = avgVruntime(q);
-        setVruntime(t, v);
-        deadline[t] = v + calcDeltaFair(schedSliceNs, t) / 2;
-        recInts[records.ent(t) + SchedRecords.VLAG] = 0;
-        if (groupShares != null) groupShares.attachTask(q);
-    }
-
-    /**
-     * update_cfs_group() (6.6+): group entity se gets calc_group_shares() of the cfs_rq it represents; if it is
-     * queued, reweight_entity() keeps its lag (and its deadline relative to its vruntime, scaled by old / new
-     * weight) across the change, re-placing it. Called where the kernel calls it: enqueue and dequeue at every
-     * level walked, and entity_tick() on the running path, so a group entity on another CPU keeps a stale weight
-     * until its own CPU updates it.
-     */
-    void updateCfsGroup(int se) {
-        if (!eevdf || se < ntasks) return;
-        long w = groupEntityWeight(se - ntasks);
-        long old = seWeight[se];
-        if (w == old) return;
-        if (!onRq(se)) {
-            seWeight[se] = w;
-            return;
-        }
-        int q = k.parentQ(se - ntasks);
-        long relDeadline = deadline[se] - vruntime(se);
-        long relProt = vprot[se] - vruntime(se);
-        entRemove(q, se);
-        seWeight[se] = w;
-        placeEntity(q, se);
-        deadline[se] = vruntime(se) + relDeadline * old / w;
-        vprot[se] = vruntime(se) + relProt * old / w;
-        entAdd(q, se);
-    }
-
-    /** entity_tick()'s update_cfs_group() at every level of running task t's hierarchy (6.6+). */
-    void entityTick(int t, int c) {
-        if (!eevdf) return;
-        int thrDepth = peltThrottledDepth(k.leafQ(t, c));
-        for (int q = k.leafQ(t, c); !k.isRootQ(q); q = k.parentQ(q)) {
-            updateLoadAvg(q, thrDepth);
-            updateCfsGroup(k.groupEntity(q));
-        }
-    }
-
-    /**
-     * update_load_avg() of cfs_rq q (6.6+): its PELT load average up to now ({@link GroupShares}).
-     *
-     * @param throttledDepth {@link Throttling#throttledDepth} of the walk's leaf: q is in a throttled hierarchy if
-     *                       its group is at least that deep, or an unthrottle walk has not reached it yet
-     */
-    private void updateLoadAvg(int q, int throttledDepth) {
-        if (groupShares == null || k.isRootQ(q)) return;
-        int g = k.groupOf(q);
-        boolean throttled = (throttledDepth != Integer.MAX_VALUE && k.tree.depth(g) >= throttledDepth)
-                || thr.inWalk(g, k.cpuOf(q));
-        groupShares.updateLoadAvg(q, avgLoad[q], throttled);
-    }
-
-    /** The {@link Throttling#throttledDepth} of cfs_rq q's path, for the PELT updates of a walk up from q. */
-    private int peltThrottledDepth(int q) {
-        return groupShares == null ? Integer.MAX_VALUE : thr.throttledDepth(k.groupOf(q), k.cpuOf(q));
     }
 
     /** cfs_rq->nr_queued: entities queued on cfs_rq q. */
@@ -417,22 +241,16 @@ final class FairRq {
         cpuTaskAdd(c, t);
         boolean structural = true;
         int se = t;
-        int thrDepth = peltThrottledDepth(q);
         for (int g = k.tGroup[t], x = q; ; g = k.tree.parent(g), x = g * k.ncpu + c) { // x: group g's cfs_rq on c
-            updateLoadAvg(x, thrDepth);
             if (structural) {
                 if (!onRq(se)) {
-                    if (se != t) {
-                        updateCfsGroup(se);
-                        placeEntity(x, se);
-                    }
+                    if (se != t) placeEntity(x, se);
                     entAdd(x, se);
                     if (nrQueued(x) == 1 && !k.isRootQ(x)) bwc.checkEnqueueThrottle(x);
                 } else {
                     structural = false;
                 }
             }
-            if (!structural) updateCfsGroup(se);
             addRunnable(x, g, c, 1);
             if (clockStart != ThrottledClockStart.FIRST_PARK && thr.throttledHierarchy(x)) {
                 thr.startSelfClockIfStopped(x);
@@ -452,12 +270,9 @@ final class FairRq {
         cpuTaskRemove(c, t);
         boolean structural = true;
         int se = t;
-        int thrDepth = peltThrottledDepth(q);
         for (int g = k.tGroup[t], x = q; ; g = k.tree.parent(g), x = g * k.ncpu + c) { // x: group g's cfs_rq on c
-            updateLoadAvg(x, thrDepth);
             if (structural && onRq(se)) {
                 entRemove(x, se);
-                if (eevdf && currEnt[x] == se) currEnt[x] = NONE; // put_prev_entity(): picked again, protected again
                 if (nrQueued(x) == 0) {
                     if (!k.isRootQ(x)) bwc.returnCfsRqRuntime(x);
                 } else {
@@ -466,7 +281,6 @@ final class FairRq {
             } else {
                 structural = false;
             }
-            updateCfsGroup(se);
             addRunnable(x, g, c, -1);
             if ((!taskBased && thr.throttled[x]) || k.isRootQ(x)) break;
             se = k.groupEntity(x);
@@ -514,18 +328,13 @@ final class FairRq {
                     if (thr.isThrottled(g, c)) throttledAbove++; // per-CPU bitmap: a hot line
                     if (throttledAbove > 0 || thr.inWalk(g, c)) lastPickThrottled = true; // throttle_count > 0
                 }
-                int first = queued.first(x); // least vruntime, the lower index of equals
-                long bv = vruntime(first);
+                int best = queued.first(x); // least vruntime, the lower index of equals
+                long bv = vruntime(best);
                 int minAt = records.rq(x) + SchedRecords.MIN_VRUNTIME;
                 long min = records.getLong(minAt);
                 if (bv > min) {
-                    addVruntimeSum(x, -(bv - min) * avgLoad[x]);
+                    addVruntimeSum(x, -(bv - min) * nrQueued(x));
                     records.setLong(minAt, bv);
-                }
-                int best = first;
-                if (eevdf) {
-                    best = pickEevdf(x, true);
-                    setNextEntity(x, best);
                 }
                 if (best < ntasks) return best;
                 x = best - ntasks;
@@ -533,119 +342,7 @@ final class FairRq {
         }
     }
 
-    /**
-     * __pick_eevdf() (6.6+, with 6.17's RUN_TO_PARITY): of cfs_rq q's queued entities, the eligible one with the
-     * earliest virtual deadline; q's current entity keeps the CPU while it is eligible and inside its protected
-     * slice ({@code protect}); otherwise it is compared last (entity_before() by deadline) and loses ties. Ties
-     * among the others go to the lower vruntime, then the lower index. The walk visits only eligible entities whose
-     * vruntime is before the best deadline found so far: about those within one slice of the least vruntime. Walks the vruntime heap and skips every subtree whose
-     * root is not eligible (its entities have larger vruntimes), so it visits the eligible entities only.
-     *
-     * @return the entity, or NONE if q has none queued
-     */
-    int pickEevdf(int q, boolean protect) {
-        int n = nrQueued(q);
-        if (n == 0) return NONE;
-        int cur = currEnt[q];
-        if (cur != NONE && !queuedOn(cur, q)) cur = NONE;
-        if (n == 1) return cur != NONE ? cur : queued.root(q);
-        if (cur != NONE && !entityEligible(q, cur)) cur = NONE;
-        if (cur != NONE && protect && vruntime(cur) - vprot[cur] < 0) return cur;
-        long sum = vruntimeSum(q), load = avgLoad[q], min = minVruntime(q);
-        int best = NONE;
-        long bestDeadline = 0, bestV = 0;
-        int sp = 0;
-        pickStack[sp++] = queued.root(q);
-        int stale = queued.stale(q); // its vruntime grew in place: what is below it may be smaller
-        while (sp > 0) {
-            int e = pickStack[--sp];
-            int next = queued.nextSibling(e);
-            if (next != NONE) pickStack[sp++] = next;
-            long v = vruntime(e);
-            boolean eligible = sum >= (v - min) * load;
-            // below an entity that is not eligible, or whose vruntime is past the best deadline so far, nothing can
-            // win: vruntimes only grow down the heap, and a queued entity's deadline is past its vruntime (only
-            // the running one's can fall behind it between two update_curr(), and it is the stale one)
-            if (e != stale && (!eligible || (best != NONE && v - bestDeadline >= 0))) continue;
-            int child = queued.firstChild(e);
-            if (child != NONE) pickStack[sp++] = child;
-            if (!eligible) continue;
-            if (e == cur) continue; // the kernel's curr is out of the tree: compared last, and loses ties
-            long d = deadline[e];
-            if (best == NONE || d - bestDeadline < 0 || (d == bestDeadline && (v < bestV || (v == bestV && e < best)))) {
-                best = e;
-                bestDeadline = d;
-                bestV = v;
-            }
-        }
-        if (best == NONE || (cur != NONE && deadline[cur] - bestDeadline < 0)) best = cur;
-        return best == NONE ? queued.first(q) : best;
-    }
-
-    /** Entity e is queued on cfs_rq q. */
-    private boolean queuedOn(int e, int q) {
-        return onRq(e) && (e < ntasks ? k.leafQ(e, k.tCpu[e]) : k.parentQ(e - ntasks)) == q;
-    }
-
-    /**
-     * set_next_entity() (6.6+): entity se becomes cfs_rq q's current entity; a newly picked one gets its
-     * protected slice (set_protect_slice(): up to its deadline, every entity having the base slice). The entity
-     * it replaces is put back (put_prev_entity()), and with it the current entities of its subtree.
-     */
-    private void setNextEntity(int q, int se) {
-        int old = currEnt[q];
-        if (old == se) return;
-        if (old != NONE) putPrevEntity(q);
-        currEnt[q] = se;
-        vprot[se] = deadline[se];
-    }
-
-    /** put_prev_entity() of cfs_rq q's current entity, and of the current entities below it. */
-    private void putPrevEntity(int q) {
-        for (int e = currEnt[q]; e != NONE; ) {
-            currEnt[q] = NONE;
-            if (e < ntasks) return;
-            q = e - ntasks;
-            e = currEnt[q];
-        }
-    }
-
-    /** The CPU went idle: every level of its running path is put back (6.6+). */
-    void putPrevAll(int c) {
-        if (eevdf) putPrevEntity(k.rootQ(c));
-    }
-
-    /**
-     * check_preempt_wakeup_fair() (6.6+): task t, just woken onto CPU c where fair task cur runs, preempts it if,
-     * at the first level where their hierarchies meet, EEVDF would pick t's entity now (cur's entity keeps its
-     * protected slice while it is eligible). A wakee in a throttled hierarchy does not preempt.
-     */
-    boolean checkPreemptWakeup(int t, int cur, int c) {
-        if (thr.throttledHierarchy(k.leafQ(t, c))) return false;
-        int pse = t, se = cur;
-        int pq = k.leafQ(t, c), sq = k.leafQ(cur, c);
-        // find_matching_se(): climb the deeper one, then both, until they share a cfs_rq
-        int pd = k.tree.depth(k.groupOf(pq)), sd = k.tree.depth(k.groupOf(sq));
-        while (pd > sd) { pse = k.groupEntity(pq); pq = k.parentQ(pq); pd--; }
-        while (sd > pd) { se = k.groupEntity(sq); sq = k.parentQ(sq); sd--; }
-        while (pq != sq) {
-            pse = k.groupEntity(pq); pq = k.parentQ(pq);
-            se = k.groupEntity(sq); sq = k.parentQ(sq);
-        }
-        if (!onRq(pse)) return false;
-        return pickEevdf(pq, true) == pse;
-    }
-
     void migrateVruntime(int t, int from, int to) {
-        long dv = minVruntime(k.leafQ(t, to)) - minVruntime(k.leafQ(t, from));
-        setVruntime(t, vruntime(t) + dv);
-        if (eevdf) deadline[t] += dv;
-    }
-
-    /** Task t (not queued) moves from cfs_rq {@code from} to {@code to} keeping its vruntime and deadline relative. */
-    void moveVruntime(int t, int from, int to) {
-        long dv = minVruntime(to) - minVruntime(from);
-        setVruntime(t, vruntime(t) + dv);
-        if (eevdf) deadline[t] += dv;
+        setVruntime(t, vruntime(t) - minVruntime(k.leafQ(t, from)) + minVruntime(k.leafQ(t, to)));
     }
 }

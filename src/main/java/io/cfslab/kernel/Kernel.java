@@ -36,11 +36,10 @@ import java.util.SplittableRandom;
  * here are shared with the collaborators, which keep references to them. Nothing on the event path
  * allocates.
  *
- * <p>Fair pick: hierarchical. From 6.6 ({@link #eevdf}) EEVDF's at each level: the eligible entity with the
- * earliest virtual deadline, a new deadline and a resched when a slice is used, and group entity weights from {@code cpu.weight} split across CPUs by PELT load averages
- * ({@code calc_group_shares()}, {@link GroupShares}). Before 6.6 CFS's: the minimum-vruntime entity, weights split
- * by runnable tasks, preemption at the tick after a base slice. Both keep EEVDF's lag at placement, wake-up
- * placement on idle CPUs of the same LLC, and a periodic plus new-idle load balancer that evens runnable task counts.
+ * <p>Fair pick: hierarchical, minimum-vruntime entity at each level (CFS before EEVDF; EEVDF's lag and
+ * deadlines are not modelled), group entity weights from {@code cpu.weight} split across CPUs by runnable
+ * tasks (as {@code calc_group_shares()}), preemption at the tick after a base slice, wake-up placement on
+ * idle CPUs of the same LLC, and a periodic plus new-idle load balancer that evens runnable task counts.
  *
  * <p>Time: one clock for charging, throttled-time stamps and timers (kernel-model §10.1). Interrupt work
  * (period/slack timer callbacks, async-unthrottle IPIs) and scheduler overheads are "stolen" from the CPU
@@ -87,8 +86,6 @@ public final class Kernel implements WorkloadContext {
     private long tickPhaseNs;
     final long schedSliceNs;
     final boolean preemptKernel;
-    /** EEVDF's pick, deadlines and wake-up preemption (6.6+, {@link io.cfslab.scenario.KernelVersions#eevdf}); CFS before. */
-    final boolean eevdf;
     final ThrottledClockStart clockStart;
     /** cgroup v1 or v2 (which cpu.stat keys), and which files this kernel prints (5.16 burst stats, 6.6 cpu.stat.local). */
     private final int cgroupVersion;
@@ -186,7 +183,6 @@ public final class Kernel implements WorkloadContext {
         // sysctl_sched_base_slice 0.75 ms scaled by 1 + ilog2(min(cpus, 8)) (sched_update_scaling)
         this.schedSliceNs = 750_000L * (1 + (31 - Integer.numberOfLeadingZeros(Math.min(ncpu, 8))));
         this.preemptKernel = k.preempt() == KernelSpec.Preempt.FULL;
-        this.eevdf = io.cfslab.scenario.KernelVersions.eevdf(k.version());
         this.clockStart = k.throttledClockStart();
         this.cgroupVersion = k.cgroupVersion();
         this.burstStats = k.burstStats();
@@ -382,7 +378,7 @@ public final class Kernel implements WorkloadContext {
         nextSegment(t);
         if (segKind[t] == Segment.EXIT) { exitTask(t); return; }
         if (segKind[t] == Segment.SLEEP || segKind[t] == Segment.BLOCK) { startSleep(t); return; }
-        fair.placeInitial(t, best);
+        fair.setVruntime(t, fair.minVruntime(leafQ(t, best)));
         if (burst != null && isFair(t)) burst.forked(best, fair.hNrRunning(leafQ(t, best)));
         makeRunnable(t, best, false);
         requestResched(best);
@@ -582,9 +578,7 @@ public final class Kernel implements WorkloadContext {
             }
             break;
         }
-        if (eevdf) needResched[c] = false; // cleared after the pick (update_curr() of prev may have set it)
         if (next == NONE) {
-            fair.putPrevAll(c);
             lastRan[c] = NONE; // switched to idle: the next task picked here is a context switch again
             onAvailabilityChange(c);
             return;
@@ -646,9 +640,7 @@ public final class Kernel implements WorkloadContext {
         if (t == NONE) { tickArmed[c] = false; return; } // NOHZ idle
         updateCurr(c);
         if (isFair(t)) {
-            // EEVDF: update_curr() above rescheduled at the end of a slice (update_deadline()); CFS: base slice
-            if (eevdf) fair.entityTick(t, c);
-            else if (now - pickedAtNs[c] >= schedSliceNs && fair.hNrRunning(rootQ(c)) > 1) needResched[c] = true;
+            if (now - pickedAtNs[c] >= schedSliceNs && fair.hNrRunning(rootQ(c)) > 1) needResched[c] = true;
             if (throttleWorkPending[t] && segKind[t] == Segment.RUN_USER) needResched[c] = true;
         } else {
             rt.taskTick(t, c);
@@ -805,12 +797,7 @@ public final class Kernel implements WorkloadContext {
         }
     }
 
-    /**
-     * wakeup_preempt(): an idle CPU always picks; RT preempts fair; fair waits for the tick or the end of the
-     * running entity's slice. EEVDF's check_preempt_wakeup_fair() ({@link FairRq#checkPreemptWakeup}) is not wired
-     * here yet: with it, hackbench -f 1 switched on every message (2.6 M switches a second on 8 CPUs against 3,400,
-     * half the messages), which the kernel's RUN_TO_PARITY should prevent; see docs/cost-model.md.
-     */
+    /** check_preempt: an idle CPU always picks; RT preempts fair; fair waits for the tick (no wake-up preemption). */
     void wakeupPreempt(int c, int t) {
         int cur = curr[c];
         if (cur == NONE || (!isFair(t) && (isFair(cur) || tRtPrio[t] > tRtPrio[cur]))) {
@@ -890,7 +877,7 @@ public final class Kernel implements WorkloadContext {
         }
         int oldLeaf = leafQ(t, c);
         tGroup[t] = g;
-        fair.moveVruntime(t, oldLeaf, leafQ(t, c));
+        fair.setVruntime(t, fair.vruntime(t) - fair.minVruntime(oldLeaf) + fair.minVruntime(leafQ(t, c)));
         if (queued && isFair(t)) {
             if (wasParked && thr.throttledHierarchy(leafQ(t, c))) {
                 thr.limboPush(leafQ(t, c), t);

@@ -192,7 +192,6 @@ final class Throttling {
                 fair.entRemove(x, se);
                 if (fair.nrQueued(x) > 0) structural = false;
             }
-            fair.updateCfsGroup(se);
             fair.addRunnable(x, -delta);
             if (throttled[x] || k.isRootQ(x)) break;
             se = k.groupEntity(x);
@@ -406,19 +405,6 @@ final class Throttling {
         return throttledHierarchy(g, k.cpuOf(q));
     }
 
-    /**
-     * The least depth of a throttled cfs_rq on group g's path to the root on CPU c, or {@link Integer#MAX_VALUE}:
-     * the cfs_rq of a group on that path at depth d has a throttled ancestor (or is throttled) exactly when d is at
-     * least this. With {@link #inWalkQ} it gives {@link #throttledHierarchy(int)} of every level of a path from one
-     * walk up, where calling that at each level would walk up from each.
-     */
-    int throttledDepth(int g, int c) {
-        int best = Integer.MAX_VALUE;
-        if (nrThrottledOnCpu[c] == 0) return best;
-        for (int y = g; y >= 0; y = tree.parent(y)) if (throttledBits.get(y, c)) best = tree.depth(y);
-        return best;
-    }
-
     /** {@link #throttledHierarchy(int)} of group g's cfs_rq on CPU c. */
     boolean throttledHierarchy(int g, int c) {
         if (walkCpu == c && g >= walkTop && g < walkPos) return true;
@@ -591,14 +577,12 @@ final class Throttling {
         for (int x = k.parentQ(q); ; x = k.parentQ(x)) {
             if (structural) {
                 if (!fair.onRq(se)) {
-                    fair.updateCfsGroup(se);
                     fair.placeEntity(x, se);
                     fair.entAdd(x, se);
                 } else {
                     structural = false;
                 }
             }
-            if (!structural) fair.updateCfsGroup(se);
             fair.addRunnable(x, delta);
             if (throttled[x] || k.isRootQ(x)) break;
             se = k.groupEntity(x);

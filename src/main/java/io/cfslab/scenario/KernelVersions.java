@@ -132,18 +132,6 @@ public final class KernelVersions {
         return code(release) >= 0 ? release : null;
     }
 
-    /**
-     * Whether a kernel picks with EEVDF (147f3efaa241, 6.6): eligibility, virtual deadlines, a weighted
-     * avg_vruntime and wake-up preemption by deadline, instead of CFS's least vruntime. Versions this class does not
-     * know (and null) are taken as {@link #DEFAULT}.
-     *
-     * @param version a release, {@code tip-2026}, a distribution alias, or null
-     */
-    public static boolean eevdf(String version) {
-        int v = code(normalise(baseOf(version)));
-        return v < 0 || v >= code("6.6");
-    }
-
     /** The base release of a version: itself for a release, the kernel a distribution ships otherwise. */
     public static String baseOf(String version) {
         Distribution d = DISTRIBUTIONS.get(version);
