@@ -39,13 +39,14 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "spring.datasource.url=jdbc:h2:mem:leak-${random.uuid};DB_CLOSE_DELAY=-1;WRITE_DELAY=0",
-        "cfslab.live.interval=50ms", "cfslab.http.large-body-timeout=3s"})
+        "cfslab.live.interval=50ms", "cfslab.http.large-body-timeout=10s"})
 @org.junit.jupiter.api.TestMethodOrder(org.junit.jupiter.api.MethodOrderer.OrderAnnotation.class)
 class NettyLeakTest {
     static ResourceLeakDetector.Level before;
     static final ListAppender<ILoggingEvent> LEAKS = new ListAppender<>();
 
     @LocalServerPort int port;
+    @org.springframework.beans.factory.annotation.Autowired LargeBodyGate gate;
 
     @BeforeAll
     static void paranoid() {
@@ -157,7 +158,13 @@ class NettyLeakTest {
                     + "Content-Length: 400000\r\n\r\n{" + " ".repeat(1023)));
             stalled.add(s);
         }
-        Thread.sleep(300);
+        // wait until the server holds both slots (not a fixed sleep: on a loaded machine the stalled requests reach
+        // the gate late, and a big body sent before then takes a slot and is answered 201)
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (gate.freeSlots() > 0) {
+            assertThat(System.nanoTime() - deadline).as("both large-body slots taken within 60 s").isNegative();
+            Thread.sleep(20);
+        }
         for (int i = 0; i < 3; i++) {
             String big = "{" + " ".repeat(300_000) + "\"name\": \"large\", \"duration\": \"100ms\", \"machine\": {\"cpus\": 1}}";
             assertThat(post("/api/scenarios", big)).startsWith("429");
