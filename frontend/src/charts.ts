@@ -72,6 +72,24 @@ export function totalValue(values: ArrayLike<number | null | undefined>): number
   return any ? sum : null;
 }
 
+/**
+ * A y axis's width from its longest tick label (at least `min` px), so that "421.25 ms" is not cut at the plot's
+ * edge: uPlot calls it again with the labels it drew (cycleNum counts its layout passes; after two it keeps the size).
+ */
+export function fitTicks(min: number): uPlot.Axis.Size {
+  return (u, values, axisIdx, cycleNum) => {
+    const axis = u.axes[axisIdx] as uPlot.Axis & { _size?: number };
+    if (cycleNum > 1 && axis._size) return axis._size;
+    const longest = (values ?? []).reduce((a, v) => (String(v).length > a.length ? String(v) : a), '');
+    if (!longest) return min;
+    u.ctx.save();
+    u.ctx.font = (axis.font as unknown as string[] | undefined)?.[0] ?? '12px system-ui';
+    const w = u.ctx.measureText(longest).width / (window.devicePixelRatio || 1);
+    u.ctx.restore();
+    return Math.max(min, Math.ceil(w + 8 + 10)); // the label, the gap (5) and the tick (10)
+  };
+}
+
 /** The legend's filter: a text field above a chart that shows only the lines whose name contains its text. */
 class SeriesFilter {
   readonly input: HTMLInputElement;
@@ -193,7 +211,7 @@ export class HistogramChart extends ReusablePlot {
         scales: { x: { time: false, range: [-0.5, Math.max(0.5, labels.length - 0.5)] }, y: { range: (_u, _min, max) => [0, Math.max(1, max * 1.05)] } },
         axes: [
           { label: this.xTitle, values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? labels[v] ?? '' : '')), splits: () => xs, gap: 4, size: 40 },
-          { label: 'calls', size: 60, values: (_u, splits) => tickLabels(splits) },
+          { label: 'calls', size: fitTicks(60), values: (_u, splits) => tickLabels(splits) },
         ],
         series,
         legend: { show: true, live: true },
@@ -271,7 +289,7 @@ export class StripChart extends ReusablePlot {
         },
         axes: [
           { label: 'arm', values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? arms[v] ?? '' : '')), splits: () => arms.map((_, i) => i), size: 36 },
-          { label: this.yTitle, size: 70, values: (_u, splits) => fmt.ticks(splits) },
+          { label: this.yTitle, size: fitTicks(70), values: (_u, splits) => fmt.ticks(splits) },
         ],
         series: [
           // not hovered: each arm's mean (the diamond)
@@ -378,7 +396,7 @@ export class LineChart extends ReusablePlot {
         scales: { x: { time: false } },
         axes: [
           { label: 'simulated time', size: 40, values: (_u, splits) => durationTicks(splits.map((v) => v * 1e9)) },
-          { label: this.yTitle, size: 70, values: (_u, splits) => fmt.ticks(splits) },
+          { label: this.yTitle, size: fitTicks(70), values: (_u, splits) => fmt.ticks(splits) },
         ],
         series: [
           // not hovered: the latest sample ("at" the last time, each line's last value)

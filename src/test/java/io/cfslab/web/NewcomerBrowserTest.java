@@ -208,11 +208,12 @@ class NewcomerBrowserTest {
     void chartLegendsShowValuesWhenTheCursorIsAway() throws Exception {
         String a = finishedRun(1);
         String b = finishedRun(2);
-        for (String page : List.of("/runs/" + a, "/compare?a=" + a + "&b=" + b)) {
+        String e = finishedExperiment();
+        for (String page : List.of("/runs/" + a, "/compare?a=" + a + "&b=" + b, "/experiments/" + e)) {
             driver.manage().window().setSize(new Dimension(1400, 1800));
             driver.get(url(page));
             waitFor(page + " drew its charts", () -> driver.findElements(By.cssSelector(".u-legend")).size() >= 2
-                    && ("true".equals(Chromium.attr(driver, "body", "data-final")) || page.startsWith("/compare")));
+                    && ("true".equals(Chromium.attr(driver, "body", "data-final")) || !page.startsWith("/runs/")));
             // the cursor is on no chart: every legend cell still says something (latest value, total or "all buckets")
             waitFor(page + " legends filled", () -> blankLegendCells().isEmpty());
             assertThat(blankLegendCells()).as(page).isEmpty();
@@ -241,11 +242,7 @@ class NewcomerBrowserTest {
                  "tasks": [{"name": "h", "cgroup": "/a", "count": 2, "workload": {"kind": "hog"}}]}""").path("id").asString();
         String run = waitDone(api("POST", "/api/runs", "{\"scenarioId\": \"" + longName + "\"}").path("id").asString());
         String other = finishedRun(1);
-        String experiment = api("POST", "/api/experiments", """
-                {"name": "widths", "scenario_id": "%s", "repeats": 1,
-                 "arms": [{"name": "task", "set": {"/kernel/throttle": "task"}},
-                          {"name": "cfs_rq", "set": {"/kernel/throttle": "cfs_rq"}}]}""".formatted(longName)).path("id").asString();
-        waitFor("the experiment finished", () -> api("/api/experiments/" + experiment).path("status").asString().equals("done"));
+        String experiment = finishedExperiment();
         List<String> pages = List.of("/", "/scenarios/new", "/scenarios/" + longName, "/scenarios/seed01-large-tree-sync",
                 "/runs/" + run, "/experiments/" + experiment, "/compare?a=" + run + "&b=" + other, "/compare",
                 "/no-such-page", "/login");
@@ -315,6 +312,23 @@ class NewcomerBrowserTest {
                            {"name": "b", "cgroup": "/batch", "workload": {"kind": "hog"}}]}""").path("id").asString();
         id = waitDone(api("POST", "/api/runs", "{\"scenarioId\": \"" + scenario + "\", \"seed\": " + seed + "}").path("id").asString());
         runs.put(seed, id);
+        return id;
+    }
+
+    private static String experiment;
+
+    /** A finished experiment of two arms × 2 runs of a small scenario; made once. */
+    private String finishedExperiment() throws Exception {
+        if (experiment != null) return experiment;
+        String id = api("POST", "/api/experiments", """
+                {"name": "two arms", "repeats": 2,
+                 "scenario": {"name": "two arms", "duration": "2s",
+                   "cgroups": [{"path": "/a", "cpu.max": "20000 100000"}],
+                   "tasks": [{"name": "h", "cgroup": "/a", "count": 2, "workload": {"kind": "hog"}}]},
+                 "arms": [{"name": "task", "set": {"/kernel/throttle": "task"}},
+                          {"name": "cfs_rq", "set": {"/kernel/throttle": "cfs_rq"}}]}""").path("id").asString();
+        waitFor("the experiment finished", () -> api("/api/experiments/" + id).path("status").asString().equals("done"));
+        experiment = id;
         return id;
     }
 
