@@ -19,7 +19,7 @@ import tools.jackson.databind.node.ObjectNode;
  * problems), so a default changed in the parser changes here without more code.
  *
  * <p>Shape: {@code {"version", "versions": {"default", "releases": [...], "distributions": {"rhel8": "4.18", ...},
- * "mainline": "4.14", "latest": "6.18"}, "name", "seed", "required": ["duration"], "machine": {...},
+ * "mainline": "4.14", "latest": "6.18"}, "choices": {@link #choices()}, "name", "seed", "required": ["duration"], "machine": {...},
  * "kernel": {...every KernelSpec switch...}, "record": {"interval": "1s", ...}, "task": {"count", "policy",
  * "cpus_allowed"}, "workloads": {kind: {"required": [keys], "defaults": {key: value}}}}}: durations as scenario
  * strings ({@code "1s"}), enum values in the scenario's words.
@@ -61,6 +61,7 @@ public final class ScenarioDefaults {
         String effective = version == null ? KernelVersions.DEFAULT : KernelVersions.normalise(version);
         out.put("version", effective);
         out.set("versions", versions());
+        out.set("choices", JSON.valueToTree(choices()));
         out.put("name", ScenarioParser.parse("{\"duration\": \"1s\"}").name());
         out.put("seed", s.seed());
         out.set("required", JSON.valueToTree(requiredTop()));
@@ -89,6 +90,33 @@ public final class ScenarioDefaults {
                 if (!req.contains(e.getKey())) d.set(e.getKey(), JSON.valueToTree(e.getValue()));
             }
         }
+        return out;
+    }
+
+    /**
+     * The values the parser accepts for the keys a form offers as a list, in the scenario's words: {@code
+     * machine.profile}, {@code kernel.throttle}, {@code kernel.unthrottle}, {@code kernel.timer_placement},
+     * {@code kernel.hz}, a task's {@code policy}, a workload's {@code kind} and hackbench's {@code mode}. The editor's
+     * selects are rendered from it, so a value added to the parser is offered without more code.
+     *
+     * @return key → accepted values
+     */
+    public static Map<String, List<String>> choices() {
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        out.put("machine.profile", List.copyOf(ScenarioParser.PROFILES));
+        out.put("kernel.throttle", words(KernelSpec.Throttle.values()));
+        out.put("kernel.unthrottle", words(KernelSpec.Unthrottle.values()));
+        out.put("kernel.hz", KernelSection.HZ.stream().map(String::valueOf).toList());
+        out.put("kernel.timer_placement", words(KernelSpec.TimerPlacement.values()));
+        out.put("kind", KINDS);
+        out.put("policy", words(TaskSpec.Policy.values()));
+        out.put("mode", words(WorkloadSpec.Hackbench.Mode.values()));
+        return out;
+    }
+
+    private static List<String> words(Enum<?>[] values) {
+        List<String> out = new ArrayList<>();
+        for (Enum<?> e : values) out.add(ScenarioParser.jsonName(e));
         return out;
     }
 

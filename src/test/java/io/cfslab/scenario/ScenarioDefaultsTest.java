@@ -70,6 +70,35 @@ class ScenarioDefaultsTest {
         }
     }
 
+    @Test
+    void everyChoiceAFormOffersIsAcceptedByTheParser() {
+        Map<String, List<String>> choices = ScenarioDefaults.choices();
+        assertThat(choices.get("kernel.throttle")).containsExactly("cfs_rq", "task", "task-account");
+        assertThat(choices.get("kernel.hz")).containsExactly("100", "250", "300", "1000");
+        assertThat(choices.get("policy")).startsWith("normal").contains("rr", "fifo");
+        assertThat(choices.get("machine.profile")).contains("generic", "amd-genoa-2s", "intel-emr-2s");
+        for (String key : List.of("kernel.throttle", "kernel.unthrottle", "kernel.timer_placement", "kernel.hz")) {
+            String k = key.substring("kernel.".length());
+            for (String v : choices.get(key)) {
+                String value = k.equals("hz") ? v : "\"" + v + "\"";
+                assertThat(ScenarioParser.parse("{\"duration\": \"1s\", \"kernel\": {\"" + k + "\": " + value + "}}").kernel().switches().get(k))
+                        .as(key + " " + v).hasToString(v);
+            }
+        }
+        for (String v : choices.get("machine.profile")) {
+            assertThat(ScenarioParser.parse("{\"duration\": \"1s\", \"machine\": {\"profile\": \"" + v + "\"}}").machine().profile()).isEqualTo(v);
+        }
+        for (String v : choices.get("policy")) {
+            String prio = v.equals("rr") || v.equals("fifo") ? ", \"priority\": 1" : "";
+            ScenarioParser.parse("{\"duration\": \"1s\", \"tasks\": [{\"name\": \"t\", \"cgroup\": \"/\", \"policy\": \"" + v + "\"" + prio + "}]}");
+        }
+        for (String v : choices.get("mode")) {
+            ScenarioParser.parse("{\"duration\": \"1s\", \"tasks\": [{\"name\": \"t\", \"cgroup\": \"/\", \"workload\": {\"kind\": \"hackbench\", \"groups\": 1, \"mode\": \"" + v + "\"}}]}");
+        }
+        assertThat(ScenarioDefaults.of(null).path("choices").path("kind").toString())
+                .isEqualTo("[\"hog\",\"periodic\",\"fixed-work\",\"hackbench\",\"netperf-udp-rr\",\"go-sleep-loop\"]");
+    }
+
     /** docs/scenarios.md's first table: key cell → default cell. */
     static Map<String, String> docsDefaults() throws Exception {
         Map<String, String> out = new LinkedHashMap<>();

@@ -79,6 +79,16 @@ class NewcomerBrowserTest {
         List<String> offered = driver.findElements(By.cssSelector("#kernel-versions option")).stream()
                 .map(o -> o.getDomAttribute("value")).toList();
         assertThat(offered).contains("4.14", "5.4", "6.18", "tip-2026", "rhel8", "rhel9", "ubuntu-22.04", "debian-12");
+        // every select offers what the parser accepts (besides its "default (…)" entry)
+        JsonNode choices = api("/api/scenario-defaults").path("choices");
+        for (String key : List.of("kernel.throttle", "kernel.unthrottle", "kernel.hz", "kernel.timer_placement", "kind", "policy", "mode")) {
+            List<String> shown = driver.findElements(By.cssSelector("#options-form select[name='" + key + "'] option, #task-form select[name='" + key + "'] option")).stream()
+                    .map(o -> o.getDomProperty("value")).filter(v -> !v.isEmpty()).toList();
+            List<String> accepted = new ArrayList<>();
+            // a task's policy: "normal" is the select's default entry (left out of the task)
+            choices.path(key).forEach(c -> { if (!(key.equals("policy") && c.asString().equals("normal"))) accepted.add(c.asString()); });
+            assertThat(shown).as(key).isEqualTo(accepted);
+        }
 
         for (String version : List.of("5.4", "rhel9", "tip-2026")) {
             WebElement v = driver.findElement(By.name("kernel.version"));
@@ -244,6 +254,7 @@ class NewcomerBrowserTest {
         String other = finishedRun(1);
         String experiment = finishedExperiment();
         List<String> pages = List.of("/", "/scenarios/new", "/scenarios/" + longName, "/scenarios/seed01-large-tree-sync",
+                "/scenarios/dashboard-demo", "/scenarios/seed03-functional",
                 "/runs/" + run, "/experiments/" + experiment, "/compare?a=" + run + "&b=" + other, "/compare",
                 "/no-such-page", "/login");
         List<String> wider = new ArrayList<>();
