@@ -46,6 +46,50 @@ export function unitFormat(unit: Unit): { ticks: (splits: number[]) => string[];
   }
 }
 
+/**
+ * What a legend shows when the cursor is not over the plot (uPlot asks with `idx == null`): a line's latest value, a
+ * histogram's total, a strip's mean, so the legend never sits there with a blank column.
+ */
+export function latestValue(values: ArrayLike<number | null | undefined>): number | null {
+  for (let i = values.length - 1; i >= 0; i--) {
+    const v = values[i];
+    if (v != null && !Number.isNaN(v)) return v;
+  }
+  return null;
+}
+
+/** The sum of a series' values (a histogram's calls over all buckets), null when it has none. */
+export function totalValue(values: ArrayLike<number | null | undefined>): number | null {
+  let sum = 0;
+  let any = false;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (v != null && !Number.isNaN(v)) {
+      sum += v;
+      any = true;
+    }
+  }
+  return any ? sum : null;
+}
+
+/**
+ * A y axis's width from its longest tick label (at least `min` px), so that "421.25 ms" is not cut at the plot's
+ * edge: uPlot calls it again with the labels it drew (cycleNum counts its layout passes; after two it keeps the size).
+ */
+export function fitTicks(min: number): uPlot.Axis.Size {
+  return (u, values, axisIdx, cycleNum) => {
+    const axis = u.axes[axisIdx] as uPlot.Axis & { _size?: number };
+    if (cycleNum > 1 && axis._size) return axis._size;
+    const longest = (values ?? []).reduce((a, v) => (String(v).length > a.length ? String(v) : a), '');
+    if (!longest) return min;
+    u.ctx.save();
+    u.ctx.font = (axis.font as unknown as string[] | undefined)?.[0] ?? '12px system-ui';
+    const w = u.ctx.measureText(longest).width / (window.devicePixelRatio || 1);
+    u.ctx.restore();
+    return Math.max(min, Math.ceil(w + 8 + 10)); // the label, the gap (5) and the tick (10)
+  };
+}
+
 /** The legend's filter: a text field above a chart that shows only the lines whose name contains its text. */
 class SeriesFilter {
   readonly input: HTMLInputElement;
@@ -143,14 +187,18 @@ export class HistogramChart extends ReusablePlot {
       return;
     }
     const n = this.names.length;
-    const series: uPlot.Series[] = [{ label: 'bucket', value: (_u, v) => (v == null ? '' : bucketHover(labels[v], this.bucketUnit)) }];
+    // not hovered: each series' calls over all buckets ("all buckets" in the bucket column)
+    const series: uPlot.Series[] = [{ label: 'bucket', value: (_u, v, _s, idx) => (idx == null ? 'all buckets' : v == null ? '' : bucketHover(labels[v], this.bucketUnit)) }];
     this.names.forEach((name, i) => {
       const color = this.colors.color(name);
       series.push({
         label: name,
         stroke: color,
         fill: color + (n > 1 ? '99' : 'cc'),
-        value: (_u, v) => (v == null ? '' : Math.round(v).toLocaleString('en-US')),
+        value: (u, v, sidx, idx) => {
+          const shown = idx == null ? totalValue(u.data[sidx] as (number | null)[]) : v;
+          return shown == null ? '' : Math.round(shown).toLocaleString('en-US');
+        },
         width: 1,
         paths: groupedBars(i, n),
         points: { show: false },
@@ -163,7 +211,7 @@ export class HistogramChart extends ReusablePlot {
         scales: { x: { time: false, range: [-0.5, Math.max(0.5, labels.length - 0.5)] }, y: { range: (_u, _min, max) => [0, Math.max(1, max * 1.05)] } },
         axes: [
           { label: this.xTitle, values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? labels[v] ?? '' : '')), splits: () => xs, gap: 4, size: 40 },
-          { label: 'calls', size: 60, values: (_u, splits) => tickLabels(splits) },
+          { label: 'calls', size: fitTicks(60), values: (_u, splits) => tickLabels(splits) },
         ],
         series,
         legend: { show: true, live: true },
@@ -241,17 +289,18 @@ export class StripChart extends ReusablePlot {
         },
         axes: [
           { label: 'arm', values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? arms[v] ?? '' : '')), splits: () => arms.map((_, i) => i), size: 36 },
-          { label: this.yTitle, size: 70, values: (_u, splits) => fmt.ticks(splits) },
+          { label: this.yTitle, size: fitTicks(70), values: (_u, splits) => fmt.ticks(splits) },
         ],
         series: [
-          { label: 'arm', value: (_u, v) => (v == null ? '' : arms[Math.round(v)] ?? '') },
+          // not hovered: each arm's mean (the diamond)
+          { label: 'arm', value: (_u, v, _s, idx) => (idx == null ? 'mean' : v == null ? '' : arms[Math.round(v)] ?? '') },
           ...arms.map((name, i) => ({
             label: name,
             stroke: color(i),
             width: 0,
             paths: () => null,
             points: { show: true, size: 7, width: 1, fill: color(i) + 'cc' },
-            value: (_u: uPlot, v: number | null) => fmt.value(v),
+            value: (_u: uPlot, v: number | null, _s: number, idx: number | null) => fmt.value(idx == null ? boxes[i]?.mean ?? null : v),
           })),
         ],
         // the run under the cursor: its arm's value in the legend below (runs sit at their own x, so one shows)
@@ -347,16 +396,21 @@ export class LineChart extends ReusablePlot {
         scales: { x: { time: false } },
         axes: [
           { label: 'simulated time', size: 40, values: (_u, splits) => durationTicks(splits.map((v) => v * 1e9)) },
-          { label: this.yTitle, size: 70, values: (_u, splits) => fmt.ticks(splits) },
+          { label: this.yTitle, size: fitTicks(70), values: (_u, splits) => fmt.ticks(splits) },
         ],
         series: [
-          { label: 'at', value: (_u, v) => (v == null ? '' : formatDuration(v * 1e9)) },
+          // not hovered: the latest sample ("at" the last time, each line's last value)
+          { label: 'at', value: (u, v, _s, idx) => {
+            const t = idx == null ? latestValue(u.data[0] as number[]) : v;
+            return t == null ? '' : `${formatDuration(t * 1e9)}${idx == null ? ' (latest)' : ''}`;
+          } },
           ...lines.map((l) => ({
             label: l.label,
             stroke: colorOf.get(l.label)!,
             width: 1.5,
             points: { show: false },
-            value: (_u: uPlot, v: number | null) => fmt.value(v),
+            value: (u: uPlot, v: number | null, sidx: number, idx: number | null) =>
+              fmt.value(idx == null ? latestValue(u.data[sidx] as (number | null)[]) : v),
           })),
         ],
         legend: { live: true },

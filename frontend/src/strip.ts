@@ -2,6 +2,8 @@
 // repeat order so that equal values stay visible side by side), and each arm's box: quartiles, median, whiskers
 // at min and max, and the arithmetic mean. Pure functions (no DOM): drawn by charts.ts's StripChart.
 
+import { stepDecimals } from './units';
+
 export interface Box {
   min: number;
   q1: number;
@@ -64,6 +66,6 @@ export function tickLabels(splits: number[]): string[] {
   const step = splits.length > 1 ? Math.abs(splits[1] - splits[0]) : Math.abs(splits[0]) || 1;
   const top = Math.max(...splits.map((v) => Math.abs(v)));
   const [div, suffix] = top >= 1e6 ? [1e6, 'M'] : top >= 1e4 ? [1e3, 'K'] : [1, ''];
-  const decimals = step > 0 ? Math.min(6, Math.max(0, -Math.floor(Math.log10(step / div) + 1e-9))) : 0;
+  const decimals = stepDecimals(step / div);
   return splits.map((v) => (v === 0 ? '0' : (v / div).toFixed(decimals) + suffix)); // 0, not "0K"
 }

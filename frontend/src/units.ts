@@ -20,6 +20,19 @@ export function formatDuration(ns: number | null | undefined): string {
 }
 
 /**
+ * The decimals a tick step needs to be printed exactly (0.25 → 2, 0.5 → 1, 0.05 → 2, 5 → 0; at most 6): a step
+ * rounded to fewer would print 0.25-spaced ticks as 0.3, 0.5, 0.8.
+ */
+export function stepDecimals(step: number): number {
+  if (!(step > 0) || !Number.isFinite(step)) return 0;
+  for (let d = 0; d < 6; d++) {
+    const scaled = step * 10 ** d;
+    if (Math.abs(scaled - Math.round(scaled)) < 1e-6 * Math.max(1, scaled)) return d;
+  }
+  return 6;
+}
+
+/**
  * Axis ticks (ns) in one unit, that of the largest tick, with as many decimals as the step needs:
  * [0, 5e8, 1e9, 1.5e9] → 0, 0.5 s, 1 s, 1.5 s.
  */
@@ -28,6 +41,6 @@ export function durationTicks(splits: number[]): string[] {
   const top = Math.max(...splits.map((v) => Math.abs(v)));
   const [div, unit] = durationUnit(top);
   const step = splits.length > 1 ? Math.abs(splits[1] - splits[0]) : top || 1;
-  const decimals = step > 0 ? Math.min(6, Math.max(0, -Math.floor(Math.log10(step / div) + 1e-9))) : 0;
+  const decimals = stepDecimals(step / div);
   return splits.map((v) => (v === 0 ? '0' : `${Number((v / div).toFixed(decimals))} ${unit}`));
 }

@@ -41,6 +41,8 @@ describe('durations', () => {
   it('tick in one unit with the decimals the step needs (no "2B")', () => {
     expect(durationTicks([0, 5e8, 1e9, 1.5e9])).toEqual(['0', '0.5 s', '1 s', '1.5 s']);
     expect(durationTicks([0, 1e12, 2e12])).toEqual(['0', '1000 s', '2000 s']);
+    // 0.25 s apart: read as 0.25 s, 0.5 s, 0.75 s (not 0.3 s, 0.5 s, 0.8 s)
+    expect(durationTicks([2.5e8, 5e8, 7.5e8, 1e9])).toEqual(['0.25 s', '0.5 s', '0.75 s', '1 s']);
     expect(durationTicks([0, 2000, 4000])).toEqual(['0', '2 µs', '4 µs']);
   });
 

@@ -110,3 +110,14 @@ describe('bucket hover values', () => {
     expect(bucketHover('[2K, 4K)', 'µs')).toBe('[2K, 4K) µs = 2.05 ms – 4.1 ms');
   });
 });
+
+import { latestValue, totalValue } from '../src/charts';
+
+describe('legend values when the cursor is away', () => {
+  it('a line shows its latest sample, a histogram its total', () => {
+    expect(latestValue([1, 2, null, 4, null])).toBe(4);
+    expect(latestValue([null, null])).toBeNull();
+    expect(totalValue([0, 3, null, 4])).toBe(7);
+    expect(totalValue([])).toBeNull();
+  });
+});

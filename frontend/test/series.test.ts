@@ -109,14 +109,39 @@ describe('editor task form', () => {
     expect(taskEntry({ name: 'p', cgroup: '/a', count: '2', kind: 'periodic', run: '3ms', sleep: '7ms', work: '9s', policy: 'rr', priority: '10', cpus_allowed: '0-1' }))
       .toEqual({ name: 'p', cgroup: '/a', count: 2, workload: { kind: 'periodic', run: '3ms', sleep: '7ms' }, policy: 'rr', priority: 10, cpus_allowed: '0-1' });
     expect(taskEntry({ name: 'f', cgroup: '/a', count: '', kind: 'fixed-work', work: '2s', run: '1ms', policy: '', priority: '', cpus_allowed: '' }))
-      .toEqual({ name: 'f', cgroup: '/a', count: 1, workload: { kind: 'fixed-work', work: '2s' } });
+      .toEqual({ name: 'f', cgroup: '/a', workload: { kind: 'fixed-work', work: '2s' } });
     expect(taskEntry({ name: 'g', cgroup: '/a', count: '1', kind: 'go-sleep-loop', run: '5ms', sleep: '100ms', threads: '3', work: '1s' }))
       .toEqual({ name: 'g', cgroup: '/a', count: 1, workload: { kind: 'go-sleep-loop', run: '5ms', sleep: '100ms', threads: 3 } });
   });
 
-  it('starts a new scenario with the documented defaults (docs/scenarios.md: 2 CPUs, HZ 1000)', () => {
-    expect(DEFAULT_SCENARIO.machine.cpus).toBe(2);
-    expect(DEFAULT_SCENARIO.kernel.hz).toBe(1000);
+  it('starts a new scenario with only what the form shows filled in: every other key takes the parser\'s default', () => {
+    expect(DEFAULT_SCENARIO).toEqual({ name: 'new scenario', duration: '5s' });
+  });
+
+  it('sends a benchmark workload only the parameters given: the parser\'s defaults apply to the rest', () => {
+    expect(taskEntry({ name: 'h', cgroup: '/a', count: '', kind: 'hackbench', mode: '', groups: '', fds: '4', loops: '', datasize: '' }))
+      .toEqual({ name: 'h', cgroup: '/a', workload: { kind: 'hackbench', fds: 4 } });
+    expect(taskEntry({ name: 'n', cgroup: '/a', kind: 'netperf-udp-rr', request_size: '', response_size: '64' }))
+      .toEqual({ name: 'n', cgroup: '/a', workload: { kind: 'netperf-udp-rr', response_size: 64 } });
+  });
+
+  it('stores a key only when its field is filled: an emptied field removes it and its section when empty', async () => {
+    const { setPath } = await import('../src/pages/editor');
+    const doc: Record<string, any> = { name: 'x', kernel: { hz: 250, preempt: 'full' } };
+    setPath(doc, 'machine.cpus', null);
+    setPath(doc, 'record.interval', '');
+    setPath(doc, 'kernel.hz', null);
+    expect(doc).toEqual({ name: 'x', kernel: { preempt: 'full' } });
+    setPath(doc, 'kernel.preempt', '');
+    setPath(doc, 'kernel.version', '5.4');
+    expect(doc).toEqual({ name: 'x', kernel: { version: '5.4' } });
+  });
+
+  it('names the required fields left empty, from the parser\'s required keys', async () => {
+    const { missingRequired } = await import('../src/pages/editor');
+    const d = { workloads: { periodic: { required: ['run', 'sleep'], defaults: {} }, hog: { required: [], defaults: {} } } } as any;
+    expect(missingRequired({ kind: 'periodic', run: '5ms', sleep: ' ' }, d)).toEqual(['sleep']);
+    expect(missingRequired({ kind: 'hog' }, d)).toEqual([]);
   });
 });
 

@@ -22,14 +22,35 @@ const FILES = ['cpu.max', 'cpu.max.burst', 'cpu.weight'] as const;
 export const ROW_HEIGHT = 30;
 const OVERSCAN = 10;
 
+/**
+ * A new scenario: only what the form shows filled in (a name, and the duration the parser requires). Every other key
+ * is left out, so it takes the parser's default for the chosen kernel.version (docs/scenarios.md), and a later
+ * version switch is not silently overridden by values the user never chose.
+ */
 export const DEFAULT_SCENARIO = {
   name: 'new scenario',
-  seed: 1,
   duration: '5s',
-  machine: { profile: 'generic', cpus: 2 },
-  kernel: { throttle: 'task', unthrottle: 'async', hz: 1000, bandwidth_slice_us: 5000, timer_placement: 'random' },
-  record: { interval: '100ms' },
 };
+
+/** `GET /api/scenario-defaults?version=`: what each key means when left out (io.cfslab.scenario.ScenarioDefaults). */
+export interface ScenarioDefaults {
+  version: string;
+  versions: { default: string; releases: string[]; distributions: Record<string, string>; mainline: string; latest: string };
+  name: string;
+  seed: number;
+  required: string[];
+  machine: Record<string, unknown>;
+  kernel: Record<string, unknown>;
+  record: Record<string, unknown>;
+  task: Record<string, unknown>;
+  workloads: Record<string, { required: string[]; defaults: Record<string, unknown> }>;
+}
+
+/** The defaults of `version` (the service's own resolution of kernel.version), or of the default version. */
+export function fetchDefaults(version?: string): Promise<ScenarioDefaults> {
+  const q = version && version.trim() ? `?version=${encodeURIComponent(version.trim())}` : '';
+  return getJson<ScenarioDefaults>(`/api/scenario-defaults${q}`);
+}
 
 /** Visible rows of a tree: depth-first, children only under expanded nodes. */
 export function visibleRows(nodes: Map<string, TreeNode>, root: string, expanded: Set<string>): { path: string; depth: number }[] {
@@ -68,47 +89,65 @@ export function timelineEntry(at: string, kind: string, arg1: string, arg2: stri
 
 /**
  * A contract task entry from the editor's task form: name, cgroup, count, the workload with its own parameters
- * (periodic and go-sleep-loop: run and sleep; go-sleep-loop: threads; fixed-work: work), and the optional policy, priority and allowed CPUs. Empty fields are
- * left out (the contract's defaults apply).
+ * (periodic and go-sleep-loop: run and sleep; go-sleep-loop: threads; fixed-work: work; hackbench and netperf-udp-rr
+ * theirs), and the optional policy, priority and allowed CPUs. Only what was filled in is sent: an empty field is
+ * left out, so the parser's default applies (the one the field's placeholder names).
  */
 export function taskEntry(f: Record<string, string>): Record<string, unknown> {
   const v = (k: string) => (f[k] ?? '').trim();
   const kind = v('kind') || 'hog';
   const workload: Record<string, unknown> = { kind };
-  if (kind === 'periodic' || kind === 'go-sleep-loop') {
-    if (v('run')) workload.run = v('run');
-    if (v('sleep')) workload.sleep = v('sleep');
+  for (const k of WORKLOAD_KEYS[kind] ?? []) {
+    if (v(k)) workload[k] = NUMERIC_WORKLOAD_KEYS.has(k) ? Number(v(k)) : v(k);
   }
-  // the 2017 reporters' Go program: its OS threads (the contract's default, 5, when left empty)
-  if (kind === 'go-sleep-loop' && v('threads')) workload.threads = Number(v('threads'));
-  if (kind === 'fixed-work' && v('work')) workload.work = v('work');
-  // the benchmark workloads, with the seeds' parameters where a field is left empty (`hackbench -p -g 1 -f 20 -l 100`)
-  if (kind === 'hackbench') {
-    workload.mode = v('mode') || 'pipe';
-    const given: Record<string, number> = { groups: 1, fds: 20, loops: 100, datasize: 100 };
-    for (const k of Object.keys(given)) workload[k] = v(k) ? Number(v(k)) : given[k];
-  }
-  if (kind === 'netperf-udp-rr') {
-    for (const k of ['request_size', 'response_size']) workload[k] = v(k) ? Number(v(k)) : 1;
-  }
-  const task: Record<string, unknown> = { name: v('name'), cgroup: v('cgroup'), count: Number(v('count') || '1'), workload };
+  const task: Record<string, unknown> = { name: v('name'), cgroup: v('cgroup') };
+  if (v('count')) task.count = Number(v('count'));
+  task.workload = workload;
   if (v('policy')) task.policy = v('policy');
   if (v('priority')) task.priority = Number(v('priority'));
   if (v('cpus_allowed')) task.cpus_allowed = v('cpus_allowed');
   return task;
 }
 
+/** The form's fields of each workload kind (the contract's keys). */
+export const WORKLOAD_KEYS: Record<string, string[]> = {
+  hog: [],
+  periodic: ['run', 'sleep'],
+  'fixed-work': ['work'],
+  hackbench: ['mode', 'groups', 'fds', 'loops', 'datasize'],
+  'netperf-udp-rr': ['request_size', 'response_size'],
+  'go-sleep-loop': ['run', 'sleep', 'threads'],
+};
+const NUMERIC_WORKLOAD_KEYS = new Set(['groups', 'fds', 'loops', 'datasize', 'request_size', 'response_size', 'threads']);
+
+/** The required workload fields of `kind` left empty in the form (the parser's "is required"). */
+export function missingRequired(f: Record<string, string>, d: ScenarioDefaults): string[] {
+  const kind = (f.kind ?? '').trim() || 'hog';
+  return (d.workloads[kind]?.required ?? []).filter((k) => !(f[k] ?? '').trim());
+}
+
 function getPath(obj: Record<string, any>, dotted: string): unknown {
   return dotted.split('.').reduce<any>((o, k) => (o == null ? undefined : o[k]), obj);
 }
 
-function setPath(obj: Record<string, any>, dotted: string, value: unknown): void {
+/** Sets a dotted key; an empty value removes it, and a section left empty by that goes too (nothing stored as `{}`). */
+export function setPath(obj: Record<string, any>, dotted: string, value: unknown): void {
   const keys = dotted.split('.');
+  const last = keys[keys.length - 1];
+  if (value === '' || value == null) {
+    const chain: Record<string, any>[] = [obj];
+    for (const k of keys.slice(0, -1)) {
+      const next = chain[chain.length - 1][k];
+      if (next == null || typeof next !== 'object') return;
+      chain.push(next);
+    }
+    delete chain[chain.length - 1][last];
+    for (let i = chain.length - 1; i > 0 && Object.keys(chain[i]).length === 0; i--) delete chain[i - 1][keys[i - 1]];
+    return;
+  }
   let o = obj;
   for (const k of keys.slice(0, -1)) o = o[k] ??= {};
-  const last = keys[keys.length - 1];
-  if (value === '' || value == null) delete o[last];
-  else o[last] = value;
+  o[last] = value;
 }
 
 /** A task entry's scheduling policy as chrt names it: `normal` when left out, `rr 10` with an RT priority. */
@@ -116,17 +155,19 @@ export function policyText(t: { policy?: string; priority?: number }): string {
   return `${t.policy ?? 'normal'}${t.priority != null ? ` ${t.priority}` : ''}`;
 }
 
-/** What a key left out of a scenario means (docs/scenarios.md), shown in its empty field. */
-export const OPTION_DEFAULTS: Record<string, string> = {
-  'machine.profile': 'generic',
-  'machine.cpus': '2',
-  'kernel.throttle': "version's (task on 6.18)",
-  'kernel.unthrottle': "version's (async on 6.18)",
-  'kernel.hz': '1000',
-  'kernel.bandwidth_slice_us': '5000',
-  'kernel.timer_placement': "version's (random on 6.18)",
-  'record.interval': '1s',
-};
+/** What a key left out of a scenario means, for the chosen version: shown in its empty field or select. */
+export function optionDefault(name: string, d: ScenarioDefaults): string | undefined {
+  if (name === 'name') return d.name;
+  if (name === 'seed') return String(d.seed);
+  if (name === 'kernel.version') return d.versions.default;
+  const [section, key] = name.split('.');
+  const from = section === 'machine' ? d.machine : section === 'kernel' ? d.kernel : section === 'record' ? d.record : undefined;
+  const v = from && key ? from[key] : undefined;
+  if (v == null) return undefined;
+  // a kernel switch is the version's: say whose
+  return section === 'kernel' && VERSION_SWITCHES.has(key) ? `${v}, ${d.version}'s` : String(v);
+}
+const VERSION_SWITCHES = new Set(['throttle', 'unthrottle', 'timer_placement']);
 
 const NUMERIC = new Set(['seed', 'machine.cpus', 'kernel.hz', 'kernel.bandwidth_slice_us']);
 
@@ -167,34 +208,95 @@ export function initEditorPage(body: HTMLElement): void {
   }
 
   // ---- scenario document, options, import/export ----
-  function fillOptions(): void {
+  // what a key left out means, for the version in the form: fetched from the service (its own resolution of
+  // kernel.version), never a table of our own
+  let defaults: ScenarioDefaults | null = null;
+  const versionInput = optionsForm.querySelector<HTMLInputElement>('[name="kernel.version"]')!;
+  const effectiveEl = $('kernel-effective');
+  let defaultsFor: string | null = null;
+
+  async function loadDefaults(version: string): Promise<void> {
+    const wanted = version.trim();
+    if (wanted === defaultsFor && defaults) return;
+    try {
+      const d = await fetchDefaults(wanted);
+      if (versionInput.value.trim() !== wanted) return; // typed on since: the newer answer labels the form
+      defaults = d;
+      defaultsFor = wanted;
+      versionInput.classList.remove('bad');
+      effectiveEl.classList.remove('error');
+      labelDefaults();
+    } catch (e) {
+      // an unknown version: say so at the field (the parser's own words); the labels keep the last good version's
+      versionInput.classList.add('bad');
+      effectiveEl.classList.add('error');
+      effectiveEl.textContent = problemText(e);
+    }
+  }
+
+  /** Every empty field, select and placeholder says the default of the chosen version. */
+  function labelDefaults(): void {
+    const d = defaults;
+    if (!d) return;
+    const list = $('kernel-versions');
+    if (!list.childElementCount) {
+      list.replaceChildren(...d.versions.releases.map((v) => el('option', { value: v })),
+        ...Object.entries(d.versions.distributions).map(([alias, base]) => el('option', { value: alias, label: `${alias} (${base})` })));
+    }
     for (const input of optionsForm.querySelectorAll<HTMLInputElement | HTMLSelectElement>('input[name],select[name]')) {
-      const v = getPath(doc, input.name);
-      const dflt = OPTION_DEFAULTS[input.name];
+      const dflt = optionDefault(input.name, d);
+      if (dflt === undefined) continue;
       if (input instanceof HTMLSelectElement) {
         // a key left out runs with its default: the select says which (not a blank)
         let auto = input.querySelector<HTMLOptionElement>('option[data-default]');
-        if (dflt !== undefined && !auto) {
-          auto = Object.assign(document.createElement('option'), { value: '', textContent: `default (${dflt})` });
+        if (!auto) {
+          const keep = input.value;
+          auto = Object.assign(document.createElement('option'), { value: '' });
           auto.dataset.default = 'true';
           input.prepend(auto);
+          input.value = keep;
         }
-        input.value = v == null ? '' : String(v);
+        auto.textContent = `default (${dflt})`;
       } else {
-        input.value = v == null ? '' : String(v);
-        if (dflt !== undefined) input.placeholder = `default: ${dflt}`;
+        input.placeholder = `default: ${dflt}`;
       }
+    }
+    const shown = new Set(['version', 'cgroup_version', 'throttle', 'unthrottle', 'hz', 'bandwidth_slice_us', 'timer_placement']);
+    effectiveEl.textContent = `${d.version} also sets: ` + Object.entries(d.kernel).filter(([k]) => !shown.has(k))
+      .map(([k, v]) => `${k} ${v}`).join(' · ');
+    effectiveEl.dataset.version = d.version;
+    labelTaskForm(d);
+    optionsForm.dataset.defaults = d.version;
+  }
+
+  function fillOptions(): Promise<void> {
+    for (const input of optionsForm.querySelectorAll<HTMLInputElement | HTMLSelectElement>('input[name],select[name]')) {
+      const v = getPath(doc, input.name);
+      if (input instanceof HTMLSelectElement && !input.querySelector('option[data-default]')) {
+        const auto = Object.assign(document.createElement('option'), { value: '', textContent: 'default' });
+        auto.dataset.default = 'true';
+        input.prepend(auto);
+      }
+      input.value = v == null ? '' : String(v);
       input.disabled = readOnly;
     }
     optionsForm.querySelector('button')!.hidden = readOnly;
     if (!id) optionsForm.querySelector('button')!.textContent = 'Create scenario';
+    labelDefaults();
+    return loadDefaults(versionInput.value);
   }
+  let versionTimer: number | undefined;
+  versionInput.addEventListener('input', () => {
+    clearTimeout(versionTimer);
+    versionTimer = window.setTimeout(() => void loadDefaults(versionInput.value), 250);
+  });
+  versionInput.addEventListener('change', () => void loadDefaults(versionInput.value));
 
   async function loadDoc(): Promise<void> {
     const v = await getJson<ScenarioView>(`/api/scenarios/${id}`);
     doc = v.scenario;
     $('scenario-title').textContent = v.name;
-    fillOptions();
+    await fillOptions();
   }
 
   async function createAndOpen(d: Record<string, any>): Promise<void> {
@@ -463,11 +565,51 @@ export function initEditorPage(body: HTMLElement): void {
 
   const taskForm = $<HTMLFormElement>('task-form');
   taskForm.hidden = readOnly || !id;
+  const taskField = (k: string) => taskForm.elements.namedItem(k) as HTMLInputElement | HTMLSelectElement | null;
+  /** Placeholders from the parser: "groups: 10" for a default, "run: required" (marked) for a required key. */
+  function labelTaskForm(d: ScenarioDefaults): void {
+    const kind = (taskField('kind') as HTMLSelectElement).value;
+    const w = d.workloads[kind];
+    for (const k of WORKLOAD_KEYS[kind] ?? []) {
+      const f = taskField(k);
+      if (!f) continue;
+      const required = w?.required.includes(k) ?? false;
+      f.classList.toggle('required', required);
+      f.toggleAttribute('aria-required', required);
+      const dflt = w?.defaults[k];
+      if (f instanceof HTMLSelectElement) {
+        let auto = f.querySelector<HTMLOptionElement>('option[data-default]');
+        if (!auto) {
+          auto = Object.assign(document.createElement('option'), { value: '' });
+          auto.dataset.default = 'true';
+          f.prepend(auto);
+          f.value = '';
+        }
+        auto.textContent = `default (${dflt})`;
+      } else {
+        f.placeholder = required ? `${k}: required` : `${k}: ${dflt}`;
+        f.title = required ? `${k} is required for ${kind}` : `left empty: ${dflt} (the parser's default)`;
+      }
+    }
+    taskField('count')!.setAttribute('placeholder', `count: ${d.task.count}`);
+    taskField('cpus_allowed')!.setAttribute('placeholder', `cpus: ${d.task.cpus_allowed}`);
+    const policyDefault = taskField('policy')!.querySelector('option[value=""]');
+    if (policyDefault) policyDefault.textContent = `default (${d.task.policy})`;
+  }
+  taskForm.addEventListener('input', (ev) => (ev.target as HTMLElement).classList.remove('missing'));
   taskForm.addEventListener('submit', async (ev) => {
     ev.preventDefault();
-    const f = taskForm.elements as any;
+    const fields = Object.fromEntries(new FormData(taskForm)) as Record<string, string>;
+    const missing = defaults ? missingRequired(fields, defaults) : [];
+    if (missing.length) {
+      // no silent placeholder: the empty required fields are marked and named
+      for (const k of missing) taskField(k)?.classList.add('missing');
+      const example = { periodic: 'run 5ms, sleep 10ms', 'go-sleep-loop': 'run 5ms, sleep 100ms', 'fixed-work': 'work 1s' }[fields.kind] ?? '';
+      fail(new Error(`${fields.kind} needs ${missing.join(' and ')}: fill the fields marked required${example ? ` (e.g. ${example})` : ''}`));
+      return;
+    }
     try {
-      await sendJson('POST', `/api/scenarios/${id}/tasks`, taskEntry(Object.fromEntries(new FormData(taskForm)) as Record<string, string>));
+      await sendJson('POST', `/api/scenarios/${id}/tasks`, taskEntry(fields));
       await Promise.all([loadTasks(), loadTree()]);
       taskForm.reset();
       showWorkloadFields();
@@ -476,12 +618,18 @@ export function initEditorPage(body: HTMLElement): void {
       fail(e);
     }
   });
-  // each workload's own parameters: only those of the chosen kind are shown
+  // each workload's own parameters: only those of the chosen kind are shown (and sent: the others are disabled)
   function showWorkloadFields(): void {
-    const kind = (taskForm.elements.namedItem('kind') as HTMLSelectElement).value;
-    for (const span of taskForm.querySelectorAll<HTMLElement>('[data-kinds]')) span.hidden = !span.dataset.kinds!.split(' ').includes(kind);
+    const kind = (taskField('kind') as HTMLSelectElement).value;
+    for (const span of taskForm.querySelectorAll<HTMLElement>('[data-kinds]')) {
+      const on = span.dataset.kinds!.split(' ').includes(kind);
+      span.hidden = !on;
+      for (const f of span.querySelectorAll<HTMLInputElement | HTMLSelectElement>('input,select')) f.disabled = !on;
+    }
+    for (const f of taskForm.querySelectorAll('.missing')) f.classList.remove('missing');
+    if (defaults) labelTaskForm(defaults);
   }
-  (taskForm.elements.namedItem('kind') as HTMLSelectElement).addEventListener('change', showWorkloadFields);
+  (taskField('kind') as HTMLSelectElement).addEventListener('change', showWorkloadFields);
   showWorkloadFields();
   $('mkdir-form').hidden = readOnly || !id;
 
@@ -501,7 +649,7 @@ export function initEditorPage(body: HTMLElement): void {
     }
   });
 
-  fillOptions();
+  void fillOptions();
   if (!id) {
     treeEl.replaceChildren(el('p', { class: 'hint' }, 'Create the scenario first (machine and kernel above), then add groups and tasks.'));
     return;

@@ -12,6 +12,9 @@ import tools.jackson.databind.node.JsonNodeFactory;
 final class KernelSection {
     private KernelSection() {}
 
+    /** The CONFIG_HZ choices {@code kernel.hz} accepts. */
+    static final java.util.List<Long> HZ = java.util.List.of(100L, 250L, 300L, 1000L);
+
     /**
      * @param cgroupVersion 1 or 2, as the scenario's files say ({@link CgroupsSection#cgroupVersion})
      */
@@ -35,7 +38,7 @@ final class KernelSection {
         KernelSpec.Throttle throttle = c.enumValue(o, "throttle", KernelSpec.Throttle.class, v.throttle());
         KernelSpec.Unthrottle unthrottle = c.enumValue(o, "unthrottle", KernelSpec.Unthrottle.class, v.unthrottle());
         long hz = c.integer(o, "hz", 1000, 1, 100_000);
-        if (hz != 100 && hz != 250 && hz != 300 && hz != 1000) {
+        if (!HZ.contains(hz)) {
             c.add(o.at("hz"), "hz must be 100, 250, 300 or 1000 (CONFIG_HZ), not " + hz, null);
             hz = 1000;
         }

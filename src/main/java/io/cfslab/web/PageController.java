@@ -74,6 +74,7 @@ public class PageController {
         model.addAttribute("scenarioId", "");
         model.addAttribute("scenarioName", "new scenario");
         model.addAttribute("readOnly", false);
+        model.addAttribute("choices", io.cfslab.scenario.ScenarioDefaults.choices());
         return "editor";
     }
 
@@ -83,6 +84,8 @@ public class PageController {
             model.addAttribute("scenarioId", e.id());
             model.addAttribute("scenarioName", e.name());
             model.addAttribute("readOnly", e.readyMade());
+            // the selects offer what the parser accepts (one source with it)
+            model.addAttribute("choices", io.cfslab.scenario.ScenarioDefaults.choices());
             return "editor";
         });
     }

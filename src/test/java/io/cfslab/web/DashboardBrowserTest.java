@@ -245,10 +245,12 @@ class DashboardBrowserTest {
     @Test
     void aNewScenarioIsBuiltInTheEditorAndOneIsImported() throws Exception {
         driver.get(url("/scenarios/new"));
-        // a new scenario starts from docs/scenarios.md's defaults: 2 CPUs, HZ 1000, slice 5000 µs
-        assertThat(driver.findElement(By.cssSelector("#options-form input[name='machine.cpus']")).getDomProperty("value")).isEqualTo("2");
-        assertThat(driver.findElement(By.cssSelector("#options-form select[name='kernel.hz']")).getDomProperty("value")).isEqualTo("1000");
-        assertThat(driver.findElement(By.cssSelector("#options-form input[name='kernel.bandwidth_slice_us']")).getDomProperty("value")).isEqualTo("5000");
+        // a new scenario starts from docs/scenarios.md's defaults: 2 CPUs, HZ 1000, slice 5000 µs, shown in empty fields
+        // (left out of the stored document: NewcomerBrowserTest)
+        waitFor(Duration.ofSeconds(30), "the defaults labelled", () -> "6.18".equals(attr("#options-form", "data-defaults")));
+        assertThat(driver.findElement(By.cssSelector("#options-form input[name='machine.cpus']")).getDomAttribute("placeholder")).isEqualTo("default: 2");
+        assertThat(driver.findElement(By.cssSelector("#options-form select[name='kernel.hz'] option[data-default]")).getText()).isEqualTo("default (1000)");
+        assertThat(driver.findElement(By.cssSelector("#options-form input[name='kernel.bandwidth_slice_us']")).getDomAttribute("placeholder")).isEqualTo("default: 5000");
         WebElement name = driver.findElement(By.cssSelector("#options-form input[name='name']"));
         name.clear();
         name.sendKeys("built in the browser");

@@ -1,0 +1,374 @@
+package io.cfslab.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.Select;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * What a newcomer met in the first hour (issue 12), each as a kind: the editor's defaults follow the chosen
+ * {@code kernel.version} and are the parser's ({@code GET /api/scenario-defaults}); a new scenario stores only what
+ * the user filled in; a required workload field is marked and named, never a silent placeholder; every workload form
+ * shows the parser's defaults; chart legends are never a blank column; and no page is wider than the window, at
+ * 1400 px and at 800 px. In Debian's headless Chromium (skipped where it is not installed); every wait polls for
+ * a condition with a generous deadline, as the machine may be loaded.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "cfslab.runs.pool-size=2", "cfslab.runs.poll-interval=100ms", "cfslab.runs.progress-interval=50ms"})
+@DirtiesContext // its run queue and file database are closed after the class
+class NewcomerBrowserTest {
+    static final JsonMapper JSON = JsonMapper.builder().build();
+    static final Duration LONG = Duration.ofSeconds(90);
+    static WebDriver driver;
+
+    @LocalServerPort
+    int port;
+
+    @DynamicPropertySource
+    static void database(DynamicPropertyRegistry registry) throws IOException {
+        Path dir = Files.createTempDirectory("cfslab-newcomer-db");
+        registry.add("spring.datasource.url", () -> "jdbc:h2:file:" + dir.resolve("cfslab").toAbsolutePath() + ";WRITE_DELAY=0");
+    }
+
+    @BeforeAll
+    static void browser() throws IOException {
+        driver = Chromium.start();
+    }
+
+    @AfterAll
+    static void quit() {
+        if (driver != null) driver.quit();
+    }
+
+    String url(String path) {
+        return "http://localhost:" + port + path;
+    }
+
+    @Test
+    void theEditorsDefaultsFollowTheKernelVersionAndAreTheParsers() throws Exception {
+        driver.get(url("/scenarios/new"));
+        waitForDefaults("6.18");
+        checkLabels(api("/api/scenario-defaults"));
+        // the versions the parser accepts are offered, distributions with their base release
+        List<String> offered = driver.findElements(By.cssSelector("#kernel-versions option")).stream()
+                .map(o -> o.getDomAttribute("value")).toList();
+        assertThat(offered).contains("4.14", "5.4", "6.18", "tip-2026", "rhel8", "rhel9", "ubuntu-22.04", "debian-12");
+        // every select offers what the parser accepts (besides its "default (…)" entry)
+        JsonNode choices = api("/api/scenario-defaults").path("choices");
+        for (String key : List.of("kernel.throttle", "kernel.unthrottle", "kernel.hz", "kernel.timer_placement", "kind", "policy", "mode")) {
+            List<String> shown = driver.findElements(By.cssSelector("#options-form select[name='" + key + "'] option, #task-form select[name='" + key + "'] option")).stream()
+                    .map(o -> o.getDomProperty("value")).filter(v -> !v.isEmpty()).toList();
+            List<String> accepted = new ArrayList<>();
+            // a task's policy: "normal" is the select's default entry (left out of the task)
+            choices.path(key).forEach(c -> { if (!(key.equals("policy") && c.asString().equals("normal"))) accepted.add(c.asString()); });
+            assertThat(shown).as(key).isEqualTo(accepted);
+        }
+
+        for (String version : List.of("5.4", "rhel9", "tip-2026")) {
+            WebElement v = driver.findElement(By.name("kernel.version"));
+            v.clear();
+            v.sendKeys(version);
+            waitForDefaults(version);
+            JsonNode d = api("/api/scenario-defaults?version=" + version);
+            checkLabels(d);
+            assertThat(Chromium.text(driver, "#kernel-effective")).startsWith(version + " also sets:")
+                    .contains("throttled_list_insert " + d.at("/kernel/throttled_list_insert").asString());
+        }
+        assertThat(defaultOption("kernel.throttle")).isEqualTo("default (task-account, tip-2026's)");
+        Chromium.screenshot(driver, "newcomer-editor-version");
+
+        // a version the parser refuses is said at the field, in the parser's words
+        WebElement v = driver.findElement(By.name("kernel.version"));
+        v.clear();
+        v.sendKeys("7.4");
+        waitFor("the unknown version refused", () -> Chromium.text(driver, "#kernel-effective").contains("unknown kernel version \"7.4\""));
+        assertThat(v.getDomAttribute("class")).contains("bad");
+    }
+
+    /** Every labelled field of the options form says the defaults {@code d} gives. */
+    private void checkLabels(JsonNode d) {
+        String version = d.path("version").asString();
+        assertThat(defaultOption("kernel.throttle")).isEqualTo("default (" + d.at("/kernel/throttle").asString() + ", " + version + "'s)");
+        assertThat(defaultOption("kernel.unthrottle")).isEqualTo("default (" + d.at("/kernel/unthrottle").asString() + ", " + version + "'s)");
+        assertThat(defaultOption("kernel.timer_placement")).isEqualTo("default (" + d.at("/kernel/timer_placement").asString() + ", " + version + "'s)");
+        assertThat(defaultOption("kernel.hz")).isEqualTo("default (" + d.at("/kernel/hz").asInt() + ")");
+        Map<String, String> placeholders = Map.of(
+                "kernel.bandwidth_slice_us", String.valueOf(d.at("/kernel/bandwidth_slice_us").asLong()),
+                "machine.cpus", String.valueOf(d.at("/machine/cpus").asInt()),
+                "machine.profile", d.at("/machine/profile").asString(),
+                "record.interval", d.at("/record/interval").asString(),
+                "seed", String.valueOf(d.path("seed").asLong()),
+                "kernel.version", d.at("/versions/default").asString());
+        placeholders.forEach((name, value) -> assertThat(
+                driver.findElement(By.cssSelector("#options-form [name='" + name + "']")).getDomAttribute("placeholder"))
+                .as(name).isEqualTo("default: " + value));
+    }
+
+    private String defaultOption(String name) {
+        return driver.findElement(By.cssSelector("#options-form select[name='" + name + "'] option[data-default]")).getText();
+    }
+
+    private void waitForDefaults(String version) throws InterruptedException {
+        waitFor("the form labelled with " + version + "'s defaults",
+                () -> version.equals(Chromium.attr(driver, "#options-form", "data-defaults")));
+    }
+
+    @Test
+    void aNewScenarioStoresOnlyWhatTheUserChangedAndTheTaskFormSaysWhatIsRequired() throws Exception {
+        driver.get(url("/scenarios/new"));
+        waitForDefaults("6.18");
+        WebElement name = driver.findElement(By.name("name"));
+        name.clear();
+        name.sendKeys("only what I chose");
+        driver.findElement(By.name("kernel.version")).sendKeys("5.4");
+        waitForDefaults("5.4");
+        new Select(driver.findElement(By.name("kernel.hz"))).selectByVisibleText("250");
+        driver.findElement(By.cssSelector("#options-form button[type='submit']")).click();
+        waitFor("the new scenario opened", () -> driver.getCurrentUrl().matches(".*/scenarios/[0-9a-f-]{36}$")
+                && "true".equals(Chromium.attr(driver, "body", "data-loaded")));
+        String id = driver.getCurrentUrl().replaceAll(".*/scenarios/", "");
+        JsonNode stored = api("/api/scenarios/" + id).path("scenario");
+        assertThat(stored.toString()).isEqualTo("{\"name\":\"only what I chose\",\"duration\":\"5s\",\"kernel\":{\"version\":\"5.4\",\"hz\":250}}");
+        // the stored scenario's editor labels 5.4's defaults, and a version switch is not overridden by a stored select
+        assertThat(defaultOption("kernel.throttle")).isEqualTo("default (cfs_rq, 5.4's)");
+        WebElement v = driver.findElement(By.name("kernel.version"));
+        v.clear();
+        v.sendKeys("6.18");
+        waitForDefaults("6.18");
+        driver.findElement(By.cssSelector("#options-form button[type='submit']")).click();
+        waitFor("the options saved", () -> Chromium.text(driver, "#editor-status").contains("options saved"));
+        assertThat(api("/api/scenarios/" + id).at("/scenario/kernel").toString()).isEqualTo("{\"version\":\"6.18\",\"hz\":250}");
+
+        // the task form: every workload's fields say the parser's default, or that they are required
+        JsonNode w = api("/api/scenario-defaults").path("workloads");
+        WebElement form = driver.findElement(By.id("task-form"));
+        Select kind = new Select(form.findElement(By.name("kind")));
+        assertThat(form.findElement(By.name("count")).getDomAttribute("placeholder")).isEqualTo("count: 1");
+        for (String k : List.of("periodic", "fixed-work", "hackbench", "netperf-udp-rr", "go-sleep-loop")) {
+            kind.selectByVisibleText(k);
+            for (JsonNode req : w.path(k).path("required")) {
+                WebElement f = form.findElement(By.name(req.asString()));
+                assertThat(f.isDisplayed()).as(k + " " + req).isTrue();
+                assertThat(f.getDomAttribute("placeholder")).as(k + " " + req).isEqualTo(req.asString() + ": required");
+                assertThat(f.getDomAttribute("class")).as(k + " " + req).contains("required");
+            }
+            for (Map.Entry<String, JsonNode> e : w.path(k).path("defaults").properties()) {
+                if (k.equals("periodic")) continue; // kernel and loops: not in the form
+                WebElement f = form.findElement(By.name(e.getKey()));
+                assertThat(f.isDisplayed()).as(k + " " + e.getKey()).isTrue();
+                String shown = f.getTagName().equals("select")
+                        ? f.findElement(By.cssSelector("option[data-default]")).getText()
+                        : f.getDomAttribute("placeholder");
+                assertThat(shown).as(k + " " + e.getKey()).isEqualTo(f.getTagName().equals("select")
+                        ? "default (" + e.getValue().asString() + ")" : e.getKey() + ": " + e.getValue().asString());
+            }
+        }
+        // a required field left empty: marked and named, nothing sent
+        driver.findElement(By.cssSelector("#mkdir-form input[name='path']")).sendKeys("/a\n");
+        waitFor("the group created", () -> !driver.findElements(By.cssSelector(".tree-row[data-path='/a']")).isEmpty());
+        form.findElement(By.name("name")).sendKeys("p");
+        form.findElement(By.name("cgroup")).sendKeys("/a");
+        kind.selectByVisibleText("periodic");
+        form.findElement(By.name("run")).sendKeys("2ms");
+        form.findElement(By.cssSelector("button[type='submit']")).click();
+        waitFor("the missing field named", () -> driver.findElement(By.id("editor-error")).isDisplayed()
+                && Chromium.text(driver, "#editor-error").contains("periodic needs sleep"));
+        assertThat(form.findElement(By.name("sleep")).getDomAttribute("class")).contains("missing");
+        assertThat(form.findElement(By.name("run")).getDomAttribute("class")).doesNotContain("missing");
+        assertThat(Chromium.text(driver, "#tasks-table tbody")).contains("no tasks yet");
+        Chromium.screenshot(driver, "newcomer-task-required");
+        // a benchmark workload with its fields left empty is stored without them: the parser's defaults apply
+        form.findElement(By.name("name")).clear();
+        form.findElement(By.name("name")).sendKeys("hb");
+        kind.selectByVisibleText("hackbench");
+        form.findElement(By.name("fds")).sendKeys("4");
+        form.findElement(By.cssSelector("button[type='submit']")).click();
+        waitFor("the hackbench task added", () -> Chromium.text(driver, "#tasks-table tbody").contains("hb"));
+        assertThat(api("/api/scenarios/" + id + "/tasks/hb").toString())
+                .isEqualTo("{\"name\":\"hb\",\"cgroup\":\"/a\",\"workload\":{\"kind\":\"hackbench\",\"fds\":4}}");
+    }
+
+    @Test
+    void chartLegendsShowValuesWhenTheCursorIsAway() throws Exception {
+        String a = finishedRun(1);
+        String b = finishedRun(2);
+        String e = finishedExperiment();
+        for (String page : List.of("/runs/" + a, "/compare?a=" + a + "&b=" + b, "/experiments/" + e)) {
+            driver.manage().window().setSize(new Dimension(1400, 1800));
+            driver.get(url(page));
+            waitFor(page + " drew its charts", () -> driver.findElements(By.cssSelector(".u-legend")).size() >= 2
+                    && ("true".equals(Chromium.attr(driver, "body", "data-final")) || !page.startsWith("/runs/")));
+            // the cursor is on no chart: every legend cell still says something (latest value, total or "all buckets")
+            waitFor(page + " legends filled", () -> blankLegendCells().isEmpty());
+            assertThat(blankLegendCells()).as(page).isEmpty();
+            assertThat(driver.findElements(By.cssSelector(".u-legend .u-value")).size()).as(page).isGreaterThanOrEqualTo(4);
+        }
+        Chromium.screenshot(driver, "newcomer-legends");
+    }
+
+    @SuppressWarnings("unchecked")
+    private List<String> blankLegendCells() {
+        return (List<String>) ((JavascriptExecutor) driver).executeScript("""
+                const out = [];
+                for (const row of document.querySelectorAll('.u-legend .u-series')) {
+                  const v = row.querySelector('.u-value');
+                  if (v && v.textContent.trim() === '') out.push(row.closest('[id]')?.id + ': ' + row.textContent.trim());
+                }
+                return out;""");
+    }
+
+    @Test
+    void noPageIsWiderThanTheWindow() throws Exception {
+        // a scenario with a long name in the runs table: the widest thing a newcomer's home page lists
+        String longName = api("POST", "/api/scenarios", """
+                {"name": "a scenario with a rather long name, as people give them", "duration": "2s",
+                 "cgroups": [{"path": "/a", "cpu.max": "20000 100000"}],
+                 "tasks": [{"name": "h", "cgroup": "/a", "count": 2, "workload": {"kind": "hog"}}]}""").path("id").asString();
+        String run = waitDone(api("POST", "/api/runs", "{\"scenarioId\": \"" + longName + "\"}").path("id").asString());
+        String other = finishedRun(1);
+        String experiment = finishedExperiment();
+        List<String> pages = List.of("/", "/scenarios/new", "/scenarios/" + longName, "/scenarios/seed01-large-tree-sync",
+                "/scenarios/dashboard-demo", "/scenarios/seed03-functional",
+                "/runs/" + run, "/experiments/" + experiment, "/compare?a=" + run + "&b=" + other, "/compare",
+                "/no-such-page", "/login");
+        List<String> wider = new ArrayList<>();
+        try {
+            for (int width : List.of(1400, 800)) {
+                driver.manage().window().setSize(new Dimension(width, 1000));
+                for (String page : pages) {
+                    driver.get(url(page));
+                    // the page's own scripts have drawn what they draw (tables filled, charts sized) when it is loaded
+                    waitFor(page + " ready", () -> "complete".equals(js("return document.readyState"))
+                            && !Chromium.text(driver, "body").contains("loading…"));
+                    waitFor(page + " settled", settled());
+                    long scroll = ((Number) js("return document.documentElement.scrollWidth")).longValue();
+                    long client = ((Number) js("return document.documentElement.clientWidth")).longValue();
+                    if (scroll > client) {
+                        wider.add(page + " at " + width + " px: document " + scroll + " px > window " + client + " px, widest "
+                                + js("""
+                                        const w = document.documentElement.clientWidth; let worst = null;
+                                        for (const e of document.querySelectorAll('body *')) {
+                                          const r = e.getBoundingClientRect();
+                                          if (r.right > w && (!worst || r.right > worst[1])) worst = [e.tagName + '#' + e.id + '.' + e.className, r.right];
+                                        }
+                                        return worst ? worst.join(' to ') : '';"""));
+                        Chromium.screenshot(driver, "wider-" + width + page.replaceAll("\\W+", "-"));
+                    }
+                }
+            }
+        } finally {
+            driver.manage().window().setSize(new Dimension(1400, 1800));
+        }
+        assertThat(wider).isEmpty();
+    }
+
+    /** The page's width stays the same over two looks 300 ms apart (charts and tables drawn). */
+    private BooleanSupplier settled() {
+        long[] last = {-1};
+        return () -> {
+            long w = ((Number) js("return document.documentElement.scrollWidth + document.body.scrollHeight")).longValue();
+            boolean same = w == last[0];
+            last[0] = w;
+            if (!same) {
+                try {
+                    Thread.sleep(300);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return same;
+        };
+    }
+
+    private Object js(String script) {
+        return ((JavascriptExecutor) driver).executeScript(script);
+    }
+
+    private final Map<Integer, String> runs = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** A finished run of a small scenario (seed {@code seed}); made once per seed. */
+    private String finishedRun(int seed) throws Exception {
+        String id = runs.get(seed);
+        if (id != null) return id;
+        String scenario = api("POST", "/api/scenarios", """
+                {"name": "legends", "duration": "3s", "record": {"interval": "100ms"},
+                 "cgroups": [{"path": "/web", "cpu.max": "50000 100000"}, {"path": "/batch", "cpu.max": "20000 100000"}],
+                 "tasks": [{"name": "w", "cgroup": "/web", "count": 2, "workload": {"kind": "periodic", "run": "3ms", "sleep": "2ms"}},
+                           {"name": "b", "cgroup": "/batch", "workload": {"kind": "hog"}}]}""").path("id").asString();
+        id = waitDone(api("POST", "/api/runs", "{\"scenarioId\": \"" + scenario + "\", \"seed\": " + seed + "}").path("id").asString());
+        runs.put(seed, id);
+        return id;
+    }
+
+    private static String experiment;
+
+    /** A finished experiment of two arms × 2 runs of a small scenario; made once. */
+    private String finishedExperiment() throws Exception {
+        if (experiment != null) return experiment;
+        String id = api("POST", "/api/experiments", """
+                {"name": "two arms", "repeats": 2,
+                 "scenario": {"name": "two arms", "duration": "2s",
+                   "cgroups": [{"path": "/a", "cpu.max": "20000 100000"}],
+                   "tasks": [{"name": "h", "cgroup": "/a", "count": 2, "workload": {"kind": "hog"}}]},
+                 "arms": [{"name": "task", "set": {"/kernel/throttle": "task"}},
+                          {"name": "cfs_rq", "set": {"/kernel/throttle": "cfs_rq"}}]}""").path("id").asString();
+        waitFor("the experiment finished", () -> api("/api/experiments/" + id).path("status").asString().equals("done"));
+        experiment = id;
+        return id;
+    }
+
+    private String waitDone(String run) throws InterruptedException {
+        waitFor("run " + run + " done", () -> api("/api/runs/" + run).path("status").asString().equals("done"));
+        return run;
+    }
+
+    JsonNode api(String path) {
+        return api("GET", path, null);
+    }
+
+    JsonNode api(String method, String path, String body) {
+        try {
+            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url(path))).header("Accept", "application/json");
+            b = body == null ? b.method(method, HttpRequest.BodyPublishers.noBody())
+                    : b.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(body));
+            HttpResponse<String> res = HttpClient.newHttpClient().send(b.build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(res.statusCode()).as(method + " " + path + ": " + res.body()).isLessThan(300);
+            return JSON.readTree(res.body());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private void waitFor(String what, BooleanSupplier condition) throws InterruptedException {
+        Chromium.waitFor(driver, LONG, what, condition);
+    }
+}
