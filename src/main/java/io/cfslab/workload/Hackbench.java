@@ -18,6 +18,9 @@ import io.cfslab.machine.IpcCosts;
  * {@code socket_recv_ns} plus the copy, each wake-up of a blocked peer {@code wakeup_ns}; between two syscalls the task
  * spends {@code user_ns_per_call} in user mode, where it returns from the kernel (the park point of task-based
  * throttling and the point a pending preemption takes effect).
+ * When a sender and a receiver are on CPUs of different last-level caches, each message also costs both of them its
+ * cache-line transfers ({@link WorkloadContext#messageTransferNs}, taken where the writer and the reader are at the
+ * write): the writer in its write, the reader in its read.
  *
  * <p><b>Steps, not messages.</b> A task's stretch of syscalls is one step when none of them blocks and none changes
  * what another task can do before the stretch ends: a sender writes to its receivers in order until one's channel is
@@ -134,6 +137,7 @@ public final class Hackbench implements WorkloadInstance {
         private int next;                 // receiver the next message goes to
         private int phase = START;
         private int batch;                // syscalls of the kernel stretch that is running
+        private long transferNs;          // cache-line transfers of the stretch's writes, ns
         private Channel wakeReader, wakeWriter;
 
         Sender(int group, int self) {
@@ -154,12 +158,12 @@ public final class Hackbench implements WorkloadInstance {
                     phase = IN_USER;
                     out.set(Segment.RUN_USER, batch * userNs);
                 }
-                case BLOCKED -> retry(out);
+                case BLOCKED -> retry(ctx, out);
                 case DONE -> out.set(Segment.EXIT, 0);
                 default -> { // START or IN_USER: the next stretch of writes
                     if (phase == START) started(ctx);
                     if (sent == total) { phase = DONE; exited(ctx, out); return; }
-                    writeBatch(out);
+                    writeBatch(ctx, out);
                 }
             }
         }
@@ -167,12 +171,13 @@ public final class Hackbench implements WorkloadInstance {
         private Channel target() { return channels[group * fds + next]; }
 
         /** Writes in order while they do not block, up to a waking write or the stretch limit. */
-        private void writeBatch(Segment out) {
+        private void writeBatch(WorkloadContext ctx, Segment out) {
             int k = 0;
+            transferNs = 0;
             while (sent < total && k < maxWrites) {
                 Channel ch = target();
                 if (!ch.canWrite()) break;
-                if (writeOne(ch)) { k++; break; }
+                if (writeOne(ctx, ch)) { k++; break; }
                 k++;
             }
             if (k == 0) {
@@ -183,19 +188,23 @@ public final class Hackbench implements WorkloadInstance {
         }
 
         /** Woken on the channel it blocked on: that write, if there is room now, else back to sleep. */
-        private void retry(Segment out) {
+        private void retry(WorkloadContext ctx, Segment out) {
             Channel ch = target();
             if (!ch.canWrite()) {
                 block(out);
                 return;
             }
-            writeOne(ch);
+            transferNs = 0;
+            writeOne(ctx, ch);
             if (ch.wakesNextWriter()) wakeWriter = ch;
             kernelStretch(1, out);
         }
 
         /** One message into ch; true if it makes the stretch wake ch's reader. */
-        private boolean writeOne(Channel ch) {
+        private boolean writeOne(WorkloadContext ctx, Channel ch) {
+            long x = ctx.messageTransferNs(self, ch.reader);
+            transferNs += x;
+            ch.unclaimedTransferNs += x;
             ch.write();
             sent++;
             if (++next == fds) next = 0;
@@ -209,7 +218,7 @@ public final class Hackbench implements WorkloadInstance {
             batch = k;
             phase = IN_KERNEL;
             int wakes = (wakeReader != null ? 1 : 0) + (wakeWriter != null ? 1 : 0);
-            out.set(Segment.RUN_KERNEL, k * writeNs + wakes * wakeupNs);
+            out.set(Segment.RUN_KERNEL, k * writeNs + wakes * wakeupNs + transferNs);
         }
 
         private void block(Segment out) {
@@ -256,10 +265,11 @@ public final class Hackbench implements WorkloadInstance {
                     }
                     // the kernel wakes writers when this stretch frees what they wait for
                     int wakes = ch.waiters > 0 && k == ch.readBoundary() ? (ch instanceof Pipe ? 1 : ch.waiters) : 0;
+                    long transfer = ch.claimTransferNs(k);
                     ch.claimed += k;
                     batch = k;
                     phase = IN_KERNEL;
-                    out.set(Segment.RUN_KERNEL, k * readNs + wakes * wakeupNs);
+                    out.set(Segment.RUN_KERNEL, k * readNs + wakes * wakeupNs + transfer);
                 }
             }
         }

@@ -91,6 +91,18 @@ final class IdealMachine implements WorkloadContext {
     @Override
     public long nowNs() { return now; }
 
+    /**
+     * Which LLC each task's CPU is in (absent: LLC 0), and what a message between two LLCs costs each side, ns:
+     * a stand-in for the kernel's {@code messageTransferNs} (the tasks do not move here).
+     */
+    final java.util.Map<Integer, Integer> llcOfTask = new java.util.HashMap<>();
+    long crossLlcMessageNs;
+
+    @Override
+    public long messageTransferNs(int from, int to) {
+        return llcOfTask.getOrDefault(from, 0).equals(llcOfTask.getOrDefault(to, 0)) ? 0 : crossLlcMessageNs;
+    }
+
     @Override
     public void wake(int t) {
         if (state.get(t)[0] != 1) throw new AssertionError("task " + t + " woken at " + now + " but not blocked");
