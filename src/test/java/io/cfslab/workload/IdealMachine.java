@@ -49,6 +49,14 @@ final class IdealMachine implements WorkloadContext {
     /** Starts one task now. */
     void start(int t) { step(t); }
 
+    /** Lets the time pass to {@code atNs} (nothing else must be due before) and starts task t then. */
+    void runAt(long atNs, int t) {
+        run(atNs);
+        if (atNs < now) throw new AssertionError("time " + now + " is past " + atNs);
+        now = atNs;
+        step(t);
+    }
+
     /** Runs until no event is left or the time passes {@code untilNs}. */
     void run(long untilNs) {
         while (!queue.isEmpty() && queue.peek().at <= untilNs) {
