@@ -1,5 +1,6 @@
 package io.cfslab.kernel;
 
+import io.cfslab.machine.CacheTransferCosts;
 import io.cfslab.machine.CostModel;
 import io.cfslab.machine.MachineProfile;
 import io.cfslab.machine.PowerModel;
@@ -76,6 +77,8 @@ public final class Kernel implements WorkloadContext {
     final GroupTree tree;
     final Topology topo;
     final CostModel cost;
+    /** Cache-line transfers between LLCs: per message of communicating tasks, and a moved task's refill. */
+    final CacheTransferCosts cache;
     final boolean taskBased;
     final long tickNs;
     /**
@@ -132,6 +135,8 @@ public final class Kernel implements WorkloadContext {
     private long schedCalls;
     /** Context switches: a CPU starts running a task other than the one it ran last (or after idle). */
     private long contextSwitches;
+    /** Moves of a task to a CPU of another LLC. */
+    private long llcMigrations;
     /** The machine's power model, or null. */
     private final PowerModel power;
     /** The hot fields of entities and cfs_rqs, packed by record (shared by FairRq, EntityQueue, Throttling). */
@@ -168,6 +173,7 @@ public final class Kernel implements WorkloadContext {
                   SplittableRandom random, KernelObserver observer) {
         this.topo = machine.topology();
         this.cost = machine.costs();
+        this.cache = machine.cache();
         this.power = machine.power();
         this.ncpu = topo.cpus();
         this.ntasks = ntasks;
@@ -780,7 +786,7 @@ public final class Kernel implements WorkloadContext {
         int c = balancer.selectTaskRq(t);
         if (c != tCpu[t]) {
             fair.migrateVruntime(t, tCpu[t], c);
-            nrMigrations[t]++;
+            migrated(t, tCpu[t], c);
         }
         makeRunnable(t, c, true);
         latency.woken(t, now);
@@ -910,7 +916,7 @@ public final class Kernel implements WorkloadContext {
         if (running) takeOffCpu(c, t);
         makeUnqueued(t, c);
         fair.migrateVruntime(t, c, dst);
-        nrMigrations[t]++;
+        migrated(t, c, dst);
         makeRunnable(t, dst, false);
         if (running) schedule(c);
         requestResched(dst);
@@ -961,6 +967,30 @@ public final class Kernel implements WorkloadContext {
 
     /** {@code __schedule()} calls so far on all CPUs: each schedule() and each park from task work (seed 00's figure). */
     public long schedCalls() { return schedCalls; }
+
+    /** Moves of a task to a CPU of another last-level cache, by wake-up placement or load balancing. */
+    public long llcMigrations() { return llcMigrations; }
+
+    /** Last-level caches of the machine. */
+    public int llcs() { return topo.llcs(); }
+
+    @Override
+    public long messageTransferNs(int from, int to) { return cache.messageNs(topo, tCpu[from], tCpu[to]); }
+
+    /**
+     * Task t moves from CPU {@code from} to CPU {@code to} (wake-up placement, load balancing, affinity): counted,
+     * and a move to another LLC makes the task fetch its working set again ({@link CacheTransferCosts#refillNs}),
+     * which lengthens the stretch of work it is in (the misses are the task's own time, charged to it). A hog's
+     * endless stretch stays endless.
+     */
+    void migrated(int t, int from, int to) {
+        nrMigrations[t]++;
+        if (topo.llcOf(from) == topo.llcOf(to)) return;
+        llcMigrations++;
+        long refill = cache.refillNs(topo, from, to);
+        if (refill > 0 && (segKind[t] == Segment.RUN_USER || segKind[t] == Segment.RUN_KERNEL)
+                && segRemainingNs[t] != Long.MAX_VALUE) segRemainingNs[t] += refill;
+    }
 
     /**
      * Mean power draw from the start of the run to now, W, by the machine's power model from the mean number of

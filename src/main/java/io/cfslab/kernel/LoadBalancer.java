@@ -27,7 +27,6 @@ final class LoadBalancer {
     private final EventQueue events;
     private final int[] curr, tCpu, tState, tGroup;
     private final BitSet[] tAllowed;
-    private final long[] nrMigrations;
     private FairRq fair;
     private Throttling thr;
     /** can_migrate_task() refuses a task throttled on the source CPU (throttled_lb_pair()). */
@@ -70,7 +69,6 @@ final class LoadBalancer {
         this.tState = k.tState;
         this.tGroup = k.tGroup;
         this.tAllowed = k.tAllowed;
-        this.nrMigrations = k.nrMigrations;
         llcIdle = new int[topo.llcs()];
         for (int c = 0; c < ncpu; c++) llcIdle[topo.llcOf(c)]++;
         countedIdle = new boolean[ncpu];
@@ -223,21 +221,51 @@ final class LoadBalancer {
     }
 
     /**
-     * New-idle balance: an idle CPU pulls one task from the busiest CPU (the first of equals). A CPU without
-     * runnable tasks has a load of at most 1 and is never the busiest, so only CPUs with runnable tasks are
-     * looked at, in CPU order.
+     * New-idle balance ({@code sched_balance_newidle()}): an idle CPU walks its sched domains from the smallest up,
+     * its LLC first, then the whole machine, and at each pulls one task from the busiest CPU of that span (the first
+     * of equals) that has one it may take; it stops at the first domain that gave it one. So a task crosses an LLC
+     * only when nothing in the idle CPU's own LLC could be taken, as in the kernel, whose MC domain is balanced before
+     * PKG and NUMA. A CPU without runnable tasks has a load of at most 1 and is never the busiest, so only CPUs with
+     * runnable tasks are looked at, in CPU order.
      */
     boolean newIdleBalance(int c) {
-        int busiest = NONE, most = 1;
-        for (int w = 0; w < hasRunnable.length; w++) {
-            for (long bits = hasRunnable[w]; bits != 0; bits &= bits - 1) {
-                int s = (w << 6) + Long.numberOfTrailingZeros(bits);
-                if (s == c || k.nrRunnable(s) + 1 <= most) continue; // load(s) <= nrRunnable(s) + 1: cannot beat most
-                int l = load(s);
-                if (l > most) { most = l; busiest = s; }
+        int llc = topo.llcOf(c);
+        if (topo.llcs() > 1 && pullBusiest(c, llc)) return true;
+        return pullBusiest(c, -1);
+    }
+
+    /**
+     * Pulls one task to idle CPU c from the busiest CPU of LLC {@code llc} (-1: any CPU) from which one can be taken:
+     * the busiest first, and if every task there is refused (throttled, pinned: the kernel's LBF_ALL_PINNED redo
+     * without that CPU), the next busiest.
+     */
+    private boolean pullBusiest(int c, int llc) {
+        int nTried = 0;
+        while (true) {
+            int busiest = NONE, most = 1;
+            for (int w = 0; w < hasRunnable.length; w++) {
+                for (long bits = hasRunnable[w]; bits != 0; bits &= bits - 1) {
+                    int s = (w << 6) + Long.numberOfTrailingZeros(bits);
+                    if (s == c || k.nrRunnable(s) + 1 <= most) continue; // load(s) <= nrRunnable(s) + 1: cannot beat most
+                    if (llc >= 0 && topo.llcOf(s) != llc) continue;
+                    if (tried(s, nTried)) continue;
+                    int l = load(s);
+                    if (l > most) { most = l; busiest = s; }
+                }
             }
+            if (busiest == NONE) return false;
+            if (pullOne(busiest, c)) return true;
+            if (nTried == triedCpus.length) return false;
+            triedCpus[nTried++] = busiest;
         }
-        return busiest != NONE && pullOne(busiest, c);
+    }
+
+    /** CPUs a {@link #pullBusiest} call found nothing to take from (at most this many retries). */
+    private final int[] triedCpus = new int[4];
+
+    private boolean tried(int s, int n) {
+        for (int i = 0; i < n; i++) if (triedCpus[i] == s) return true;
+        return false;
     }
 
     /**
@@ -271,7 +299,7 @@ final class LoadBalancer {
             fair.dequeueTask(t, src);
             fair.migrateVruntime(t, src, dst);
             tCpu[t] = dst;
-            nrMigrations[t]++;
+            k.migrated(t, src, dst);
             fair.enqueueTask(t, dst, false);
             if (curr[dst] == NONE) k.requestResched(dst);
             return true;

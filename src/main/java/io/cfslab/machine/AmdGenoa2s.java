@@ -19,7 +19,15 @@ public final class AmdGenoa2s {
                 new PowerModel(
                         200,              // [ASSUMED] idle: two sockets' I/O dies and memory (24 DIMMs) at idle
                         2.2,              // per active core: 360 W TDP per socket (AMD spec, EPYC 9654), 96 cores:
-                        0.35));           // 200 + 192 x 2.2 + 384 x 0.35 = 757 W with every thread busy (2 x 360 W
+                        0.35),            // 200 + 192 x 2.2 + 384 x 0.35 = 757 W with every thread busy (2 x 360 W
                                           // package + platform) [split between core and thread ASSUMED]
+                new CacheTransferCosts(
+                        60,               // a line from another CCD: Zen 4 core-to-core 15-19 ns inside one L3, up to
+                                          // 79.5 ns across CCDs (AnandTech, Ryzen 9 7950X review): about 60 ns more
+                        170,              // a line from the other socket [ASSUMED]: the xGMI hop on top of the IOD's
+                        4,                // lines of a message each side fetches (fs/pipe.c: the pipe mutex, head and
+                                          // tail, the buffer slot, 100 bytes of payload) [INFERRED]
+                        100));            // a moved task's working set refetched [ASSUMED]: stack, task_struct, the
+                                          // pipe state it uses (docs/cost-model.md, "Cache-line transfers")
     }
 }

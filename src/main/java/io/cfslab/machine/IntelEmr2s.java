@@ -18,7 +18,12 @@ public final class IntelEmr2s {
                 new PowerModel(
                         180,              // [ASSUMED] idle platform
                         4.0,              // per active core: 350 W TDP per socket (Intel spec, 8580), 60 cores:
-                        0.8));            // 180 + 120 x 4.0 + 240 x 0.8 = 852 W with every thread busy
+                        0.8),             // 180 + 120 x 4.0 + 240 x 0.8 = 852 W with every thread busy
                                           // [split ASSUMED]
+                new CacheTransferCosts(
+                        0,                // one LLC per socket: no other LLC in the same socket
+                        90,               // a line from the other socket over UPI, over one from the mesh [ASSUMED]
+                        4,                // as amd-genoa-2s (fs/pipe.c) [INFERRED]
+                        100));            // as amd-genoa-2s [ASSUMED]
     }
 }

@@ -11,9 +11,16 @@ package io.cfslab.machine;
  * @param ipc      costs of the pipe, socket and UDP syscalls of {@code hackbench} and {@code netperf-udp-rr}
  * @param power    power model, or null for a machine that has none ({@code generic}: results then carry no
  *                 power or energy)
+ * @param cache    cache-line transfer costs between LLCs ({@link CacheTransferCosts#NONE} for none)
  */
 public record MachineProfile(String name, Topology topology, CostModel costs, SmtCurve smt, IpcCosts ipc,
-                             PowerModel power) {
+                             PowerModel power, CacheTransferCosts cache) {
+
+    /** A machine without cache-line transfer costs between its LLCs. */
+    public MachineProfile(String name, Topology topology, CostModel costs, SmtCurve smt, IpcCosts ipc,
+                          PowerModel power) {
+        this(name, topology, costs, smt, ipc, power, CacheTransferCosts.NONE);
+    }
 
     public MachineProfile {
         if (topology.smt() > 1 && smt.threads() != topology.smt())

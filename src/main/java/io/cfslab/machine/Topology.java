@@ -69,6 +69,8 @@ public final class Topology {
     /** LLC (in the generic profile: socket) of a CPU. */
     public int llcOf(int cpu) { return llcOf[cpu]; }
     public int llcs() { return llcs; }
+    /** Socket of a CPU (cores are numbered socket by socket). */
+    public int socketOf(int cpu) { return coreOf[cpu] / (cores / sockets); }
     /** Number of SMT siblings of a CPU (smt - 1). */
     public int siblingCount(int cpu) { return siblingsStart[cpu + 1] - siblingsStart[cpu]; }
     /** The i-th SMT sibling of a CPU. */

@@ -83,12 +83,17 @@ public record SimulationResult(String scenario, long seed, long simulatedNs,
      * @param powerW          mean power over the run, W, by the machine profile's power model; null on a machine
      *                        without one ({@code generic})
      * @param energyJ         energy over the run, J ({@code powerW} × simulated seconds); null with it
+     * @param llcMigrations   moves of a task to a CPU of another last-level cache (wake-up placement and load
+     *                        balancing; the kernel's count of the kind is new-idle {@code lb_gained} above the LLC
+     *                        domain, which seed 00's fix 0d4eaf8caf8c reports); null on a named profile with one LLC
+     *                        and on {@code generic}
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record MachineStats(long schedCalls, long contextSwitches, Double powerW, Double energyJ) {
+    public record MachineStats(long schedCalls, long contextSwitches, Double powerW, Double energyJ,
+                               Long llcMigrations) {
         /** Counters without a power model. */
         public MachineStats(long schedCalls, long contextSwitches) {
-            this(schedCalls, contextSwitches, null, null);
+            this(schedCalls, contextSwitches, null, null, null);
         }
     }
 

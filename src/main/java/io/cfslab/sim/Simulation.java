@@ -310,6 +310,6 @@ public final class Simulation {
         double w = kernel.meanPowerW();
         if (Double.isNaN(w)) return new MachineStats(kernel.schedCalls(), kernel.contextSwitches());
         return new MachineStats(kernel.schedCalls(), kernel.contextSwitches(), Math.round(w * 1000) / 1000.0,
-                Math.round(w * end / 1e6) / 1000.0);
+                Math.round(w * end / 1e6) / 1000.0, kernel.llcs() > 1 ? kernel.llcMigrations() : null);
     }
 }

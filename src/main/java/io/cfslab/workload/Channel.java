@@ -18,6 +18,11 @@ abstract class Channel {
     /** The reader is blocked on an empty channel and has not been woken yet. */
     boolean readerWaiting;
     long written, claimed, released;
+    /**
+     * Cache-line transfer time of the unclaimed messages, ns ({@link WorkloadContext#messageTransferNs}): what their
+     * writers paid to reach the reader's LLC, the reader pays again to bring the lines back.
+     */
+    long unclaimedTransferNs;
 
     /** Next waiting writer after each writer (kernel task index − base), shared by the instance's channels. */
     private final int[] waitNext;
@@ -53,6 +58,18 @@ abstract class Channel {
 
     /** After a woken writer's write: the kernel wakes the next waiting writer too ({@code wake_next_writer}). */
     abstract boolean wakesNextWriter();
+
+    /**
+     * The transfer time the reader pays for claiming {@code k} of the unclaimed messages: their share of
+     * {@link #unclaimedTransferNs} (messages are not told apart: the share is proportional), taken off it.
+     */
+    long claimTransferNs(long k) {
+        long u = unclaimed();
+        if (unclaimedTransferNs == 0 || u <= 0) return 0;
+        long ns = k >= u ? unclaimedTransferNs : unclaimedTransferNs * k / u;
+        unclaimedTransferNs -= ns;
+        return ns;
+    }
 
     /** Messages written and not yet claimed. */
     long unclaimed() { return written - claimed; }

@@ -8,8 +8,9 @@ import io.cfslab.machine.IpcCosts;
  * receivers, each reading its own {@link Channel} (a {@link Pipe} with {@code -p}, else a {@link UnixStreamSocket}),
  * and {@code fds} senders; every sender loops {@code loops} times over the group's receivers in order, writing one
  * {@code datasize}-byte message to each, and every receiver reads {@code fds × loops} messages. So an instance moves
- * {@code groups × fds × fds × loops} messages. Its "Time:" runs from the start of the message phase (all tasks
- * start at once, as after hackbench's "GO" write) until its last task has exited, as the parent's reaping loop sees it.
+ * {@code groups × fds × fds × loops} messages. Each task, when it first runs, signals ready and blocks until all of
+ * the instance's tasks have (hackbench's ready pipe and the parent's GO write on the wake-up fd); its "Time:" runs
+ * from GO, when the last one got ready, until its last task has exited, as the parent's reaping loop sees it.
  *
  * <p>Tasks, in hackbench's creation order: for each group, its receivers {@code 0..fds-1}, then its senders.
  *
@@ -18,6 +19,9 @@ import io.cfslab.machine.IpcCosts;
  * {@code socket_recv_ns} plus the copy, each wake-up of a blocked peer {@code wakeup_ns}; between two syscalls the task
  * spends {@code user_ns_per_call} in user mode, where it returns from the kernel (the park point of task-based
  * throttling and the point a pending preemption takes effect).
+ * When a sender and a receiver are on CPUs of different last-level caches, each message also costs both of them its
+ * cache-line transfers ({@link WorkloadContext#messageTransferNs}, taken where the writer and the reader are at the
+ * write): the writer in its write, the reader in its read.
  *
  * <p><b>Steps, not messages.</b> A task's stretch of syscalls is one step when none of them blocks and none changes
  * what another task can do before the stretch ends: a sender writes to its receivers in order until one's channel is
@@ -38,7 +42,7 @@ public final class Hackbench implements WorkloadInstance {
      */
     public static final long MAX_STRETCH_NS = 50_000;
 
-    private static final int START = 0, IN_KERNEL = 1, IN_USER = 2, BLOCKED = 3, DONE = 4;
+    private static final int START = 0, IN_KERNEL = 1, IN_USER = 2, BLOCKED = 3, DONE = 4, AWAIT_GO = 5;
 
     private final int groups, fds;
     private final long loops;
@@ -49,6 +53,9 @@ public final class Hackbench implements WorkloadInstance {
 
     private long startNs = -1, finishNs = -1;
     private int live;
+    /** Children that signalled ready, and those of them waiting for GO (kernel task indices). */
+    private int ready;
+    private final int[] waitingForGo;
     private long messagesRead;
 
     /**
@@ -83,7 +90,7 @@ public final class Hackbench implements WorkloadInstance {
                 Channel ch = socket ? new UnixStreamSocket(datasize, reader, waitNext, firstTask)
                         : new Pipe(datasize, reader, waitNext, firstTask);
                 channels[g * fds + r] = ch;
-                tasks[local] = new Receiver(ch, (long) fds * loops);
+                tasks[local] = new Receiver(ch, (long) fds * loops, reader);
             }
             for (int s = 0; s < fds; s++) {
                 int local = g * 2 * fds + fds + s;
@@ -91,6 +98,7 @@ public final class Hackbench implements WorkloadInstance {
             }
         }
         live = n;
+        waitingForGo = new int[n];
     }
 
     @Override
@@ -98,6 +106,12 @@ public final class Hackbench implements WorkloadInstance {
 
     @Override
     public Workload task(int i) { return tasks[i]; }
+
+    /**
+     * For tests of the message mechanics: GO is taken as written at {@code nowNs}, before any task got ready, so each
+     * task starts its messages the first time it runs.
+     */
+    void goWithoutBarrier(long nowNs) { startNs = nowNs; }
 
     /** The channel of a group's receiver (for tests). */
     Channel channel(int group, int receiver) { return channels[group * fds + receiver]; }
@@ -117,8 +131,23 @@ public final class Hackbench implements WorkloadInstance {
     /** hackbench's "Time:" in seconds, or NaN while it runs. */
     public double timeS() { return finishNs < 0 ? Double.NaN : (finishNs - startNs) / 1e9; }
 
-    private void started(WorkloadContext ctx) {
-        if (startNs < 0) startNs = ctx.nowNs();
+    /**
+     * hackbench's start barrier: each child signals "ready" (a byte on the ready pipe) and waits in {@code poll()} on
+     * the wake-up fd; once every child is ready the parent takes the start time and writes GO, which wakes them all.
+     * Here the last child to get ready stands in for the parent: the clock starts then, and the others are woken.
+     *
+     * @return true if the task may start its messages now; false if it blocks for GO ({@code out} says so)
+     */
+    private boolean go(WorkloadContext ctx, int self, Segment out) {
+        if (startNs >= 0) return true;
+        if (++ready < tasks.length) {
+            waitingForGo[ready - 1] = self;
+            out.set(Segment.BLOCK, 0);
+            return false;
+        }
+        startNs = ctx.nowNs();
+        for (int i = 0; i < ready - 1; i++) ctx.wake(waitingForGo[i]);
+        return true;
     }
 
     private void exited(WorkloadContext ctx, Segment out) {
@@ -134,6 +163,7 @@ public final class Hackbench implements WorkloadInstance {
         private int next;                 // receiver the next message goes to
         private int phase = START;
         private int batch;                // syscalls of the kernel stretch that is running
+        private long transferNs;          // cache-line transfers of the stretch's writes, ns
         private Channel wakeReader, wakeWriter;
 
         Sender(int group, int self) {
@@ -154,12 +184,15 @@ public final class Hackbench implements WorkloadInstance {
                     phase = IN_USER;
                     out.set(Segment.RUN_USER, batch * userNs);
                 }
-                case BLOCKED -> retry(out);
+                case BLOCKED -> retry(ctx, out);
                 case DONE -> out.set(Segment.EXIT, 0);
-                default -> { // START or IN_USER: the next stretch of writes
-                    if (phase == START) started(ctx);
+                default -> { // START, AWAIT_GO (woken by GO) or IN_USER: the next stretch of writes
+                    if (phase == START || phase == AWAIT_GO) {
+                        if (!go(ctx, self, out)) { phase = AWAIT_GO; return; }
+                        phase = IN_USER;
+                    }
                     if (sent == total) { phase = DONE; exited(ctx, out); return; }
-                    writeBatch(out);
+                    writeBatch(ctx, out);
                 }
             }
         }
@@ -167,12 +200,13 @@ public final class Hackbench implements WorkloadInstance {
         private Channel target() { return channels[group * fds + next]; }
 
         /** Writes in order while they do not block, up to a waking write or the stretch limit. */
-        private void writeBatch(Segment out) {
+        private void writeBatch(WorkloadContext ctx, Segment out) {
             int k = 0;
+            transferNs = 0;
             while (sent < total && k < maxWrites) {
                 Channel ch = target();
                 if (!ch.canWrite()) break;
-                if (writeOne(ch)) { k++; break; }
+                if (writeOne(ctx, ch)) { k++; break; }
                 k++;
             }
             if (k == 0) {
@@ -183,19 +217,23 @@ public final class Hackbench implements WorkloadInstance {
         }
 
         /** Woken on the channel it blocked on: that write, if there is room now, else back to sleep. */
-        private void retry(Segment out) {
+        private void retry(WorkloadContext ctx, Segment out) {
             Channel ch = target();
             if (!ch.canWrite()) {
                 block(out);
                 return;
             }
-            writeOne(ch);
+            transferNs = 0;
+            writeOne(ctx, ch);
             if (ch.wakesNextWriter()) wakeWriter = ch;
             kernelStretch(1, out);
         }
 
         /** One message into ch; true if it makes the stretch wake ch's reader. */
-        private boolean writeOne(Channel ch) {
+        private boolean writeOne(WorkloadContext ctx, Channel ch) {
+            long x = ctx.messageTransferNs(self, ch.reader);
+            transferNs += x;
+            ch.unclaimedTransferNs += x;
             ch.write();
             sent++;
             if (++next == fds) next = 0;
@@ -209,7 +247,7 @@ public final class Hackbench implements WorkloadInstance {
             batch = k;
             phase = IN_KERNEL;
             int wakes = (wakeReader != null ? 1 : 0) + (wakeWriter != null ? 1 : 0);
-            out.set(Segment.RUN_KERNEL, k * writeNs + wakes * wakeupNs);
+            out.set(Segment.RUN_KERNEL, k * writeNs + wakes * wakeupNs + transferNs);
         }
 
         private void block(Segment out) {
@@ -221,15 +259,17 @@ public final class Hackbench implements WorkloadInstance {
 
     /** One receiver: reads {@code fds × loops} messages from its channel. */
     private final class Receiver implements Workload {
+        private final int self;
         private final Channel ch;
         private final long total;
         private long read;
         private int phase = START;
         private long batch;
 
-        Receiver(Channel ch, long total) {
+        Receiver(Channel ch, long total, int self) {
             this.ch = ch;
             this.total = total;
+            this.self = self;
         }
 
         @Override
@@ -244,7 +284,10 @@ public final class Hackbench implements WorkloadInstance {
                 }
                 case DONE -> out.set(Segment.EXIT, 0);
                 default -> { // START, IN_USER: read what is there; woken (BLOCKED): the read it was blocked in
-                    if (phase == START) started(ctx);
+                    if (phase == START || phase == AWAIT_GO) {
+                        if (!go(ctx, self, out)) { phase = AWAIT_GO; return; }
+                        phase = IN_USER;
+                    }
                     if (read == total) { phase = DONE; exited(ctx, out); return; }
                     long limit = phase == BLOCKED ? 1 : maxReads;
                     long k = Math.min(Math.min(ch.unclaimed(), total - read), Math.min(limit, ch.readBoundary()));
@@ -256,10 +299,11 @@ public final class Hackbench implements WorkloadInstance {
                     }
                     // the kernel wakes writers when this stretch frees what they wait for
                     int wakes = ch.waiters > 0 && k == ch.readBoundary() ? (ch instanceof Pipe ? 1 : ch.waiters) : 0;
+                    long transfer = ch.claimTransferNs(k);
                     ch.claimed += k;
                     batch = k;
                     phase = IN_KERNEL;
-                    out.set(Segment.RUN_KERNEL, k * readNs + wakes * wakeupNs);
+                    out.set(Segment.RUN_KERNEL, k * readNs + wakes * wakeupNs + transfer);
                 }
             }
         }

@@ -13,6 +13,8 @@ import io.cfslab.machine.IpcCosts;
  * stretch, which then wakes the peer if it is blocked in {@code recvfrom()} ({@code wakeup_ns} more). Each receive
  * is {@code udp_recv_ns} plus the copy; after a receive the program spends {@code netperf_user_ns} in user mode
  * before it sends. At most one datagram is ever in flight each way (request/response), so socket buffers never fill.
+ * When client and server are on CPUs of different last-level caches, each send and each receive also pays the
+ * message's cache-line transfers ({@link WorkloadContext#messageTransferNs}).
  */
 public final class NetperfUdpRr implements WorkloadInstance {
     /** Tasks of one instance: the client and its server. */
@@ -25,6 +27,7 @@ public final class NetperfUdpRr implements WorkloadInstance {
     private final Workload clientTask = new Client(), serverTask = new Server();
 
     private int requests, responses;              // datagrams queued on the server's, the client's socket
+    private long requestTransferNs, responseTransferNs; // their cache-line transfers, paid again by the receiver
     private boolean clientWaiting, serverWaiting;
     private long transactions;
     private long startNs = -1;
@@ -79,7 +82,9 @@ public final class NetperfUdpRr implements WorkloadInstance {
                 default -> { // START or USER: send the next request
                     if (phase == START && startNs < 0) startNs = ctx.nowNs();
                     phase = SENDING;
-                    out.set(Segment.RUN_KERNEL, requestSendNs + (serverWaiting ? wakeupNs : 0));
+                    long x = ctx.messageTransferNs(client, server);
+                    requestTransferNs += x;
+                    out.set(Segment.RUN_KERNEL, requestSendNs + x + (serverWaiting ? wakeupNs : 0));
                 }
             }
         }
@@ -93,7 +98,9 @@ public final class NetperfUdpRr implements WorkloadInstance {
             }
             responses--;
             phase = RECEIVING;
-            out.set(Segment.RUN_KERNEL, responseRecvNs);
+            long x = responseTransferNs / (responses + 1);
+            responseTransferNs -= x;
+            out.set(Segment.RUN_KERNEL, responseRecvNs + x);
         }
     }
 
@@ -110,7 +117,9 @@ public final class NetperfUdpRr implements WorkloadInstance {
                 }
                 case USER -> {
                     phase = SENDING;
-                    out.set(Segment.RUN_KERNEL, responseSendNs + (clientWaiting ? wakeupNs : 0));
+                    long x = ctx.messageTransferNs(server, client);
+                    responseTransferNs += x;
+                    out.set(Segment.RUN_KERNEL, responseSendNs + x + (clientWaiting ? wakeupNs : 0));
                 }
                 case SENDING -> { // the response is on the client's socket
                     responses++;
@@ -130,7 +139,9 @@ public final class NetperfUdpRr implements WorkloadInstance {
             }
             requests--;
             phase = RECEIVING;
-            out.set(Segment.RUN_KERNEL, requestRecvNs);
+            long x = requestTransferNs / (requests + 1);
+            requestTransferNs -= x;
+            out.set(Segment.RUN_KERNEL, requestRecvNs + x);
         }
     }
 }

@@ -72,6 +72,7 @@ class HackbenchTest {
         for (int datasize : new int[] {100, 1000, 4096, 1, 3000}) {
             IdealMachine m = new IdealMachine();
             Hackbench h = instance(m, false, 1, 1, 100_000, datasize);
+            h.goWithoutBarrier(0);
             Workload sender = h.task(1);
             Segment s = new Segment();
             long written = 0;
@@ -107,7 +108,7 @@ class HackbenchTest {
     @Test
     void aReaderOnAnEmptyPipeBlocksAndTheFirstWriteWakesItOnce() {
         IdealMachine m = new IdealMachine();
-        instance(m, false, 1, 1, 3, 100);
+        instance(m, false, 1, 1, 3, 100).goWithoutBarrier(0);
         m.start(); // receiver (task 0) starts first: nothing to read
         assertThat(m.blocked(0)).isTrue();
         m.run(Long.MAX_VALUE);
@@ -150,6 +151,30 @@ class HackbenchTest {
     }
 
     @Test
+    void everyTaskWaitsForGoAndTheTimeStartsThere() {
+        // hackbench's ready pipe and GO: a task that runs first blocks until the instance's last task got ready;
+        // that one (standing in for the parent) starts the clock and wakes the others
+        IdealMachine m = new IdealMachine();
+        Hackbench h = new Hackbench(false, 1, 2, 50, 100, SIMPLE, 0);
+        m.add(h);
+        m.start(0);
+        m.start(3);
+        m.start(1);
+        assertThat(m.blocked(0) && m.blocked(3) && m.blocked(1)).isTrue();
+        assertThat(h.startNs()).as("no GO before the last task is ready").isEqualTo(-1);
+        assertThat(h.channel(0, 0).written + h.channel(0, 1).written).as("no message before GO").isZero();
+        m.run(1_000_000); // nothing happens until task 2 runs
+        assertThat(m.wakes).isEmpty();
+        m.runAt(5_000, 2); // the last task first runs at 5 µs
+        assertThat(h.startNs()).isEqualTo(5_000);
+        assertThat(m.wakes).extracting(w -> w[1]).containsExactlyInAnyOrder(0L, 3L, 1L);
+        assertThat(m.wakes).allSatisfy(w -> assertThat(w[0]).isEqualTo(5_000));
+        m.run(Long.MAX_VALUE);
+        assertThat(h.messagesRead()).isEqualTo(h.totalMessages());
+        assertThat(h.timeS()).isEqualTo((h.finishNs() - 5_000) / 1e9);
+    }
+
+    @Test
     void aSmallCaseByHand() {
         // hackbench -p -g 1 -f 1 -l 3: one sender, one receiver, 3 messages; write = read = 100 ns, wake-up 50 ns,
         // 10 ns of user mode per syscall.
@@ -163,6 +188,7 @@ class HackbenchTest {
         IdealMachine m = new IdealMachine();
         Hackbench h = new Hackbench(false, 1, 1, 3, 100, SIMPLE, 0);
         m.add(h);
+        h.goWithoutBarrier(0);
         m.start();
         m.run(Long.MAX_VALUE);
         assertThat(m.wakes).hasSize(1);
@@ -180,6 +206,7 @@ class HackbenchTest {
         IdealMachine m = new IdealMachine();
         Hackbench h = new Hackbench(false, 1, 2, 10_000, 100, SIMPLE, 0);
         m.add(h);
+        h.goWithoutBarrier(0);
         m.start(2);
         m.start(3);
         m.run(Long.MAX_VALUE);

@@ -49,6 +49,14 @@ final class IdealMachine implements WorkloadContext {
     /** Starts one task now. */
     void start(int t) { step(t); }
 
+    /** Lets the time pass to {@code atNs} (nothing else must be due before) and starts task t then. */
+    void runAt(long atNs, int t) {
+        run(atNs);
+        if (atNs < now) throw new AssertionError("time " + now + " is past " + atNs);
+        now = atNs;
+        step(t);
+    }
+
     /** Runs until no event is left or the time passes {@code untilNs}. */
     void run(long untilNs) {
         while (!queue.isEmpty() && queue.peek().at <= untilNs) {
@@ -90,6 +98,18 @@ final class IdealMachine implements WorkloadContext {
 
     @Override
     public long nowNs() { return now; }
+
+    /**
+     * Which LLC each task's CPU is in (absent: LLC 0), and what a message between two LLCs costs each side, ns:
+     * a stand-in for the kernel's {@code messageTransferNs} (the tasks do not move here).
+     */
+    final java.util.Map<Integer, Integer> llcOfTask = new java.util.HashMap<>();
+    long crossLlcMessageNs;
+
+    @Override
+    public long messageTransferNs(int from, int to) {
+        return llcOfTask.getOrDefault(from, 0).equals(llcOfTask.getOrDefault(to, 0)) ? 0 : crossLlcMessageNs;
+    }
 
     @Override
     public void wake(int t) {
