@@ -8,7 +8,9 @@
  *   mkdir base head && (cd base && unzip -q ../base.jar 'BOOT-INF/*') && (cd head && unzip -q ../head.jar 'BOOT-INF/*')
  *   java -Xmx3g src/test/tools/SameJvm.java src/main/resources/scenarios/seed03-large-tree-async.json 8 base head
  *
- * Round 0 includes the JIT's warm-up and is left out of the medians.
+ * Round 0 includes the JIT's warm-up and is left out of the medians. A build may be given as {@code dir=scenario.json}
+ * to run another scenario with it than the first argument's: one build against itself with a setting changed (e.g.
+ * {@code kernel.throttled_lb}), where the simulated work differs but the code does not.
  */
 import java.io.File;
 import java.lang.management.ManagementFactory;
@@ -24,13 +26,15 @@ import java.util.List;
 
 public class SameJvm {
     public static void main(String[] a) throws Exception {
-        String text = Files.readString(Path.of(a[0]));
+        String[] texts = new String[a.length];
         int rounds = Integer.parseInt(a[1]);
         int n = a.length - 2;
         Method[] parse = new Method[n], run = new Method[n];
         Object[] none = new Object[n];
         for (int i = 0; i < n; i++) {
-            File dir = new File(a[2 + i]);
+            String[] build = a[2 + i].split("=", 2); // dir, or dir=scenario
+            File dir = new File(build[0]);
+            texts[i] = Files.readString(Path.of(build.length > 1 ? build[1] : a[0]));
             List<URL> urls = new ArrayList<>();
             urls.add(new File(dir, "BOOT-INF/classes").toURI().toURL());
             File[] libs = new File(dir, "BOOT-INF/lib").listFiles();
@@ -49,7 +53,7 @@ public class SameJvm {
         for (int r = 0; r < rounds; r++) {
             StringBuilder line = new StringBuilder("round " + r + ":");
             for (int i = 0; i < n; i++) {
-                Object s = parse[i].invoke(null, text);
+                Object s = parse[i].invoke(null, texts[i]);
                 long c0 = th.getCurrentThreadCpuTime(), w0 = System.nanoTime();
                 run[i].invoke(null, s, none[i]);
                 cpu[i][r] = (th.getCurrentThreadCpuTime() - c0) / 1e9;
