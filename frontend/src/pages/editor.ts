@@ -111,10 +111,10 @@ export function taskEntry(f: Record<string, string>): Record<string, unknown> {
 
 /** The form's fields of each workload kind (the contract's keys). */
 export const WORKLOAD_KEYS: Record<string, string[]> = {
-  hog: [],
-  periodic: ['run', 'sleep'],
+  'hog': [],
+  'periodic': ['run', 'sleep'],
   'fixed-work': ['work'],
-  hackbench: ['mode', 'groups', 'fds', 'loops', 'datasize'],
+  'hackbench': ['mode', 'groups', 'fds', 'loops', 'datasize'],
   'netperf-udp-rr': ['request_size', 'response_size'],
   'go-sleep-loop': ['run', 'sleep', 'threads'],
 };
