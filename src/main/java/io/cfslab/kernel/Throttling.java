@@ -337,13 +337,14 @@ final class Throttling {
         int sum = 0, n = 0;
         boolean[] kill = k.killPending;
         Object[] policy = k.tPolicy;
+        long[] usage = clock.usageNs, system = clock.systemNs;
         long lsum = 0;
         for (int t = fair.cpuTaskHead[c]; t != NONE && n < TOUCH_TASKS; t = fair.cpuTaskNext(t), n++) {
             int leaf = k.leafQ(t, c);
             sum += recInts[records.ent(t) + SchedRecords.PREV] + recInts[records.rq(leaf) + SchedRecords.NR_QUEUED]
                     + limboLists[2 * leaf] + segKind[t] + tState[t]
                     + (kill[t] ? 1 : 0) + (throttleWorkPending[t] ? 1 : 0) + (policy[t] == null ? 1 : 0);
-            lsum += clock.usageNs(t);
+            lsum += usage[t] + system[t];
             if (!k.isRootQ(leaf)) sum += recInts[records.rq(k.parentQ(leaf)) + SchedRecords.NR_QUEUED];
         }
         touchedSum += sum + (int) lsum;
