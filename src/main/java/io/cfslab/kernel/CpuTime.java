@@ -56,15 +56,7 @@ final class CpuTime {
     private long coreActiveNs;
 
     // ---- usage: tasks, then groups ----
-    /**
-     * Each task's usage, user and system time, ns, side by side from {@link #times(int)} (32 bytes a task, two tasks
-     * a line): a park charges usage and system together, and three arrays cost three lines per park where this
-     * costs one.
-     */
-    private final long[] taskTimesNs;
-    private static final int USAGE = 0, USER = 1, SYSTEM = 2, TIMES_LONGS = 4;
-    /** Longs before task 0's: 16 bytes of array header + 48 = 64, so that no task's times straddle two lines. */
-    private static final int TIMES_PAD = 6;
+    final long[] usageNs, userNs, systemNs;
     final long[] gUsageNs, gUserNs, gSystemNs;
 
     CpuTime(Kernel k, MachineProfile machine) {
@@ -103,7 +95,9 @@ final class CpuTime {
         cpuBusy = new boolean[ncpu];
         coreBusyThreads = new int[topo.cores()];
         coreActiveSinceNs = new long[topo.cores()];
-        taskTimesNs = new long[Math.addExact(TIMES_PAD, Math.multiplyExact(TIMES_LONGS, k.ntasks))];
+        usageNs = new long[k.ntasks];
+        userNs = new long[k.ntasks];
+        systemNs = new long[k.ntasks];
         gUsageNs = new long[k.ngroups];
         gUserNs = new long[k.ngroups];
         gSystemNs = new long[k.ngroups];
@@ -257,25 +251,13 @@ final class CpuTime {
     void chargeSystem(int t, int c, long ns) {
         busyNs[c] += ns;
         chargedNs[c] += ns;
-        int at = times(t);
-        taskTimesNs[at + USAGE] += ns;
-        taskTimesNs[at + SYSTEM] += ns;
+        usageNs[t] += ns;
+        systemNs[t] += ns;
         for (int g = tGroup[t]; g != NONE; g = tree.parent(g)) {
             gUsageNs[g] += ns;
             gSystemNs[g] += ns;
         }
     }
-
-    private static int times(int t) { return TIMES_PAD + TIMES_LONGS * t; }
-
-    /** Task t's CPU time so far (user and system), ns, as last flushed. */
-    long usageNs(int t) { return taskTimesNs[times(t) + USAGE]; }
-
-    /** Task t's user time so far, ns, as last flushed. */
-    long userNs(int t) { return taskTimesNs[times(t) + USER]; }
-
-    /** Task t's system time so far, ns, as last flushed. */
-    long systemNs(int t) { return taskTimesNs[times(t) + SYSTEM]; }
 
     /** Attributes the running task's time since the last flush to it and its groups (user or system). */
     void flushStats(int c) {
@@ -287,10 +269,9 @@ final class CpuTime {
         statStolenNs[c] = stolen;
         if (d <= 0) return;
         boolean kernelMode = segKind[t] == Segment.RUN_KERNEL;
-        int at = times(t);
-        taskTimesNs[at + USAGE] += d;
+        usageNs[t] += d;
         busyNs[c] += d;
-        taskTimesNs[at + (kernelMode ? SYSTEM : USER)] += d;
+        if (kernelMode) systemNs[t] += d; else userNs[t] += d;
         for (int g = tGroup[t]; g != NONE; g = tree.parent(g)) {
             gUsageNs[g] += d;
             if (kernelMode) gSystemNs[g] += d; else gUserNs[g] += d;

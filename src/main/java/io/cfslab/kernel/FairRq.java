@@ -48,7 +48,7 @@ final class FairRq {
     final int[] cpuTaskHead;
     /** Tasks on each CPU's list: queued fair tasks, in a throttled subtree or not, and queued RT tasks. */
     final int[] cpuTaskCount;
-    // each task's links on it: in its record (SchedRecords.CPU_NEXT, CPU_PREV), cpuTaskNext(t)
+    final int[] cpuTaskNext, cpuTaskPrev;
 
     /*
      * EEVDF's lag (kernel/sched/fair.c, 6.6+): per cfs_rq the sum of its queued entities' vruntimes less its
@@ -78,6 +78,8 @@ final class FairRq {
         cpuTaskHead = new int[k.ncpu];
         Arrays.fill(cpuTaskHead, NONE);
         cpuTaskCount = new int[k.ncpu];
+        cpuTaskNext = new int[ntasks];
+        cpuTaskPrev = new int[ntasks];
         lagLimitNs = Math.max(2 * schedSliceNs, k.tickNs);
         if (lagLimitNs > Integer.MAX_VALUE) throw new IllegalStateException("lag limit " + lagLimitNs + " ns beyond an int");
     }
@@ -286,29 +288,22 @@ final class FairRq {
         k.onAvailabilityChange(c);
     }
 
-    /** The task after queued task t on its CPU's list, or NONE. */
-    int cpuTaskNext(int t) { return recInts[records.ent(t) + SchedRecords.CPU_NEXT]; }
-
-    /** The task before queued task t on its CPU's list, or NONE. */
-    int cpuTaskPrev(int t) { return recInts[records.ent(t) + SchedRecords.CPU_PREV]; }
-
     void cpuTaskAdd(int c, int t) {
         cpuTaskCount[c]++;
         k.forkInputsChanged(c);
-        int h = cpuTaskHead[c], tb = records.ent(t);
-        recInts[tb + SchedRecords.CPU_PREV] = NONE;
-        recInts[tb + SchedRecords.CPU_NEXT] = h;
-        if (h != NONE) recInts[records.ent(h) + SchedRecords.CPU_PREV] = t;
+        int h = cpuTaskHead[c];
+        cpuTaskPrev[t] = NONE;
+        cpuTaskNext[t] = h;
+        if (h != NONE) cpuTaskPrev[h] = t;
         cpuTaskHead[c] = t;
     }
 
     void cpuTaskRemove(int c, int t) {
         cpuTaskCount[c]--;
         k.forkInputsChanged(c);
-        int tb = records.ent(t);
-        int p = recInts[tb + SchedRecords.CPU_PREV], n = recInts[tb + SchedRecords.CPU_NEXT];
-        if (p == NONE) cpuTaskHead[c] = n; else recInts[records.ent(p) + SchedRecords.CPU_NEXT] = n;
-        if (n != NONE) recInts[records.ent(n) + SchedRecords.CPU_PREV] = p;
+        int p = cpuTaskPrev[t], n = cpuTaskNext[t];
+        if (p == NONE) cpuTaskHead[c] = n; else cpuTaskNext[p] = n;
+        if (n != NONE) cpuTaskPrev[n] = p;
     }
 
     /**

@@ -288,7 +288,7 @@ final class LoadBalancer {
                     && !(nd > 0 && Throttling.inRanges(tGroup[cur], dstThrottled, nd))) outside--;
             if (outside <= 0) return false;
         }
-        for (int t = fair.cpuTaskHead[src]; t != NONE; t = fair.cpuTaskNext(t)) {
+        for (int t = fair.cpuTaskHead[src]; t != NONE; t = fair.cpuTaskNext[t]) {
             // the checks are pure; the throttled ones first, as they turn away most tasks without touching the
             // task's policy and affinity objects
             if (t == curr[src] || tState[t] != T_RUNNABLE) continue;

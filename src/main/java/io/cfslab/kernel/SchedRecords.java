@@ -5,9 +5,9 @@ import static io.cfslab.kernel.Kernel.NO_CLOCK;
 
 /**
  * The hot fields of every scheduling entity and cfs_rq, packed by record in one {@code int[]}: a task's record
- * ({@code struct sched_entity}, and the task's links on its CPU's list) is 16 ints (64 bytes, one cache line; 10
- * used), a group entity's record also holds the cfs_rq it owns ({@code struct cfs_rq}; the kernel allocates
- * {@code tg->se[cpu]} and {@code tg->cfs_rq[cpu]} together too) and is 16 ints too. Entity {@code e} is a task index or {@code tasks + q} for cfs_rq
+ * ({@code struct sched_entity}) is 8 ints (32 bytes), a group entity's record also holds the cfs_rq it owns
+ * ({@code struct cfs_rq}; the kernel allocates {@code tg->se[cpu]} and {@code tg->cfs_rq[cpu]} together too)
+ * and is 16 ints (64 bytes, one cache line). Entity {@code e} is a task index or {@code tasks + q} for cfs_rq
  * {@code q}; the root cfs_rq of each CPU has a record whose entity part is unused. The 64-bit fields are two
  * ints each (high word first: {@link #getLong}, {@link #setLong}).
  *
@@ -24,9 +24,7 @@ import static io.cfslab.kernel.Kernel.NO_CLOCK;
  * <p>Each slot belongs to one class: {@link EntityQueue} (heap links, whose {@code PREV} also says on_rq, heap
  * root, stale entity, nr_queued), {@link FairRq} (vruntime, vlag, min_vruntime, the vruntime sum behind
  * avg_vruntime(), h_nr_running) and {@link Throttling} (a task's limbo links, throttled_clock_self). Nothing else
- * reads them, but {@link FairRq} also keeps a task's links on its CPU's list in slots 8 and 9 (an array each
- * before: two more lines per enqueue and dequeue). A task's record has no cfs_rq part; its slots 6 and 7 hold the
- * task's limbo links instead. The
+ * reads them. A task's record has no cfs_rq part; its slots 6 and 7 hold the task's limbo links instead. The
  * limbo lists' heads and counts are an array of their own in {@link Throttling}: of a cfs_rq's fields they are
  * the ones touched only at its leaf, once per park and unpark, while the lag fields are touched at every level.
  */
@@ -49,11 +47,6 @@ final class SchedRecords {
     // ---- task slots ----
     /** Task (a task's record has no cfs_rq part): its links on its cfs_rq's limbo list. */
     static final int LIMBO_NEXT = 6, LIMBO_PREV = 7;
-    /**
-     * Task: its links on its CPU's list of queued tasks ({@link FairRq#cpuTaskNext}): every enqueue and dequeue
-     * touches them beside the record's other fields, and a park storm's neighbours on the list are parked in turn.
-     */
-    static final int CPU_NEXT = 8, CPU_PREV = 9;
     // ---- cfs_rq slots ----
     /** cfs_rq: heap root, entity whose key grew (or NONE), nr_queued, h_nr_running. */
     static final int HEAP_ROOT = 6, HEAP_STALE = 7, NR_QUEUED = 8, H_NR_RUNNING = 9;
@@ -63,7 +56,7 @@ final class SchedRecords {
      */
     static final int VRUNTIME_SUM = 10, MIN_VRUNTIME = 12, CLOCK_SELF = 14;
 
-    static final int TASK_INTS = 16, RQ_INTS = 16;
+    static final int TASK_INTS = 8, RQ_INTS = 16;
     /** Ints before the first record: 16-byte array header + 48 bytes = one 64-byte line. */
     static final int PAD = 12;
 

@@ -301,7 +301,7 @@ final class Throttling {
     /**
      * Reads the records of the next {@link #TOUCH_AHEAD} cfs_rqs the walk will visit (set in {@link #clockRunning}
      * or {@code parked}, from group {@code from} down to {@code lo} on CPU c) and of their parents, and the record
-     * and state and group of the first task on each one's limbo list. Nothing depends on what it reads: each visit's first touch is a cache miss (the other CPUs'
+     * and task-list links of the first task on each one's limbo list. Nothing depends on what it reads: each visit's first touch is a cache miss (the other CPUs'
      * park storms evicted them), and these loads do not depend on each other, so the core overlaps them instead
      * of waiting for each in turn inside the walk, as a prefetch would. Results cannot change; only speed.
      *
@@ -316,7 +316,8 @@ final class Throttling {
             // the parent's record: the re-enqueue places x's group entity there before the walk reaches it
             if (gg != 0) sum += recInts[records.rq(k.cfsRq(tree.parent(gg), c)) + SchedRecords.NR_QUEUED];
             if (head != NONE) {
-                sum += recInts[records.ent(head) + LIMBO_NEXT] + tState[head] + tGroup[head];
+                sum += recInts[records.ent(head) + LIMBO_NEXT] + tState[head] + tGroup[head]
+                        + fair.cpuTaskNext[head] + fair.cpuTaskPrev[head];
             }
         }
         touchedSum += sum;
@@ -335,15 +336,17 @@ final class Throttling {
      */
     void touchBeforeParks(int c) {
         int sum = 0, n = 0;
+        int[] next = fair.cpuTaskNext, prev = fair.cpuTaskPrev;
         boolean[] kill = k.killPending;
         Object[] policy = k.tPolicy;
+        long[] usage = clock.usageNs, system = clock.systemNs;
         long lsum = 0;
-        for (int t = fair.cpuTaskHead[c]; t != NONE && n < TOUCH_TASKS; t = fair.cpuTaskNext(t), n++) {
+        for (int t = fair.cpuTaskHead[c]; t != NONE && n < TOUCH_TASKS; t = next[t], n++) {
             int leaf = k.leafQ(t, c);
             sum += recInts[records.ent(t) + SchedRecords.PREV] + recInts[records.rq(leaf) + SchedRecords.NR_QUEUED]
-                    + limboLists[2 * leaf] + segKind[t] + tState[t]
+                    + limboLists[2 * leaf] + segKind[t] + tState[t] + prev[t]
                     + (kill[t] ? 1 : 0) + (throttleWorkPending[t] ? 1 : 0) + (policy[t] == null ? 1 : 0);
-            lsum += clock.usageNs(t);
+            lsum += usage[t] + system[t];
             if (!k.isRootQ(leaf)) sum += recInts[records.rq(k.parentQ(leaf)) + SchedRecords.NR_QUEUED];
         }
         touchedSum += sum + (int) lsum;
