@@ -39,13 +39,14 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "spring.datasource.url=jdbc:h2:mem:leak-${random.uuid};DB_CLOSE_DELAY=-1;WRITE_DELAY=0",
-        "cfslab.live.interval=50ms", "cfslab.http.large-body-timeout=3s"})
+        "cfslab.live.interval=50ms", "cfslab.http.large-body-timeout=10s"})
 @org.junit.jupiter.api.TestMethodOrder(org.junit.jupiter.api.MethodOrderer.OrderAnnotation.class)
 class NettyLeakTest {
     static ResourceLeakDetector.Level before;
     static final ListAppender<ILoggingEvent> LEAKS = new ListAppender<>();
 
     @LocalServerPort int port;
+    @org.springframework.beans.factory.annotation.Autowired LargeBodyGate gate;
 
     @BeforeAll
     static void paranoid() {
@@ -157,7 +158,11 @@ class NettyLeakTest {
                     + "Content-Length: 400000\r\n\r\n{" + " ".repeat(1023)));
             stalled.add(s);
         }
-        Thread.sleep(300);
+        // both slots taken before the next requests (waited for, not slept: CI's machine may be slow; the body
+        // timeout, 10 s, counts from the taking and must outlast the three refusals below even there)
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (gate.freeSlots() > 0 && System.nanoTime() < deadline) Thread.sleep(20);
+        assertThat(gate.freeSlots()).as("large-body slots free once both stalled clients hold one").isZero();
         for (int i = 0; i < 3; i++) {
             String big = "{" + " ".repeat(300_000) + "\"name\": \"large\", \"duration\": \"100ms\", \"machine\": {\"cpus\": 1}}";
             assertThat(post("/api/scenarios", big)).startsWith("429");
