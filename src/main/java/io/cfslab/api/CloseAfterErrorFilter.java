@@ -15,7 +15,9 @@ import reactor.core.publisher.Mono;
  * <p>Why: a client reusing a keep-alive connection after some refusals (a 404 for a missing run asked for
  * with an odd Accept, an unknown route) occasionally sent its next request into a connection the server no
  * longer read: about one request sequence in 300 hung until the client gave up (reproduced with Reactor
- * Netty's client; the cause inside the server is not yet found, see the closing note of 2026-11-30).
+ * Netty's client). Its cause, found since: a keep-alive request that Reactor Netty held back and then answered
+ * at once left the connection unread; {@link WholeRequestDecorator} fixes that for every answer, and closing here stays
+ * as cheap insurance).
  * Refusals are rare, so a new connection after one costs nothing that matters. Every refusal reads and drops
  * an unread request body before it answers ({@link ProblemHandler#afterBody}), so that closing the connection
  * does not reset a client that is still sending.

@@ -112,7 +112,8 @@ public class ExperimentController {
             if (runsAsked > most) {
                 throw ApiException.of(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid experiment", "/repeats", e.arms().size()
                         + " arms x " + e.repeats() + " repeats = " + runsAsked + " runs, more than one client can ever have"
-                        + " queued (" + most + ": cfslab.runs.queue.max, max-per-client)", "ERANGE");
+                        + " queued: " + experiments.maxRunsProperty(client) + " is " + most + " (repeats may be 1.."
+                        + "100 when arms x repeats fit in it)", "ERANGE");
             }
             ExperimentPlan plan;
             try {
@@ -152,7 +153,7 @@ public class ExperimentController {
 
     @Operation(summary = "Experiments, newest first (at most 200), each with its status and progress per arm")
     @ApiResponse(responseCode = "200", description = "the experiments (arms without their runs)", content = @Content(mediaType = "application/json", array = @ArraySchema(schema = @Schema(ref = "Experiment"))))
-    @GetMapping
+    @GetMapping(produces = MediaType.APPLICATION_JSON_VALUE)
     public Mono<List<Map<String, Object>>> list() {
         return jdbc.call(() -> {
             List<Map<String, Object>> out = new ArrayList<>();

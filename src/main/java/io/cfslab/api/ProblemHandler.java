@@ -111,7 +111,8 @@ public class ProblemHandler {
         HttpStatusCode code = e.getStatusCode();
         HttpStatus status = HttpStatus.resolve(code.value());
         String title = status == null ? "Error" : status.getReasonPhrase();
-        String errno = code.value() == 404 ? "ENOENT" : code.value() >= 500 ? null : "EINVAL";
+        // 413: the codec cut a body without a length (chunked) at the limit: EFBIG, as RequestSizeFilter's for a length
+        String errno = code.value() == 404 ? "ENOENT" : code.value() == 413 ? "EFBIG" : code.value() >= 500 ? null : "EINVAL";
         String reason = e.getReason() == null ? title : e.getReason();
         if (e instanceof org.springframework.web.server.NotAcceptableStatusException na
                 && !na.getSupportedMediaTypes().isEmpty()) {

@@ -113,12 +113,14 @@ public class ScenarioService {
     /** The {@code ETag} of a scenario version: the version, quoted. */
     public static String etag(ScenarioEntry e) { return "\"" + e.version() + "\""; }
 
-    /** @return true if an {@code If-Match} header value ({@code *} or a list of ETags, weak or not) names {@code e} */
+    /**
+     * @return true if an {@code If-Match} header value ({@code *} or a list of ETags) names {@code e}. The comparison
+     *         is strong (RFC 9110 13.1.1, as for every If-Match): a weak tag ({@code W/"2"}) names no version.
+     */
     static boolean matches(String ifMatch, ScenarioEntry e) {
         for (String tag : ifMatch.split(",")) {
             String t = tag.strip();
             if (t.equals("*")) return true;
-            if (t.startsWith("W/")) t = t.substring(2);
             if (t.equals(etag(e))) return true;
         }
         return false;

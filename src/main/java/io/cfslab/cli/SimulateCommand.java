@@ -46,6 +46,10 @@ final class SimulateCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter o = spec.commandLine().getOut();
+        if (maxEvents < 1) { // a usage error (2), as in experiment: with -1 the run stopped at once (exit 3)
+            err.println("--max-events must be at least 1, not " + maxEvents);
+            return Cli.EXIT_BAD_INPUT;
+        }
         if (!ScenarioFiles.writable(out, scenarioFile, err)) return Cli.EXIT_BAD_INPUT;
         Scenario s = ScenarioFiles.read(scenarioFile, err);
         if (s == null) return Cli.EXIT_BAD_INPUT;

@@ -154,6 +154,9 @@ public class ExperimentService {
     /** The most runs one experiment of {@code client} can have ({@link RunService#maxRunsPerRequest}). */
     public int maxRuns(String client) { return runService.maxRunsPerRequest(client); }
 
+    /** The property behind {@link #maxRuns} ({@link RunService#maxRunsPerRequestProperty}). */
+    public String maxRunsProperty(String client) { return runService.maxRunsPerRequestProperty(client); }
+
     /** The runs of each of these experiments, read in one query. @return id → runs (absent: none) */
     public java.util.Map<String, List<RunRecord>> runsOf(java.util.Collection<String> ids) { return runs.listByExperiments(ids); }
 

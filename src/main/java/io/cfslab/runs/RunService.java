@@ -109,6 +109,12 @@ public class RunService {
         return (int) Math.min(Integer.MAX_VALUE, most);
     }
 
+    /** The property that sets {@link #maxRunsPerRequest} for {@code client}: the per-client share or the queue's bound. */
+    public String maxRunsPerRequestProperty(String client) {
+        return client != null && queueLimits.maxPerClient() > 0 && queueLimits.maxPerClient() < queueLimits.max()
+                ? "cfslab.runs.queue.max-per-client" : "cfslab.runs.queue.max";
+    }
+
     /**
      * Admits {@code n} more queued runs of {@code client} within the queue's bounds, or refuses them all. Call with
      * the {@link #admission() admission lock} held, and insert the runs before releasing it.

@@ -94,7 +94,8 @@ public final class CgroupFiles {
      */
     public static CpuMax parseCpuMax(String value, CpuMax current, long burstUs) {
         // cpu_period_quota_parse(): sscanf(buf, "%20s %llu", tok, &period), then "%llu" or "max" for tok.
-        // As lenient as the kernel: "10000 abc" keeps the period, a third field is ignored, "1000abc" is 1000.
+        // As lenient as the kernel: "10000 abc" keeps the period, a third field is ignored, "1000abc" is 1000; and as
+        // strict: "%llu" takes no sign (lib/vsprintf.c vsscanf()), so "+5000" is EINVAL and a period "+100000" is kept.
         String t = value == null ? "" : value;
         int n = t.length(), i = 0;
         while (i < n && isSpace(t.charAt(i))) i++;

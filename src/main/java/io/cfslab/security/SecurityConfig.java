@@ -10,6 +10,9 @@ import org.springframework.security.core.context.SecurityContext;
 import org.springframework.security.web.server.context.NoOpServerSecurityContextRepository;
 import org.springframework.security.web.server.context.ServerSecurityContextRepository;
 import org.springframework.security.web.server.context.WebSessionServerSecurityContextRepository;
+import org.springframework.security.web.server.savedrequest.NoOpServerRequestCache;
+import org.springframework.security.web.server.savedrequest.ServerRequestCache;
+import org.springframework.security.web.server.savedrequest.WebSessionServerRequestCache;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
@@ -107,6 +110,7 @@ public class SecurityConfig {
             // no sign-in, so no security context to keep: without this every request asked its WebSession for one,
             // and creating a session hops to boundedElastic and back to parallel (InMemoryWebSessionStore)
             return http.securityContextRepository(NoOpServerSecurityContextRepository.getInstance())
+                    .requestCache(c -> c.requestCache(NoOpServerRequestCache.getInstance()))
                     .authorizeExchange(a -> a.anyExchange().permitAll())
                     .csrf(ServerHttpSecurity.CsrfSpec::disable)
                     .httpBasic(ServerHttpSecurity.HttpBasicSpec::disable)
@@ -123,6 +127,7 @@ public class SecurityConfig {
         loggedOut.setLogoutSuccessUrl(URI.create("/login?logout"));
         return http
                 .securityContextRepository(new SessionCookieContextRepository())
+                .requestCache(c -> c.requestCache(new SessionCookieRequestCache()))
                 .addFilterAt(bearer, SecurityWebFiltersOrder.AUTHENTICATION)
                 .formLogin(f -> f.loginPage("/login").authenticationManager(tokens)
                         .authenticationFailureHandler(new RedirectServerAuthenticationFailureHandler("/login?error")))
@@ -157,6 +162,33 @@ public class SecurityConfig {
         @Override
         public Mono<SecurityContext> load(ServerWebExchange exchange) {
             return exchange.getRequest().getCookies().containsKey(SESSION_COOKIE) ? sessions.load(exchange) : Mono.empty();
+        }
+    }
+
+    /**
+     * The page a browser asked for before it was sent to sign in, kept in its session (Spring Security's default);
+     * looked for only in a request that carries the session cookie, for the same reason as
+     * {@link SessionCookieContextRepository} (the request cache asked every request's session for a saved request).
+     */
+    static final class SessionCookieRequestCache implements ServerRequestCache {
+        private final WebSessionServerRequestCache sessions = new WebSessionServerRequestCache();
+
+        @Override
+        public Mono<Void> saveRequest(ServerWebExchange exchange) { return sessions.saveRequest(exchange); }
+
+        @Override
+        public Mono<java.net.URI> getRedirectUri(ServerWebExchange exchange) {
+            return hasSession(exchange) ? sessions.getRedirectUri(exchange) : Mono.empty();
+        }
+
+        @Override
+        public Mono<org.springframework.http.server.reactive.ServerHttpRequest> removeMatchingRequest(
+                ServerWebExchange exchange) {
+            return hasSession(exchange) ? sessions.removeMatchingRequest(exchange) : Mono.empty();
+        }
+
+        private static boolean hasSession(ServerWebExchange exchange) {
+            return exchange.getRequest().getCookies().containsKey(SESSION_COOKIE);
         }
     }
 

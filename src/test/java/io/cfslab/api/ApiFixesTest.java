@@ -110,6 +110,11 @@ class ApiFixesTest {
         web.get().uri(uri).exchange().expectStatus().isOk().expectHeader().valueEquals("ETag", "\"1\"");
         problem(web.put().uri(uri).header("If-Match", "\"7\"").contentType(MediaType.APPLICATION_JSON)
                 .bodyValue(tiny("stale")).exchange(), HttpStatus.PRECONDITION_FAILED, "/id", null);
+        // If-Match compares strongly (RFC 9110 13.1.1): a weak tag never matches, even of the current version
+        problem(web.put().uri(uri).header("If-Match", "W/\"1\"").contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(tiny("weak")).exchange(), HttpStatus.PRECONDITION_FAILED, "/id", null);
+        problem(web.delete().uri(uri).header("If-Match", "W/\"1\", W/\"2\"").exchange(), HttpStatus.PRECONDITION_FAILED,
+                "/id", null);
         web.put().uri(uri).header("If-Match", "\"1\"").contentType(MediaType.APPLICATION_JSON).bodyValue(tiny("fresh"))
                 .exchange().expectStatus().isOk().expectHeader().valueEquals("ETag", "\"2\"");
         problem(web.delete().uri(uri).header("If-Match", "\"1\"").exchange(), HttpStatus.PRECONDITION_FAILED, "/id", null);

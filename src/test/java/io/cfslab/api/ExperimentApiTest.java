@@ -255,6 +255,11 @@ class ExperimentApiTest {
         // more runs than one client can ever have queued: invalid (422), not "try again later" (429)
         p = problem(post(good.replace("\"repeats\": 3", "\"repeats\": 51")), HttpStatus.UNPROCESSABLE_CONTENT, "/repeats", "ERANGE");
         assertThat(p.path("detail").asString()).contains("102 runs");
+        // which limit: one arm x 51 repeats passes the document's 1..100 but not the per-client share (50 by default)
+        p = problem(post(good.replace("\"repeats\": 3", "\"repeats\": 51")
+                .replace(", {\"name\": \"half\", \"set\": {\"/cgroups/0/cpu.max\": \"25000 100000\"}}", "")),
+                HttpStatus.UNPROCESSABLE_CONTENT, "/repeats", "ERANGE");
+        assertThat(p.path("detail").asString()).contains("cfslab.runs.queue.max-per-client is 50");
         // a metric every arm must have: a CPU the machine lacks, a task an arm renames
         problem(post(good.replace("\"repeats\": 3", "\"repeats\": 3, \"metrics\": [\"cpus/9999/busy\"]")),
                 HttpStatus.UNPROCESSABLE_CONTENT, "/metrics/0", null);

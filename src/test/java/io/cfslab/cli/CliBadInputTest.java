@@ -187,6 +187,47 @@ class CliBadInputTest {
         assertThat(Files.readString(experiment)).startsWith("{\"name\": \"e\"");
     }
 
+    /**
+     * Every numeric option of every command (found through picocli's model, so a new one is checked too), but
+     * {@code --seed} (any 64-bit value is a seed), refuses 0 and -1 as a usage error: exit 2 and one line naming the
+     * option (a breaker's finding: simulate --max-events=-1 stopped the run at once, exit 3).
+     */
+    @org.junit.jupiter.api.Test
+    void everyNumericOptionRefusesZeroAndNegativeValuesWithExitTwo(@TempDir Path dir) throws Exception {
+        Path scenario = dir.resolve("s.json");
+        Files.writeString(scenario, GOOD);
+        Path experiment = dir.resolve("e.json");
+        Files.writeString(experiment, "{\"name\": \"e\", \"scenario\": " + GOOD + ", \"arms\": [{\"name\": \"a\"}],"
+                + " \"repeats\": 2}");
+        java.util.Map<String, Path> inputs = java.util.Map.of("simulate", scenario, "bench", scenario, "experiment", experiment);
+        var commands = new picocli.CommandLine(new Cli()).getSubcommands();
+        int checked = 0;
+        for (var command : commands.entrySet()) {
+            for (var option : command.getValue().getCommandSpec().options()) {
+                Class<?> type = option.type();
+                boolean numeric = type == int.class || type == long.class || type == Integer.class || type == Long.class;
+                if (!numeric || option.longestName().equals("--seed")) continue;
+                for (String value : java.util.List.of("0", "-1")) {
+                    String[] args = {command.getKey(), inputs.get(command.getKey()).toString(), option.longestName() + "=" + value};
+                    ByteArrayOutputStream err = new ByteArrayOutputStream();
+                    PrintStream oldErr = System.err;
+                    int status;
+                    try {
+                        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+                        status = Cli.run(args);
+                    } finally {
+                        System.setErr(oldErr);
+                    }
+                    String said = err.toString(StandardCharsets.UTF_8).strip();
+                    assertThat(status).as(String.join(" ", args) + ": " + said).isEqualTo(2);
+                    assertThat(said).as(String.join(" ", args)).contains(option.longestName().substring(2));
+                    checked++;
+                }
+            }
+        }
+        assertThat(checked).as("numeric options found").isGreaterThanOrEqualTo(8); // max-events x2, runs, repeats, threads
+    }
+
     @org.junit.jupiter.api.Test
     void aMistypedCommandIsAnErrorNotAServer() {
         assertThat(Cli.isCommand("simulat")).isTrue();

@@ -56,6 +56,12 @@ class HelpersTest {
         assertEquals(new CpuMax(10_000, 50_000), CgroupFiles.parseCpuMax("10000 abc", cur));
         assertEquals(new CpuMax(1000, 100_000), CgroupFiles.parseCpuMax("1000abc 100000", cur));
         assertEquals(new CpuMax(CpuMax.MAX, 50_000), CgroupFiles.parseCpuMax("max max", cur));
+        // the kernel's vsscanf() takes a sign only for signed conversions, and only '-' (lib/vsprintf.c): "%llu" of
+        // "+5000" converts nothing, so a quota "+5000" is EINVAL and a period "+100000" keeps the current one (a breaker
+        // expected "+5000" to be taken: the kernel refuses it too)
+        InvalidValueException plus = assertThrows(InvalidValueException.class, () -> CgroupFiles.parseCpuMax("+5000 100000", cur));
+        assertEquals("EINVAL", plus.errno());
+        assertEquals(new CpuMax(5000, 50_000), CgroupFiles.parseCpuMax("5000 +100000", cur));
     }
 
     @ParameterizedTest
