@@ -101,16 +101,22 @@ public class CgroupController {
     @Operation(summary = "A group (JSON) or one of its files (text/plain, as the kernel prints it)")
     @ApiResponse(responseCode = "200", description = "the group", content = @Content(mediaType = "application/json", schema = @Schema(ref = "CgroupGroup")))
     @Problems(404)
-    @GetMapping(path = "/cgroups/{*path}", produces = MediaType.APPLICATION_JSON_VALUE)
+    // a group is JSON, a file text/plain (as cat prints it): both are declared, and the path decides which one the
+    // answer is; the Accept header is checked against that one, q=0 ranges included (AcceptNegotiation)
+    @GetMapping(path = "/cgroups/{*path}", produces = {MediaType.APPLICATION_JSON_VALUE, MediaType.TEXT_PLAIN_VALUE})
     public Mono<ResponseEntity<Object>> read(@PathVariable String id, @PathVariable String path,
                                              ServerHttpRequest request) {
         Target target = Target.of(path);
-        List<MediaType> accept = request.getHeaders().getAccept();
         MediaType wanted = target.file() == null ? MediaType.APPLICATION_JSON : MediaType.TEXT_PLAIN;
-        if (!accept.isEmpty() && accept.stream().noneMatch(m -> m.isCompatibleWith(wanted))) {
-            return Mono.error(ApiException.of(HttpStatus.NOT_ACCEPTABLE, "Not acceptable", "/path",
-                    (target.file() == null ? "a group" : target.file()) + " is " + wanted + "; Accept "
-                            + request.getHeaders().getFirst("Accept") + " does not include it", null));
+        String accept = String.join(",", request.getHeaders().getOrEmpty(HttpHeaders.ACCEPT));
+        if (!accept.isBlank()) {
+            try {
+                AcceptNegotiation.best(accept, List.of(wanted));
+            } catch (ApiException e) {
+                return Mono.error(e.status() == HttpStatus.NOT_ACCEPTABLE ? ApiException.of(HttpStatus.NOT_ACCEPTABLE,
+                        "Not acceptable", "/headers/Accept", (target.file() == null ? "a group" : target.file()) + " is "
+                                + wanted + "; Accept " + accept + " does not include it", "EINVAL") : e);
+            }
         }
         return jdbc.call(() -> {
             Scenario s = scenarios.parse(scenarios.get(id));
@@ -118,7 +124,7 @@ public class CgroupController {
             CgroupSpec c = find(s, t.group());
             if (c == null && !t.group().equals("/")) throw enoent(t.group());
             if (t.file() == null) {
-                return ResponseEntity.ok().<Object>body(groupView(s, t.group(), c, children(s, t.group()), tasksIn(s, t.group())));
+                return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).<Object>body(groupView(s, t.group(), c, children(s, t.group()), tasksIn(s, t.group())));
             }
             CgroupFiles.Rules rules = CgroupFiles.Rules.of(s.kernel());
             checkFileHere(t, rules);

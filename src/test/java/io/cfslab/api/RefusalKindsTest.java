@@ -97,6 +97,29 @@ class RefusalKindsTest {
     }
 
     /**
+     * A cgroup file reads as text/plain, as cat prints it, and its group as JSON: the same operation answers both,
+     * so neither may be refused for the other's type (the editor reads a file back with Accept: text/plain after each
+     * write; declaring the operation JSON-only answered it 406).
+     */
+    @Test
+    void cgroupFilesReadAsTextAndGroupsAsJson() {
+        String scenario = createScenario(web, tiny("accept-files"));
+        String file = "/api/scenarios/" + scenario + "/cgroups/a/cpu.max", group = "/api/scenarios/" + scenario + "/cgroups/a";
+        for (String accept : List.of("text/plain", "text/*", "*/*", "application/json;q=0.5, text/plain")) {
+            web.get().uri(file).header("Accept", accept).exchange().expectStatus().isOk()
+                    .expectHeader().contentTypeCompatibleWith(MediaType.TEXT_PLAIN);
+        }
+        for (String accept : List.of("application/json", "text/plain;q=0, */*", "text/html")) {
+            problem(web.get().uri(file).header("Accept", accept).exchange(), HttpStatus.NOT_ACCEPTABLE, "/headers/Accept", "EINVAL");
+        }
+        for (String accept : List.of("text/plain", "application/json;q=0, */*")) {
+            problem(web.get().uri(group).header("Accept", accept).exchange(), HttpStatus.NOT_ACCEPTABLE, "/headers/Accept", "EINVAL");
+        }
+        web.get().uri(group).header("Accept", "*/*").exchange().expectStatus().isOk()
+                .expectHeader().contentTypeCompatibleWith(MediaType.APPLICATION_JSON);
+    }
+
+    /**
      * A write whose Accept takes no JSON is refused before it is done: refused only when its answer was written, the
      * run, scenario, experiment, group, task or rename had been stored already (and again at the client's retry).
      */
