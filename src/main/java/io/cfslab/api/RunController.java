@@ -266,7 +266,7 @@ public class RunController {
             }
             if (found.status().finished()) {
                 try {
-                    runService.delete(id);
+                    if (!runService.delete(id)) throw ApiException.notFound("run " + id, "/id"); // a concurrent DELETE won
                 } catch (IllegalStateException e) {
                     throw ApiException.of(HttpStatus.CONFLICT, "Run busy", "/id", e.getMessage(), "EBUSY");
                 }

@@ -183,7 +183,9 @@ public class RunService {
                     + "; delete the experiment (DELETE /api/experiments/" + r.experimentId() + ")");
         }
         if (!r.status().finished() || !runs.deleteFinished(id)) {
-            throw new IllegalStateException("run " + id + " is " + runs.find(id).map(x -> x.status().word()).orElse("gone")
+            Optional<RunRecord> now = runs.find(id);
+            if (now.isEmpty()) return false; // deleted by a concurrent request: there is no such run now
+            throw new IllegalStateException("run " + id + " is " + now.get().status().word()
                     + "; only a finished run can be deleted");
         }
         return true;
@@ -203,7 +205,9 @@ public class RunService {
         Optional<RunRecord> found = runs.find(id);
         if (found.isEmpty()) return found;
         for (int attempt = 0; attempt < 5; attempt++) {
-            RunRecord r = runs.find(id).orElseThrow();
+            Optional<RunRecord> now = runs.find(id);
+            if (now.isEmpty()) return now; // deleted by a concurrent DELETE since the first read: unknown now
+            RunRecord r = now.get();
             if (r.status().finished()) {
                 throw new IllegalStateException("run " + id + " already " + r.status().word());
             }

@@ -97,6 +97,39 @@ class RefusalKindsTest {
     }
 
     /**
+     * DELETEs of one run racing each other (a client retrying, two tabs): each answers 202 (cancelled), 204 (deleted),
+     * 404 (a racing one deleted it first) or 409 (not finished yet), never a 500 (a breaker's finding: a run deleted
+     * between the cancel's two reads threw NoSuchElementException), and at the end the run is gone.
+     */
+    @Test
+    void racingDeletesOfOneRunNeverFail() throws Exception {
+        for (int round = 0; round < 4; round++) {
+            String id = submitRun(web, Map.of("scenario", paced("2s"), "pace", 1));
+            List<Thread> threads = new ArrayList<>();
+            List<Integer> statuses = java.util.Collections.synchronizedList(new ArrayList<>());
+            for (int t = 0; t < 8; t++) {
+                Thread th = new Thread(() -> {
+                    for (int k = 0; k < 3; k++) {
+                        statuses.add(web.delete().uri("/api/runs/" + id).exchange().returnResult(byte[].class)
+                                .getStatus().value());
+                    }
+                });
+                threads.add(th);
+                th.start();
+            }
+            for (Thread th : threads) th.join(120_000);
+            assertThat(statuses).hasSize(24).allMatch(st -> st == 202 || st == 204 || st == 404 || st == 409);
+            long end = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (web.get().uri("/api/runs/" + id).exchange().returnResult(byte[].class).getStatus().value() != 404
+                    && System.nanoTime() < end) {
+                web.delete().uri("/api/runs/" + id).exchange().returnResult(byte[].class);
+                Thread.sleep(50);
+            }
+            web.get().uri("/api/runs/" + id).exchange().expectStatus().isNotFound();
+        }
+    }
+
+    /**
      * A cgroup file reads as text/plain, as cat prints it, and its group as JSON: the same operation answers both,
      * so neither may be refused for the other's type (the editor reads a file back with Accept: text/plain after each
      * write; declaring the operation JSON-only answered it 406).
