@@ -101,7 +101,7 @@ public class CgroupController {
     @Operation(summary = "A group (JSON) or one of its files (text/plain, as the kernel prints it)")
     @ApiResponse(responseCode = "200", description = "the group", content = @Content(mediaType = "application/json", schema = @Schema(ref = "CgroupGroup")))
     @Problems(404)
-    @GetMapping("/cgroups/{*path}") // JSON for a group, text/plain for a file: negotiated below
+    @GetMapping(path = "/cgroups/{*path}", produces = MediaType.APPLICATION_JSON_VALUE)
     public Mono<ResponseEntity<Object>> read(@PathVariable String id, @PathVariable String path,
                                              ServerHttpRequest request) {
         Target target = Target.of(path);

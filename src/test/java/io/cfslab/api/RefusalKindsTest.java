@@ -82,7 +82,7 @@ class RefusalKindsTest {
         String scenario = createScenario(web, tiny("accept-reads"));
         List<String> reads = List.of("/api/runs", "/api/scenarios", "/api/experiments", "/api/scenarios/" + scenario,
                 "/api/scenarios/" + scenario + "/tasks", "/api/scenarios/" + scenario + "/tasks/nop",
-                "/api/scenarios/" + scenario + "/cgroups",
+                "/api/scenarios/" + scenario + "/cgroups", "/api/scenarios/" + scenario + "/cgroups/a",
                 "/api/scenarios/" + scenario + "/timeline");
         for (String path : reads) {
             for (String accept : List.of("application/json;q=0", "text/*", "*/*, application/json;q=0", "text/event-stream")) {
