@@ -74,7 +74,7 @@ public class CgroupController {
     @Operation(summary = "The whole tree, root first, each group with its files")
     @ApiResponse(responseCode = "200", description = "every group, root first", content = @Content(mediaType = "application/json", array = @ArraySchema(schema = @Schema(ref = "CgroupGroup"))))
     @Problems(404)
-    @GetMapping(path = "/cgroups", produces = MediaType.APPLICATION_JSON_VALUE)
+    @GetMapping("/cgroups")
     public Mono<List<Map<String, Object>>> tree(@PathVariable String id) {
         return jdbc.call(() -> treeOf(id));
     }
@@ -101,7 +101,7 @@ public class CgroupController {
     @Operation(summary = "A group (JSON) or one of its files (text/plain, as the kernel prints it)")
     @ApiResponse(responseCode = "200", description = "the group", content = @Content(mediaType = "application/json", schema = @Schema(ref = "CgroupGroup")))
     @Problems(404)
-    @GetMapping(path = "/cgroups/{*path}", produces = MediaType.APPLICATION_JSON_VALUE)
+    @GetMapping("/cgroups/{*path}")
     public Mono<ResponseEntity<Object>> read(@PathVariable String id, @PathVariable String path,
                                              ServerHttpRequest request) {
         Target target = Target.of(path);
