@@ -74,7 +74,7 @@ public class CgroupController {
     @Operation(summary = "The whole tree, root first, each group with its files")
     @ApiResponse(responseCode = "200", description = "every group, root first", content = @Content(mediaType = "application/json", array = @ArraySchema(schema = @Schema(ref = "CgroupGroup"))))
     @Problems(404)
-    @GetMapping(path = "/cgroups", produces = MediaType.APPLICATION_JSON_VALUE)
+    @GetMapping("/cgroups")
     public Mono<List<Map<String, Object>>> tree(@PathVariable String id) {
         return jdbc.call(() -> treeOf(id));
     }
@@ -101,9 +101,9 @@ public class CgroupController {
     @Operation(summary = "A group (JSON) or one of its files (text/plain, as the kernel prints it)")
     @ApiResponse(responseCode = "200", description = "the group", content = @Content(mediaType = "application/json", schema = @Schema(ref = "CgroupGroup")))
     @Problems(404)
-    // a group is JSON, a file text/plain (as cat prints it): both are declared, and the path decides which one the
-    // answer is; the Accept header is checked against that one, q=0 ranges included (AcceptNegotiation)
-    @GetMapping(path = "/cgroups/{*path}", produces = {MediaType.APPLICATION_JSON_VALUE, MediaType.TEXT_PLAIN_VALUE})
+    // a group is JSON, a file text/plain (as cat prints it): the path decides which, and the Accept header is
+    // checked against that one, q=0 ranges included (AcceptNegotiation); no produces, which would refuse the other
+    @GetMapping("/cgroups/{*path}")
     public Mono<ResponseEntity<Object>> read(@PathVariable String id, @PathVariable String path,
                                              ServerHttpRequest request) {
         Target target = Target.of(path);

@@ -153,7 +153,7 @@ public class ExperimentController {
 
     @Operation(summary = "Experiments, newest first (at most 200), each with its status and progress per arm")
     @ApiResponse(responseCode = "200", description = "the experiments (arms without their runs)", content = @Content(mediaType = "application/json", array = @ArraySchema(schema = @Schema(ref = "Experiment"))))
-    @GetMapping(produces = MediaType.APPLICATION_JSON_VALUE)
+    @GetMapping
     public Mono<List<Map<String, Object>>> list() {
         return jdbc.call(() -> {
             List<Map<String, Object>> out = new ArrayList<>();

@@ -200,7 +200,7 @@ public class RunController {
     @Operation(summary = "Runs, newest first (at most 1000), optionally ?status=queued|running|done|failed|cancelled, "
             + "?standalone=true for runs that are not part of an experiment")
     @ApiResponse(responseCode = "200", description = "the runs", content = @Content(mediaType = "application/json", array = @ArraySchema(schema = @Schema(ref = "Run"))))
-    @GetMapping(produces = MediaType.APPLICATION_JSON_VALUE)
+    @GetMapping
     public Mono<List<Map<String, Object>>> list(@io.swagger.v3.oas.annotations.Parameter(description = "only runs with this status", schema = @Schema(allowableValues = {"queued", "running", "done", "failed", "cancelled"})) @RequestParam(required = false) String status,
                                                 @io.swagger.v3.oas.annotations.Parameter(description = "true: only runs that belong to no experiment") @RequestParam(defaultValue = "false") boolean standalone) {
         RunStatus st;
@@ -216,10 +216,10 @@ public class RunController {
     @Operation(summary = "A run: status, progress, simulated and wall time, ETA")
     @ApiResponse(responseCode = "200", description = "the run", content = @Content(mediaType = "application/json", schema = @Schema(ref = "Run")))
     @Problems(404)
-    @GetMapping(path = "/{id}", produces = MediaType.APPLICATION_JSON_VALUE)
+    @GetMapping("/{id}")
     public Mono<ResponseEntity<Map<String, Object>>> get(@PathVariable String id) {
-        // JSON only (produces): an Accept that takes no JSON (text/*, application/json;q=0) is a 406 before the run is
-        // looked up; with text/* it was an event stream of one run (a breaker's finding)
+        // an entity, not a bare body: the run is looked up before the Accept header is negotiated, so a
+        // missing run answers 404 whatever the client accepts
         return jdbc.call(() -> ResponseEntity.ok(view(withSettings(require(id)))));
     }
 

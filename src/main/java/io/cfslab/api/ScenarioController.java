@@ -52,7 +52,7 @@ public class ScenarioController {
 
     @Operation(summary = "List ready-made and stored scenarios")
     @ApiResponse(responseCode = "200", description = "every scenario, without its document", content = @Content(mediaType = "application/json", array = @ArraySchema(schema = @Schema(ref = "ScenarioSummary"))))
-    @GetMapping(produces = MediaType.APPLICATION_JSON_VALUE)
+    @GetMapping
     public Mono<List<Map<String, Object>>> list() {
         return jdbc.call(() -> scenarios.list().stream().map(e -> view(e, false)).toList());
     }
@@ -60,7 +60,7 @@ public class ScenarioController {
     @Operation(summary = "One scenario with its document; 404 ENOENT")
     @ApiResponse(responseCode = "200", description = "the scenario; ETag is its version", content = @Content(mediaType = "application/json", schema = @Schema(ref = "ScenarioView")))
     @Problems(404)
-    @GetMapping(path = "/{id}", produces = MediaType.APPLICATION_JSON_VALUE)
+    @GetMapping("/{id}")
     public Mono<ResponseEntity<Map<String, Object>>> get(@PathVariable String id) {
         return jdbc.call(() -> withEtag(scenarios.get(id)));
     }

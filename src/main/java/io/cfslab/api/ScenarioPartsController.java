@@ -42,13 +42,13 @@ public class ScenarioPartsController {
     @Operation(summary = "Task entries as written")
     @ApiResponse(responseCode = "200", description = "the task entries", content = @Content(mediaType = "application/json", array = @ArraySchema(schema = @Schema(ref = "Task"))))
     @Problems(404)
-    @GetMapping(path = "/tasks", produces = MediaType.APPLICATION_JSON_VALUE)
+    @GetMapping("/tasks")
     public Mono<JsonNode> tasks(@PathVariable String id) { return jdbc.call(() -> part(id, "tasks")); }
 
     @Operation(summary = "One task entry; 404 ENOENT")
     @ApiResponse(responseCode = "200", description = "the entry", content = @Content(mediaType = "application/json", schema = @Schema(ref = "Task")))
     @Problems(404)
-    @GetMapping(path = "/tasks/{name}", produces = MediaType.APPLICATION_JSON_VALUE)
+    @GetMapping("/tasks/{name}")
     public Mono<JsonNode> task(@PathVariable String id, @PathVariable String name) {
         return jdbc.call(() -> {
             ArrayNode tasks = part(id, "tasks");
@@ -103,13 +103,13 @@ public class ScenarioPartsController {
     @Operation(summary = "Timeline entries as written")
     @ApiResponse(responseCode = "200", description = "the timeline", content = @Content(mediaType = "application/json", array = @ArraySchema(schema = @Schema(ref = "TimelineAction"))))
     @Problems(404)
-    @GetMapping(path = "/timeline", produces = MediaType.APPLICATION_JSON_VALUE)
+    @GetMapping("/timeline")
     public Mono<JsonNode> timeline(@PathVariable String id) { return jdbc.call(() -> part(id, "timeline")); }
 
     @Operation(summary = "One timeline entry by index; 404 ENOENT")
     @ApiResponse(responseCode = "200", description = "the entry", content = @Content(mediaType = "application/json", schema = @Schema(ref = "TimelineAction")))
     @Problems(404)
-    @GetMapping(path = "/timeline/{index}", produces = MediaType.APPLICATION_JSON_VALUE)
+    @GetMapping("/timeline/{index}")
     public Mono<JsonNode> timelineEntry(@PathVariable String id, @PathVariable int index) {
         return jdbc.call(() -> {
             ArrayNode tl = part(id, "timeline");

@@ -2,7 +2,6 @@ package io.cfslab.api;
 
 import static io.cfslab.api.ApiTestSupport.JSON;
 import static io.cfslab.api.ApiTestSupport.awaitStatus;
-import static io.cfslab.api.ApiTestSupport.createScenario;
 import static io.cfslab.api.ApiTestSupport.problem;
 import static io.cfslab.api.ApiTestSupport.run;
 import static io.cfslab.api.ApiTestSupport.submitRun;
@@ -71,30 +70,6 @@ class RefusalKindsTest {
     }
 
     private static List<String> fields(JsonNode n) { return new ArrayList<>(n.propertyNames()); }
-
-    /**
-     * Every JSON-only read refuses an Accept that takes no JSON: a range with q=0 refuses what it names (it was
-     * ignored: JSON came anyway), and {@code text/*} takes no JSON (GET /api/runs answered an event stream); both are
-     * 406. An Accept that also takes JSON still gets it.
-     */
-    @Test
-    void jsonReadsHonourQZeroAndTextRanges() {
-        String scenario = createScenario(web, tiny("accept-reads"));
-        List<String> reads = List.of("/api/runs", "/api/scenarios", "/api/experiments", "/api/scenarios/" + scenario,
-                "/api/scenarios/" + scenario + "/tasks", "/api/scenarios/" + scenario + "/tasks/nop",
-                "/api/scenarios/" + scenario + "/cgroups", "/api/scenarios/" + scenario + "/cgroups/a",
-                "/api/scenarios/" + scenario + "/timeline");
-        for (String path : reads) {
-            for (String accept : List.of("application/json;q=0", "text/*", "*/*, application/json;q=0", "text/event-stream")) {
-                problem(web.get().uri(path).header("Accept", accept).exchange(), HttpStatus.NOT_ACCEPTABLE,
-                        "/headers/Accept", "EINVAL");
-            }
-            for (String accept : List.of("application/json", "*/*", "text/*, application/json;q=0.1", "*/*;q=0.5, text/plain;q=0")) {
-                web.get().uri(path).header("Accept", accept).exchange().expectStatus().isOk()
-                        .expectHeader().contentTypeCompatibleWith(MediaType.APPLICATION_JSON);
-            }
-        }
-    }
 
     /**
      * DELETEs of one run racing each other (a client retrying, two tabs): each answers 202 (cancelled), 204 (deleted),
