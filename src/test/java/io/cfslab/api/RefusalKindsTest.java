@@ -2,6 +2,7 @@ package io.cfslab.api;
 
 import static io.cfslab.api.ApiTestSupport.JSON;
 import static io.cfslab.api.ApiTestSupport.awaitStatus;
+import static io.cfslab.api.ApiTestSupport.createScenario;
 import static io.cfslab.api.ApiTestSupport.problem;
 import static io.cfslab.api.ApiTestSupport.run;
 import static io.cfslab.api.ApiTestSupport.submitRun;
