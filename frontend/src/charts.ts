@@ -165,13 +165,32 @@ abstract class ReusablePlot {
 }
 
 /** A bar chart of one or more histograms (overlaid side by side in each bucket). */
+/**
+ * Every how many buckets an x label fits without overlapping its neighbours: labels of `maxChars` characters
+ * (about 7 px each at the axis font, plus a gap) over `slots` buckets in `widthPx`.
+ */
+export function labelStep(maxChars: number, slots: number, widthPx: number): number {
+  if (slots <= 0 || widthPx <= 0) return 1;
+  const need = maxChars * 7 + 10;
+  return Math.max(1, Math.ceil(need / (widthPx / slots)));
+}
+
+/** How a histogram chart names its series and its y axis for people (the legend, the axis title). */
+export interface HistogramNames {
+  /** series name → the name shown in the legend (the page's heading and table use the same words) */
+  display?: Record<string, string>;
+  /** the y axis's title: what a bucket counts */
+  yTitle?: string;
+}
+
 export class HistogramChart extends ReusablePlot {
   /** The x axis's title: the buckets' unit (ns for distribute_cfs_runtime_ns, µs for runqlat-style latencies). */
   private readonly xTitle: string;
 
   constructor(el: HTMLElement, private readonly names: string[], private readonly height = 260,
               private readonly emptyText = 'no distribute_cfs_runtime() calls yet',
-              private readonly colors: ColorRegistry = pageColors, private readonly bucketUnit: 'ns' | 'µs' = 'ns') {
+              private readonly colors: ColorRegistry = pageColors, private readonly bucketUnit: 'ns' | 'µs' = 'ns',
+              private readonly naming: HistogramNames = {}) {
     super(el);
     this.xTitle = `duration, ${bucketUnit} (log2 buckets as ${bucketUnit === 'ns' ? 'bpftrace' : 'runqlat'} prints them)`;
   }
@@ -187,12 +206,14 @@ export class HistogramChart extends ReusablePlot {
       return;
     }
     const n = this.names.length;
+    const yTitle = this.naming.yTitle ?? 'calls';
+    const maxChars = Math.max(...labels.map((l) => l.length));
     // not hovered: each series' calls over all buckets ("all buckets" in the bucket column)
     const series: uPlot.Series[] = [{ label: 'bucket', value: (_u, v, _s, idx) => (idx == null ? 'all buckets' : v == null ? '' : bucketHover(labels[v], this.bucketUnit)) }];
     this.names.forEach((name, i) => {
       const color = this.colors.color(name);
       series.push({
-        label: name,
+        label: this.naming.display?.[name] ?? name,
         stroke: color,
         fill: color + (n > 1 ? '99' : 'cc'),
         value: (u, v, sidx, idx) => {
@@ -210,8 +231,16 @@ export class HistogramChart extends ReusablePlot {
         height: this.height,
         scales: { x: { time: false, range: [-0.5, Math.max(0.5, labels.length - 0.5)] }, y: { range: (_u, _min, max) => [0, Math.max(1, max * 1.05)] } },
         axes: [
-          { label: this.xTitle, values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? labels[v] ?? '' : '')), splits: () => xs, gap: 4, size: 40 },
-          { label: 'calls', size: fitTicks(60), values: (_u, splits) => tickLabels(splits) },
+          {
+            label: this.xTitle,
+            // only every step-th bucket is labelled when the labels would overlap (a narrow panel, many buckets)
+            values: (u, splits) => {
+              const step = labelStep(maxChars, labels.length, u.bbox.width / (window.devicePixelRatio || 1));
+              return splits.map((v) => (Number.isInteger(v) && v % step === 0 ? labels[v] ?? '' : ''));
+            },
+            splits: () => xs, gap: 4, size: 40,
+          },
+          { label: yTitle, size: fitTicks(60), values: (_u, splits) => tickLabels(splits) },
         ],
         series,
         legend: { show: true, live: true },
@@ -220,7 +249,8 @@ export class HistogramChart extends ReusablePlot {
       data,
       this.el,
     );  this.el.dataset.colors = JSON.stringify(Object.fromEntries(this.names.map((name) => [name, this.colors.color(name)])));
-    this.el.dataset.axes = JSON.stringify([this.xTitle, 'calls']);
+    this.el.dataset.axes = JSON.stringify([this.xTitle, yTitle]);
+    this.el.dataset.legend = JSON.stringify(series.slice(1).map((x) => x.label));
   }
 }
 

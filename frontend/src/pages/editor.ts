@@ -171,6 +171,64 @@ const VERSION_SWITCHES = new Set(['throttle', 'unthrottle', 'timer_placement']);
 
 const NUMERIC = new Set(['seed', 'machine.cpus', 'kernel.hz', 'kernel.bandwidth_slice_us']);
 
+/** JSON with keys sorted at every level: two documents with the same content give the same text. */
+export function stableJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(stableJson).join(',')}]`;
+  if (v && typeof v === 'object') {
+    return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${stableJson((v as any)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(v);
+}
+
+/** Kernel keys that are the scenario's own choice, not something a version switch changes under it. */
+const NOT_ERA_KEYS = new Set(['version', 'cgroup_version']);
+
+/**
+ * The explicit `kernel` keys of a scenario that differ from what its kernel.version would give: the keys a version
+ * switch does not change (a copy of a 6.18 scenario switched to "6.1" keeps task throttling unless these go).
+ */
+export function kernelOverrides(kernel: Record<string, unknown> | undefined, d: ScenarioDefaults): { key: string; value: string; dflt: string }[] {
+  const out: { key: string; value: string; dflt: string }[] = [];
+  for (const [key, value] of Object.entries(kernel ?? {})) {
+    if (NOT_ERA_KEYS.has(key) || value == null || value === '') continue;
+    const dflt = d.kernel[key];
+    if (dflt === undefined || String(dflt) === String(value)) continue;
+    out.push({ key, value: String(value), dflt: String(dflt) });
+  }
+  return out;
+}
+
+/** cgroup files that only some kernels have: the KernelSpec switch that says so, and since when. */
+const FILE_SINCE: Record<string, { flag: string; since: string }> = {
+  'cpu.max.burst': { flag: 'burst', since: '5.14+' },
+  'cpu.cfs_burst_us': { flag: 'burst', since: '5.14+' },
+  'cpu.rt_runtime_us': { flag: 'rt_group_sched', since: 'CONFIG_RT_GROUP_SCHED' },
+  'cpu.rt_period_us': { flag: 'rt_group_sched', since: 'CONFIG_RT_GROUP_SCHED' },
+};
+
+/** Why `file` is not on the kernel of `d` ("not on 5.4 (5.14+)"), or null when it is there. */
+export function fileUnavailable(file: string, d: ScenarioDefaults | null): string | null {
+  const rule = FILE_SINCE[file];
+  if (!rule || !d || d.kernel[rule.flag] !== false) return null;
+  return `not on ${d.version} (${rule.since})`;
+}
+
+/** A workload as a person reads it: the kind and its parameters ("periodic · run 5ms, sleep 10ms"). */
+export function workloadSummary(w: Record<string, unknown> | undefined): string {
+  const { kind = 'hog', ...params } = w ?? {};
+  const parts = Object.entries(params).map(([k, v]) => `${k.replace(/_/g, ' ')} ${typeof v === 'object' ? JSON.stringify(v) : v}`);
+  return parts.length ? `${kind} · ${parts.join(', ')}` : String(kind);
+}
+
+/** A timeline action as the shell command it models ("echo 50000 100000 > /a/cpu.max", "taskset -p 0-3 t"). */
+export function actionSummary(a: Record<string, any>): string {
+  if ('write' in a) return `echo ${a.value} > ${a.write}`;
+  if ('move' in a) return `move ${a.move} → ${a.to}`;
+  if ('taskset' in a) return `taskset ${a.cpus} ${a.taskset}`;
+  if ('chrt' in a) return `chrt ${a.policy ?? ''}${a.priority != null ? ` ${a.priority}` : ''} ${a.chrt}`;
+  return JSON.stringify(a);
+}
+
 function problemText(e: unknown): string {
   if (e instanceof ApiError) {
     const list = e.problem.errors ?? [];
@@ -190,6 +248,12 @@ export function initEditorPage(body: HTMLElement): void {
   const spacer = treeEl.querySelector('.tree-spacer') as HTMLElement;
   const optionsForm = $<HTMLFormElement>('options-form');
   let doc: Record<string, any> = structuredClone(DEFAULT_SCENARIO);
+  // unsaved changes: the options form (and kernel keys dropped with "use the default") against what was stored
+  const removedKernelKeys = new Set<string>();
+  let baseline = '';
+  let leaving = false;
+  // the stored scenario's kernel (not the form's): which cgroup files its tree has
+  let treeDefaults: ScenarioDefaults | null = null;
 
   const nodes = new Map<string, TreeNode>();
   const expanded = new Set<string>();
@@ -214,6 +278,55 @@ export function initEditorPage(body: HTMLElement): void {
   const versionInput = optionsForm.querySelector<HTMLInputElement>('[name="kernel.version"]')!;
   const effectiveEl = $('kernel-effective');
   let defaultsFor: string | null = null;
+
+  /** `base` with the options form's fields written over it and the dropped kernel keys removed. */
+  function formDoc(base: Record<string, any>): Record<string, any> {
+    const next = structuredClone(base);
+    for (const input of optionsForm.querySelectorAll<HTMLInputElement | HTMLSelectElement>('input[name],select[name]')) {
+      const raw = input.value.trim();
+      setPath(next, input.name, raw === '' ? null : NUMERIC.has(input.name) ? Number(raw) : raw);
+    }
+    for (const k of removedKernelKeys) setPath(next, `kernel.${k}`, null);
+    return next;
+  }
+  function isDirty(): boolean {
+    return !!id && !readOnly && baseline !== '' && stableJson(formDoc(doc)) !== baseline;
+  }
+  const unsavedNote = $('unsaved-note');
+  function updateDirty(): void {
+    const dirty = isDirty();
+    unsavedNote.hidden = !dirty;
+    body.dataset.dirty = String(dirty);
+    renderOverrides();
+  }
+  optionsForm.addEventListener('input', updateDirty);
+  optionsForm.addEventListener('change', updateDirty);
+  window.addEventListener('beforeunload', (ev) => {
+    if (leaving || !isDirty()) return;
+    ev.preventDefault();
+    ev.returnValue = ''; // the browser's own "leave site? changes may not be saved"
+  });
+
+  /** Explicit kernel keys that a version switch does not change, each with a one-click way back to the default. */
+  const overridesEl = $('kernel-overrides');
+  function renderOverrides(): void {
+    const d = defaults;
+    const list = d ? kernelOverrides(formDoc(doc).kernel, d) : [];
+    overridesEl.hidden = list.length === 0;
+    if (!d || !list.length) return overridesEl.replaceChildren();
+    overridesEl.replaceChildren(el('span', {}, `explicit keys override ${d.version}'s defaults:`), ...list.map((o) => {
+      const b = el('button', { type: 'button', class: 'small', 'data-key': o.key, title: `drop kernel.${o.key}: run with ${d.version}'s ${o.dflt}` },
+        `use ${d.version}'s ${o.dflt}`);
+      b.hidden = readOnly;
+      b.addEventListener('click', () => {
+        const field = optionsForm.querySelector<HTMLInputElement | HTMLSelectElement>(`[name="kernel.${o.key}"]`);
+        if (field) field.value = '';
+        else removedKernelKeys.add(o.key);
+        updateDirty();
+      });
+      return el('span', { class: 'override', 'data-key': o.key }, el('code', {}, `${o.key}: ${o.value}`), ' ', b);
+    }));
+  }
 
   async function loadDefaults(version: string): Promise<void> {
     const wanted = version.trim();
@@ -266,6 +379,7 @@ export function initEditorPage(body: HTMLElement): void {
       .map(([k, v]) => `${k} ${v}`).join(' · ');
     effectiveEl.dataset.version = d.version;
     labelTaskForm(d);
+    renderOverrides();
     optionsForm.dataset.defaults = d.version;
   }
 
@@ -282,6 +396,9 @@ export function initEditorPage(body: HTMLElement): void {
     }
     optionsForm.querySelector('button')!.hidden = readOnly;
     if (!id) optionsForm.querySelector('button')!.textContent = 'Create scenario';
+    removedKernelKeys.clear();
+    baseline = stableJson(formDoc(doc));
+    updateDirty();
     labelDefaults();
     return loadDefaults(versionInput.value);
   }
@@ -297,31 +414,67 @@ export function initEditorPage(body: HTMLElement): void {
     doc = v.scenario;
     $('scenario-title').textContent = v.name;
     await fillOptions();
+    treeDefaults = await fetchDefaults(doc.kernel?.version);
+    if (nodes.size) rebuildRows();
   }
 
   async function createAndOpen(d: Record<string, any>): Promise<void> {
     const created = await sendJson<ScenarioView>('POST', '/api/scenarios', d);
+    leaving = true;
     location.href = `/scenarios/${created.id}`;
+  }
+
+  /**
+   * Stores the options form. Written over the scenario as stored now (not the copy loaded with the page), so the
+   * groups, tasks and timeline added since are kept.
+   */
+  async function saveOptions(): Promise<void> {
+    const stored = (await getJson<ScenarioView>(`/api/scenarios/${id}`)).scenario;
+    await sendJson('PUT', `/api/scenarios/${id}`, formDoc(stored));
+    await loadDoc();
+  }
+
+  /**
+   * Before an action that uses the stored scenario (run, export): unsaved changes are saved first; if they cannot be,
+   * the action is refused with the reason (never run with what was stored while the form shows something else).
+   */
+  async function ensureSaved(action: string): Promise<boolean> {
+    if (!isDirty()) return true;
+    try {
+      await saveOptions();
+      ok(`unsaved changes saved before ${action}`);
+      return true;
+    } catch (e) {
+      fail(e);
+      errorEl.textContent = `not ${action}: the unsaved changes could not be saved — ${errorEl.textContent}`;
+      return false;
+    }
   }
 
   optionsForm.addEventListener('submit', async (ev) => {
     ev.preventDefault();
-    const next = structuredClone(doc);
-    for (const input of optionsForm.querySelectorAll<HTMLInputElement | HTMLSelectElement>('input[name],select[name]')) {
-      const raw = input.value.trim();
-      setPath(next, input.name, raw === '' ? null : NUMERIC.has(input.name) ? Number(raw) : raw);
-    }
     try {
-      if (!id) return await createAndOpen(next);
-      await sendJson('PUT', `/api/scenarios/${id}`, next);
-      await loadDoc();
+      if (!id) return await createAndOpen(formDoc(doc));
+      await saveOptions();
       ok('options saved');
     } catch (e) {
       fail(e);
     }
   });
 
+  document.getElementById('delete-scenario')?.addEventListener('click', async () => {
+    if (!confirm(`Delete the scenario "${doc.name ?? id}"? Its finished runs stay.`)) return;
+    try {
+      await del(`/api/scenarios/${id}`);
+      leaving = true;
+      location.href = '/';
+    } catch (e) {
+      fail(e);
+    }
+  });
+
   $('export-json').addEventListener('click', async () => {
+    if (!(await ensureSaved('exported'))) return;
     try {
       const d = id ? (await getJson<ScenarioView>(`/api/scenarios/${id}`)).scenario : doc;
       const blob = new Blob([JSON.stringify(d, null, 2) + '\n'], { type: 'application/json' });
@@ -341,6 +494,7 @@ export function initEditorPage(body: HTMLElement): void {
       const d = JSON.parse(await file.text());
       if (!id || readOnly) return await createAndOpen(d);
       await sendJson('PUT', `/api/scenarios/${id}`, d);
+      leaving = true; // the imported file replaces the form's changes, as asked
       location.reload();
     } catch (e) {
       fail(e);
@@ -359,7 +513,9 @@ export function initEditorPage(body: HTMLElement): void {
 
   const pace = paceOption();
   document.getElementById('run-scenario')?.addEventListener('click', async () => {
+    if (!(await ensureSaved('run'))) return;
     try {
+      leaving = true;
       location.href = `/runs/${(await startRun(id, pace())).id}`;
     } catch (e) {
       fail(e);
@@ -420,6 +576,16 @@ export function initEditorPage(body: HTMLElement): void {
       }
       const input = el('input', { class: 'c-file mono', 'data-file': file, value: n.files[file] ?? '', spellcheck: 'false' });
       input.readOnly = readOnly;
+      const absent = fileUnavailable(file, treeDefaults);
+      if (absent) {
+        // the kernel has no such file: nothing to type into
+        input.disabled = true;
+        input.value = '';
+        input.placeholder = '—';
+        input.title = absent;
+        row.append(input);
+        continue;
+      }
       input.addEventListener('keydown', (ev) => {
         if (ev.key === 'Enter') void write(path, file, input);
         if (ev.key === 'Escape') input.value = n.files?.[file] ?? '';
@@ -535,7 +701,7 @@ export function initEditorPage(body: HTMLElement): void {
         }
       });
       return el('tr', {}, el('td', {}, t.name), el('td', { class: 'path' }, t.cgroup), el('td', {}, String(t.count ?? 1)),
-        el('td', { class: 'mono' }, JSON.stringify(t.workload ?? {})), el('td', { class: 'policy' }, policyText(t)),
+        el('td', { class: 'workload', title: JSON.stringify(t.workload ?? {}) }, workloadSummary(t.workload)), el('td', { class: 'policy' }, policyText(t)),
         el('td', {}, t.cpus_allowed ?? 'all'), el('td', {}, rm));
     }));
     if (tasks.length === 0) {
@@ -558,7 +724,7 @@ export function initEditorPage(body: HTMLElement): void {
           fail(e);
         }
       });
-      return el('tr', {}, el('td', {}, String(i)), el('td', {}, String(at)), el('td', { class: 'mono' }, JSON.stringify(action)), el('td', {}, rm));
+      return el('tr', {}, el('td', {}, String(i)), el('td', {}, String(at)), el('td', { class: 'mono', title: JSON.stringify(action) }, actionSummary(action)), el('td', {}, rm));
     }));
     if (items.length === 0) tb.replaceChildren(el('tr', {}, el('td', { colspan: '4', class: 'hint' }, 'no timeline actions')));
   }

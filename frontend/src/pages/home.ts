@@ -28,6 +28,27 @@ export function initHomePage(): void {
     });
   }
 
+  // a saved scenario can be deleted here (DELETE /api/scenarios/{id}); ready-made ones say they cannot
+  for (const btn of document.querySelectorAll<HTMLButtonElement>('.delete-scenario-btn')) {
+    btn.addEventListener('click', async () => {
+      if (!confirm(`Delete the scenario "${btn.dataset.scenarioName}"? Its finished runs stay.`)) return;
+      btn.disabled = true;
+      clearErrorBeside(btn);
+      try {
+        await del(`/api/scenarios/${encodeURIComponent(btn.dataset.scenarioId!)}`);
+        const tr = btn.closest('tr')!;
+        const tbody = tr.parentElement!;
+        tr.remove();
+        if (!tbody.children.length) {
+          tbody.append(el('tr', {}, el('td', { colspan: '2', class: 'hint' }, 'No saved scenarios left.')));
+        }
+      } catch (e) {
+        showErrorBeside(btn, e);
+        btn.disabled = false;
+      }
+    });
+  }
+
   for (const btn of document.querySelectorAll<HTMLButtonElement>('.run-experiment-btn')) {
     btn.addEventListener('click', async () => {
       btn.disabled = true;

@@ -44,15 +44,22 @@ export function latencyRows(tasks: Record<string, TaskResult>, cap = MAX_LATENCY
     .slice(0, cap);
 }
 
+/** One human name per latency metric: the legend, the heading and the table's titles say the same. */
+export const LATENCY_NAMES: Record<string, string> = {
+  wakeup_latency_us: 'wake-up latency',
+  iteration_wall_us: 'run-stretch wall time',
+};
+
 /** Fills the latency panel: the table, and the chosen task's histograms (wake-up latency and run-stretch wall time). */
 export function drawTaskLatency(panel: HTMLElement, tasks: Record<string, TaskResult> | undefined): void {
   const tbody = panel.querySelector('#task-latency tbody')!;
   const title = panel.querySelector('#latency-hist-title')!;
-  const chart = new HistogramChart(panel.querySelector('#latency-hist') as HTMLElement, ['wakeup_latency_us', 'iteration_wall_us'], 220, 'no wake-ups or run stretches recorded for this task', undefined, 'µs');
+  const chart = new HistogramChart(panel.querySelector('#latency-hist') as HTMLElement, ['wakeup_latency_us', 'iteration_wall_us'], 220, 'no wake-ups or run stretches recorded for this task', undefined, 'µs',
+    { display: LATENCY_NAMES, yTitle: 'count' });
   const rows = latencyRows(tasks ?? {});
   if (rows.length === 0) return;
   const show = (name: string, t: TaskResult) => {
-    title.textContent = `${name}: wake-up latency and run-stretch wall time, µs (log2 buckets, as runqlat)`;
+    title.textContent = `${name}: ${LATENCY_NAMES.wakeup_latency_us} and ${LATENCY_NAMES.iteration_wall_us}, µs (log2 buckets, as runqlat)`;
     chart.update([
       t.wakeup_latency_us?.buckets ? { count: t.wakeup_latency_us.count, sum: 0, buckets: t.wakeup_latency_us.buckets } : undefined,
       t.iteration_wall_us?.buckets ? { count: t.iteration_wall_us.count, sum: 0, buckets: t.iteration_wall_us.buckets } : undefined,

@@ -11,6 +11,7 @@ import { formatDuration } from '../units';
 import { pageColors, taskColors } from '../colors';
 import { interruptionNote, isFinished, outcome, StatusView, type RunStatusWord } from '../runstatus';
 import { explain, readPanelNotes, statusNote } from '../emptynotes';
+import { PaceWatch } from '../pacing';
 
 /** The panels (their hosts' ids) that can be empty, each then saying why. */
 const PANELS = ['hist', 'chart-nr-throttled', 'chart-throttled-usec', 'chart-usage', 'chart-tasks', 'cpu-timeline', 'slowest',
@@ -115,8 +116,17 @@ export function initRunPage(body: HTMLElement): void {
     // a run of an experiment is cancelled with its experiment
     cancelBtn.hidden = isFinished(f.status) || !!body.dataset.experimentId;
   });
+  // a paced run that cannot keep its pace says so beside the pace it was asked for
+  const paceChip = document.getElementById('run-pace');
+  const paceWatch = paceChip?.dataset.pace ? new PaceWatch(Number(paceChip.dataset.pace)) : null;
+  const paceNote = document.getElementById('pace-note');
   function setStatus(status: string, progress: number, simulatedNs: number, dur: number, etaMs: number | null): void {
     statusView.report({ status: status as RunStatusWord, progress, simulatedNs, durationNs: dur, etaMs });
+    if (paceWatch && paceNote) {
+      const note = status === 'running' ? paceWatch.observe(simulatedNs, performance.now()) : null;
+      paceNote.hidden = !note;
+      paceNote.textContent = note ?? '';
+    }
   }
   // the server-rendered status is the first report (the page's first paint and the script agree from the start)
   setStatus(statusEl.dataset.status ?? 'queued', Number(progressEl.dataset.progress ?? 0),

@@ -81,7 +81,8 @@ public class ApiDocs {
             + "queue, then read each group's cpu.stat and the distribute_cfs_runtime() duration histogram as bpftrace "
             + "prints it, or watch the run live over Server-Sent Events. Every refusal is an RFC 9457 problem naming the "
             + "field and, where the kernel would refuse the same write, its errno. When the service has a token, every "
-            + "operation needs Authorization: Bearer <token>.";
+            // a code span: Swagger UI renders this text as Markdown, where a bare <token> is an HTML tag and vanishes
+            + "operation needs `Authorization: Bearer <token>`.";
 
     /**
      * The document's one server is relative ({@code /}): clients resolve it against the URL they fetched the

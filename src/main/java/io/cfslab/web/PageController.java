@@ -111,6 +111,16 @@ public class PageController {
                 });
     }
 
+    /**
+     * The lists live on the home page; {@code /experiments}, {@code /runs} and {@code /scenarios} typed in the
+     * address bar go to their section there (the navigation links to {@code /#experiments}) instead of a 404.
+     */
+    @GetMapping({"/experiments", "/runs", "/scenarios"})
+    public Mono<String> listSection(org.springframework.http.server.reactive.ServerHttpRequest request) {
+        String path = request.getPath().value();
+        return Mono.just("redirect:/#" + path.substring(1));
+    }
+
     @GetMapping("/experiments/{id}")
     public Mono<String> experiment(@PathVariable String id, Model model) {
         return jdbc.call(() -> experiments.find(id).orElseThrow(() -> ApiException.notFound("experiment " + id, "/id")))

@@ -281,7 +281,7 @@ class DashboardBrowserTest {
         form.findElement(By.name("cpus_allowed")).sendKeys("0-1");
         form.findElement(By.cssSelector("button[type='submit']")).click();
         waitFor(Duration.ofSeconds(20), "the task added", () -> text("#tasks-table tbody").contains("tick"));
-        assertThat(text("#tasks-table tbody")).contains("\"run\":\"2ms\"", "\"sleep\":\"8ms\"", "rr 10", "0-1");
+        assertThat(text("#tasks-table tbody")).contains("periodic · run 2ms, sleep 8ms", "rr 10", "0-1");
         waitFor(Duration.ofSeconds(5), "the form reset", () -> form.findElement(By.name("name")).getDomProperty("value").isEmpty());
         for (String field : List.of("cgroup", "priority", "cpus_allowed")) {
             assertThat(form.findElement(By.name(field)).getDomProperty("value")).as(field).isEmpty();

@@ -147,4 +147,17 @@ class PagesTest {
         assertThat(page("/compare?a=" + experiment + "&b=" + queued)).contains("href=\"/experiments/" + experiment + "\"",
                 "is an experiment, not a run");
     }
+
+    @Test
+    void listPagesTypedInTheAddressBarGoToTheirHomeSection() {
+        for (String list : java.util.List.of("experiments", "runs", "scenarios")) {
+            web.get().uri("/" + list).accept(MediaType.TEXT_HTML).exchange()
+                    .expectStatus().is3xxRedirection()
+                    .expectHeader().valueEquals("Location", "/#" + list);
+        }
+        // each section is there to land on
+        assertThat(new String(web.get().uri("/").accept(MediaType.TEXT_HTML).exchange().expectStatus().isOk()
+                .expectBody().returnResult().getResponseBody(), java.nio.charset.StandardCharsets.UTF_8))
+                .contains("id=\"experiments\"", "id=\"runs\"", "id=\"scenarios\"");
+    }
 }

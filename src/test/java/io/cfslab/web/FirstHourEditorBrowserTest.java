@@ -1,0 +1,259 @@
+package io.cfslab.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The editor's first hour, second walk (issue 12), each as a kind: an action that uses the stored scenario (Run,
+ * Export) saves the form's unsaved changes first or refuses with the reason, and leaving warns; explicit kernel keys
+ * that override the version's defaults are named at the version field with a way back to the default; a saved
+ * scenario can be deleted (home page and editor), a ready-made one says it cannot; a cgroup file the scenario's kernel
+ * lacks is not an editable box; a required mark goes once the field is filled. In Debian's headless Chromium
+ * (skipped where it is not installed); every wait polls a condition with a generous deadline (the machine may be
+ * loaded); confirm() is answered by the page's own stub so no native dialog can block the driver.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "cfslab.runs.pool-size=2", "cfslab.runs.poll-interval=100ms", "cfslab.runs.progress-interval=50ms"})
+@DirtiesContext // its run queue and file database are closed after the class
+class FirstHourEditorBrowserTest {
+    static final JsonMapper JSON = JsonMapper.builder().build();
+    static final Duration LONG = Duration.ofSeconds(90);
+    static WebDriver driver;
+
+    @LocalServerPort
+    int port;
+
+    @DynamicPropertySource
+    static void database(DynamicPropertyRegistry registry) throws IOException {
+        Path dir = Files.createTempDirectory("cfslab-firsthour-db");
+        registry.add("spring.datasource.url", () -> "jdbc:h2:file:" + dir.resolve("cfslab").toAbsolutePath() + ";WRITE_DELAY=0");
+    }
+
+    @BeforeAll
+    static void browser() throws IOException {
+        driver = Chromium.start();
+    }
+
+    @AfterAll
+    static void quit() {
+        if (driver != null) driver.quit();
+    }
+
+    String url(String path) {
+        return "http://localhost:" + port + path;
+    }
+
+    private String scenario(String name, String kernel) {
+        return api("POST", "/api/scenarios", """
+                {"name": "%s", "duration": "200ms", "machine": {"cpus": 2}, "kernel": %s,
+                 "cgroups": [{"path": "/a", "cpu.max": "50000 100000"}],
+                 "tasks": [{"name": "h", "cgroup": "/a", "workload": {"kind": "hog"}}]}
+                """.formatted(name, kernel)).path("id").asString();
+    }
+
+    private void open(String id) throws InterruptedException {
+        driver.get(url("/scenarios/" + id));
+        waitFor("the editor loaded", () -> "true".equals(Chromium.attr(driver, "body", "data-loaded")));
+    }
+
+    private void type(String name, String value) {
+        WebElement f = driver.findElement(By.cssSelector("#options-form [name='" + name + "']"));
+        f.clear();
+        f.sendKeys(value);
+    }
+
+    private boolean dirty() {
+        return "true".equals(Chromium.attr(driver, "body", "data-dirty"));
+    }
+
+    @Test
+    void runSavesTheFormsUnsavedChangesFirstOrRefusesAndLeavingWarns() throws Exception {
+        String id = scenario("unsaved", "{\"version\": \"6.18\"}");
+        open(id);
+        assertThat(dirty()).isFalse();
+        assertThat(driver.findElement(By.id("unsaved-note")).isDisplayed()).isFalse();
+        assertThat(beforeUnloadPrevented()).as("nothing to lose: leaving does not warn").isFalse();
+
+        type("machine.cpus", "4");
+        waitFor("the unsaved note", () -> dirty() && driver.findElement(By.id("unsaved-note")).isDisplayed());
+        assertThat(beforeUnloadPrevented()).as("leaving with unsaved changes warns").isTrue();
+
+        // a value the service refuses: Run does not run the stored scenario, and says why
+        type("machine.cpus", "0");
+        driver.findElement(By.id("run-scenario")).click();
+        waitFor("the refusal", () -> Chromium.text(driver, "#editor-error").contains("not run: the unsaved changes could not be saved"));
+        assertThat(driver.getCurrentUrl()).endsWith("/scenarios/" + id);
+        assertThat(api("/api/scenarios/" + id).at("/scenario/machine/cpus").asInt()).isEqualTo(2);
+
+        // 2 -> 4 then Run: the run uses 4 CPUs, and the scenario stores them
+        type("machine.cpus", "4");
+        driver.findElement(By.id("run-scenario")).click();
+        waitFor("the run page", () -> driver.getCurrentUrl().matches(".*/runs/[0-9a-f-]{36}$"));
+        String run = driver.getCurrentUrl().replaceAll(".*/runs/", "");
+        assertThat(api("/api/scenarios/" + id).at("/scenario/machine/cpus").asInt()).isEqualTo(4);
+        assertThat(api("/api/runs/" + run).at("/settings/machine/cpus").asInt()).isEqualTo(4);
+
+        // Save options keeps the tasks added since the page was loaded (it writes over the scenario as stored now)
+        open(id);
+        api("POST", "/api/scenarios/" + id + "/tasks", "{\"name\": \"late\", \"cgroup\": \"/a\", \"workload\": {\"kind\": \"hog\"}}");
+        type("seed", "7");
+        driver.findElement(By.cssSelector("#options-form button[type='submit']")).click();
+        waitFor("the options saved", () -> Chromium.text(driver, "#editor-status").contains("options saved"));
+        JsonNode stored = api("/api/scenarios/" + id).path("scenario");
+        assertThat(stored.path("seed").asInt()).isEqualTo(7);
+        assertThat(stored.path("tasks").toString()).contains("\"late\"");
+        assertThat(dirty()).isFalse();
+    }
+
+    /** Fires a cancelable beforeunload the way the browser does and says whether the page asked to stay. */
+    private boolean beforeUnloadPrevented() {
+        return (Boolean) ((JavascriptExecutor) driver).executeScript(
+                "const e = new Event('beforeunload', {cancelable: true}); window.dispatchEvent(e); return e.defaultPrevented;");
+    }
+
+    @Test
+    void explicitKernelKeysOverTheVersionAreNamedWithAWayBackToTheDefault() throws Exception {
+        JsonNode latest = api("/api/scenario-defaults?version=6.18").path("kernel");
+        JsonNode old = api("/api/scenario-defaults?version=6.1").path("kernel");
+        // a "copy" of a 6.18 scenario that names 6.18's switches explicitly, switched to 6.1
+        StringBuilder kernel = new StringBuilder("{\"version\": \"6.1\"");
+        List<String> differing = new java.util.ArrayList<>();
+        for (String key : List.of("throttle", "unthrottle", "timer_placement")) {
+            kernel.append(", \"").append(key).append("\": \"").append(latest.path(key).asString()).append('"');
+            if (!latest.path(key).asString().equals(old.path(key).asString())) differing.add(key);
+        }
+        assertThat(differing).as("6.18 and 6.1 differ in some switch").isNotEmpty();
+        String id = scenario("overrides", kernel.append('}').toString());
+        open(id);
+        waitFor("the overrides named", () -> driver.findElement(By.id("kernel-overrides")).isDisplayed());
+        for (String key : differing) {
+            assertThat(Chromium.text(driver, "#kernel-overrides .override[data-key='" + key + "']"))
+                    .contains(key + ": " + latest.path(key).asString())
+                    .contains("use 6.1's " + old.path(key).asString());
+        }
+        String key = differing.get(0);
+        driver.findElement(By.cssSelector("#kernel-overrides button[data-key='" + key + "']")).click();
+        waitFor("the key dropped in the form", () -> driver.findElements(By.cssSelector("#kernel-overrides .override[data-key='" + key + "']")).isEmpty());
+        assertThat(dirty()).isTrue();
+        driver.findElement(By.cssSelector("#options-form button[type='submit']")).click();
+        waitFor("the options saved", () -> Chromium.text(driver, "#editor-status").contains("options saved"));
+        JsonNode stored = api("/api/scenarios/" + id).at("/scenario/kernel");
+        assertThat(stored.has(key)).as(stored.toString()).isFalse();
+        assertThat(stored.path("version").asString()).isEqualTo("6.1");
+    }
+
+    @Test
+    void savedScenariosCanBeDeletedAndReadyMadeOnesSaySoNot() throws Exception {
+        String fromHome = scenario("delete me from home", "{}");
+        String fromEditor = scenario("delete me in the editor", "{}");
+        driver.get(url("/"));
+        WebElement row = driver.findElement(By.cssSelector("#saved tr[data-scenario-id='" + fromHome + "']"));
+        stubConfirm();
+        row.findElement(By.cssSelector(".delete-scenario-btn")).click();
+        waitFor("the row removed", () -> driver.findElements(By.cssSelector("#saved tr[data-scenario-id='" + fromHome + "']")).isEmpty());
+        assertThat(asked()).contains("delete me from home");
+        assertThat(status("/api/scenarios/" + fromHome)).isEqualTo(404);
+        // ready-made rows have no Delete and say why
+        List<WebElement> readyMade = driver.findElements(By.cssSelector("#ready-made tbody tr"));
+        assertThat(readyMade).isNotEmpty();
+        for (WebElement r : readyMade) {
+            assertThat(r.findElements(By.cssSelector(".delete-scenario-btn"))).isEmpty();
+            assertThat(r.getText()).contains("built in");
+        }
+
+        open(fromEditor);
+        stubConfirm();
+        driver.findElement(By.id("delete-scenario")).click();
+        waitFor("back home", () -> driver.getCurrentUrl().equals(url("/")));
+        assertThat(status("/api/scenarios/" + fromEditor)).isEqualTo(404);
+
+        String readyMadeId = driver.findElement(By.cssSelector("#ready-made tbody tr")).getDomAttribute("data-scenario-id");
+        open(readyMadeId);
+        assertThat(driver.findElements(By.id("delete-scenario"))).isEmpty();
+        assertThat(Chromium.text(driver, ".toolbar")).contains("ready-made scenarios cannot be deleted");
+    }
+
+    private void stubConfirm() {
+        ((JavascriptExecutor) driver).executeScript("window.__asked = []; window.confirm = (m) => { window.__asked.push(m); return true; };");
+    }
+
+    private String asked() {
+        return String.valueOf(((JavascriptExecutor) driver).executeScript("return (window.__asked || []).join('\\n');"));
+    }
+
+    @Test
+    void aFileTheKernelLacksIsNotAnEditableBoxAndRequiredMarksGoWhenFilled() throws Exception {
+        String old = scenario("on 5.4", "{\"version\": \"5.4\"}");
+        open(old);
+        WebElement burst = driver.findElement(By.cssSelector(".tree-row[data-path='/a'] input[data-file='cpu.max.burst']"));
+        assertThat(burst.isEnabled()).isFalse();
+        assertThat(burst.getDomAttribute("title")).isEqualTo("not on 5.4 (5.14+)");
+        assertThat(driver.findElement(By.cssSelector(".tree-row[data-path='/a'] input[data-file='cpu.max']")).isEnabled()).isTrue();
+
+        String recent = scenario("on 6.18", "{\"version\": \"6.18\"}");
+        open(recent);
+        assertThat(driver.findElement(By.cssSelector(".tree-row[data-path='/a'] input[data-file='cpu.max.burst']")).isEnabled()).isTrue();
+
+        // a required workload field is marked while empty, not after it is filled
+        WebElement form = driver.findElement(By.id("task-form"));
+        new org.openqa.selenium.support.ui.Select(form.findElement(By.name("kind"))).selectByVisibleText("periodic");
+        WebElement run = form.findElement(By.name("run"));
+        waitFor("run marked required", () -> run.getDomAttribute("class") != null && run.getDomAttribute("class").contains("required"));
+        assertThat(run.getCssValue("border-left-width")).isEqualTo("3px");
+        run.sendKeys("2ms");
+        waitFor("the mark gone", () -> !"3px".equals(run.getCssValue("border-left-width")));
+    }
+
+    int status(String path) throws Exception {
+        HttpRequest req = HttpRequest.newBuilder(URI.create(url(path))).header("Accept", "application/json").GET().build();
+        return HttpClient.newHttpClient().send(req, HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    JsonNode api(String path) {
+        return api("GET", path, null);
+    }
+
+    JsonNode api(String method, String path, String body) {
+        try {
+            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url(path))).header("Accept", "application/json");
+            b = body == null ? b.method(method, HttpRequest.BodyPublishers.noBody())
+                    : b.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(body));
+            HttpResponse<String> res = HttpClient.newHttpClient().send(b.build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(res.statusCode()).as(method + " " + path + ": " + res.body()).isLessThan(300);
+            return res.body().isEmpty() ? JSON.createObjectNode() : JSON.readTree(res.body());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private void waitFor(String what, BooleanSupplier condition) throws InterruptedException {
+        Chromium.waitFor(driver, LONG, what, condition);
+    }
+}
