@@ -7,27 +7,17 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
-import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.Select;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -39,36 +29,9 @@ import tools.jackson.databind.json.JsonMapper;
  * 1400 px and at 800 px. In Debian's headless Chromium (skipped where it is not installed); every wait polls for
  * a condition with a generous deadline, as the machine may be loaded.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-        "cfslab.runs.pool-size=2", "cfslab.runs.poll-interval=100ms", "cfslab.runs.progress-interval=50ms"})
-@DirtiesContext // its run queue and file database are closed after the class
-class NewcomerBrowserTest {
+class NewcomerBrowserTest extends BrowserTestBase {
     static final JsonMapper JSON = JsonMapper.builder().build();
     static final Duration LONG = Duration.ofSeconds(90);
-    static WebDriver driver;
-
-    @LocalServerPort
-    int port;
-
-    @DynamicPropertySource
-    static void database(DynamicPropertyRegistry registry) throws IOException {
-        Path dir = Files.createTempDirectory("cfslab-newcomer-db");
-        registry.add("spring.datasource.url", () -> "jdbc:h2:file:" + dir.resolve("cfslab").toAbsolutePath() + ";WRITE_DELAY=0");
-    }
-
-    @BeforeAll
-    static void browser() throws IOException {
-        driver = Chromium.start();
-    }
-
-    @AfterAll
-    static void quit() {
-        if (driver != null) driver.quit();
-    }
-
-    String url(String path) {
-        return "http://localhost:" + port + path;
-    }
 
     @Test
     void theEditorsDefaultsFollowTheKernelVersionAndAreTheParsers() throws Exception {
