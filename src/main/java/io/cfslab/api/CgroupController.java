@@ -217,12 +217,13 @@ public class CgroupController {
     @Operation(summary = "Append a generate entry (the seeds' nested loops); 422 if the tree would be too large")
     @ApiResponse(responseCode = "201", description = "appended; the tree after it", content = @Content(mediaType = "application/json", array = @ArraySchema(schema = @Schema(ref = "CgroupGroup"))))
     @Problems({404, 409, 422})
-    @PostMapping(path = "/cgroups:generate", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @PostMapping(path = "/cgroups:generate", consumes = {MediaType.APPLICATION_JSON_VALUE, ScenarioDocs.YAML, ScenarioDocs.X_YAML, ScenarioDocs.TEXT_YAML, ScenarioDocs.TEXT_X_YAML})
     public Mono<ResponseEntity<List<Map<String, Object>>>> generate(@PathVariable String id,
-                                                                   @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(ref = "GenerateEntry"))) @RequestBody(required = false) String body) {
+                                                                   @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = {@Content(mediaType = "application/json", schema = @Schema(ref = "GenerateEntry")), @Content(mediaType = "application/yaml", schema = @Schema(ref = "GenerateEntry"))}) @RequestBody(required = false) String body,
+                                                                   org.springframework.http.server.reactive.ServerHttpRequest request) {
         ObjectNode entry;
         try {
-            entry = ScenarioDocs.readObject(body, "");
+            entry = ScenarioDocs.readObject(body, "", request.getHeaders().getContentType());
         } catch (ApiException e) {
             return Mono.error(e);
         }

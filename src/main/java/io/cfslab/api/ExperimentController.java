@@ -81,13 +81,13 @@ public class ExperimentController {
     @ApiResponse(responseCode = "202", description = "queued, one run per arm × repeat; Location names the experiment", content = @Content(mediaType = "application/json", schema = @Schema(ref = "Experiment")))
     @Problems(value = {422, 429}, notes = {"422: a bad experiment, override or metric (errors lists each with its JSON pointer; a missing scenario_id is ENOENT)",
             "429: its runs would exceed the queue's bounds (cfslab.runs.queue.max, max-per-client; Retry-After) (EAGAIN)"})
-    @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
-    public Mono<ResponseEntity<Map<String, Object>>> create(@io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(ref = "ExperimentRequest"))) @RequestBody(required = false) String body,
+    @PostMapping(consumes = {MediaType.APPLICATION_JSON_VALUE, ScenarioDocs.YAML, ScenarioDocs.X_YAML, ScenarioDocs.TEXT_YAML, ScenarioDocs.TEXT_X_YAML})
+    public Mono<ResponseEntity<Map<String, Object>>> create(@io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = {@Content(mediaType = "application/json", schema = @Schema(ref = "ExperimentRequest")), @Content(mediaType = "application/yaml", schema = @Schema(ref = "ExperimentRequest"))}) @RequestBody(required = false) String body,
                                                             ServerHttpRequest request) {
         String client = request.getRemoteAddress() == null || request.getRemoteAddress().getAddress() == null ? null
                 : request.getRemoteAddress().getAddress().getHostAddress();
         return jdbc.call(() -> {
-            ObjectNode doc = ScenarioDocs.readObject(body, "");
+            ObjectNode doc = ScenarioDocs.readObject(body, "", request.getHeaders().getContentType());
             Experiment e;
             try {
                 e = ExperimentParser.parse(ScenarioDocs.write(doc)); // the text checks of a scenario file too

@@ -91,13 +91,13 @@ public class RunController {
     @Operation(summary = "Start a run (202 + Location); 400/422 with the field's JSON pointer")
     @ApiResponse(responseCode = "202", description = "queued; Location names the run", content = @Content(mediaType = "application/json", schema = @Schema(ref = "Run")))
     @Problems(value = {404, 409, 422, 429}, notes = "422: a bad request or scenario (a missing scenarioId is ENOENT here)")
-    @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
-    public Mono<ResponseEntity<Map<String, Object>>> submit(@io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(ref = "RunRequest"))) @RequestBody(required = false) String body,
+    @PostMapping(consumes = {MediaType.APPLICATION_JSON_VALUE, ScenarioDocs.YAML, ScenarioDocs.X_YAML, ScenarioDocs.TEXT_YAML, ScenarioDocs.TEXT_X_YAML})
+    public Mono<ResponseEntity<Map<String, Object>>> submit(@io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = {@Content(mediaType = "application/json", schema = @Schema(ref = "RunRequest")), @Content(mediaType = "application/yaml", schema = @Schema(ref = "RunRequest"))}) @RequestBody(required = false) String body,
                                                             ServerHttpRequest request) {
         String client = request.getRemoteAddress() == null || request.getRemoteAddress().getAddress() == null ? null
                 : request.getRemoteAddress().getAddress().getHostAddress();
         return jdbc.call(() -> {
-            ObjectNode req = ScenarioDocs.readObject(body, "");
+            ObjectNode req = ScenarioDocs.readObject(body, "", request.getHeaders().getContentType());
             // every problem of the request at once, as a scenario's validation reports them (not the first alone)
             List<FieldProblem> problems = new ArrayList<>();
             for (String key : req.propertyNames()) {

@@ -44,9 +44,10 @@ public class ScenarioController {
     @Operation(summary = "Store a scenario (201 + Location); 400 bad JSON, 422 invalid with JSON pointers")
     @ApiResponse(responseCode = "201", description = "stored; Location names it", content = @Content(mediaType = "application/json", schema = @Schema(ref = "ScenarioView")))
     @Problems({404, 409, 422})
-    @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
-    public Mono<ResponseEntity<Map<String, Object>>> create(@io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(ref = "Scenario"))) @RequestBody(required = false) String body) {
-        return jdbc.call(() -> scenarios.create(ScenarioDocs.readObject(body, "")))
+    @PostMapping(consumes = {MediaType.APPLICATION_JSON_VALUE, ScenarioDocs.YAML, ScenarioDocs.X_YAML, ScenarioDocs.TEXT_YAML, ScenarioDocs.TEXT_X_YAML})
+    public Mono<ResponseEntity<Map<String, Object>>> create(@io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = {@Content(mediaType = "application/json", schema = @Schema(ref = "Scenario")), @Content(mediaType = "application/yaml", schema = @Schema(ref = "Scenario"))}) @RequestBody(required = false) String body,
+            org.springframework.http.server.reactive.ServerHttpRequest request) {
+        return jdbc.call(() -> scenarios.create(ScenarioDocs.readObject(body, "", request.getHeaders().getContentType())))
                 .map(e -> ResponseEntity.created(Locations.api("scenarios", e.id())).body(view(e, true)));
     }
 
@@ -68,11 +69,12 @@ public class ScenarioController {
     @Operation(summary = "Replace a stored scenario; 409 for ready-made ones, 412 if If-Match names another version")
     @ApiResponse(responseCode = "200", description = "replaced", content = @Content(mediaType = "application/json", schema = @Schema(ref = "ScenarioView")))
     @Problems({404, 409, 412, 422})
-    @PutMapping(path = "/{id}", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @PutMapping(path = "/{id}", consumes = {MediaType.APPLICATION_JSON_VALUE, ScenarioDocs.YAML, ScenarioDocs.X_YAML, ScenarioDocs.TEXT_YAML, ScenarioDocs.TEXT_X_YAML})
     public Mono<ResponseEntity<Map<String, Object>>> replace(@PathVariable String id,
-            @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(ref = "Scenario"))) @RequestBody(required = false) String body,
-            @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
-        return jdbc.call(() -> withEtag(scenarios.replace(id, ScenarioDocs.readObject(body, ""), ifMatch)));
+            @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = {@Content(mediaType = "application/json", schema = @Schema(ref = "Scenario")), @Content(mediaType = "application/yaml", schema = @Schema(ref = "Scenario"))}) @RequestBody(required = false) String body,
+            @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch,
+            org.springframework.http.server.reactive.ServerHttpRequest request) {
+        return jdbc.call(() -> withEtag(scenarios.replace(id, ScenarioDocs.readObject(body, "", request.getHeaders().getContentType()), ifMatch)));
     }
 
     @Operation(summary = "Delete a stored scenario (204); 409 for ready-made ones, 412 if If-Match names another version")

@@ -60,6 +60,48 @@ final class ScenarioDocs {
         return obj;
     }
 
+    /** RFC 9512's media type for YAML, and the older names clients still send; each is read as YAML. */
+    static final String YAML = "application/yaml";
+    static final String X_YAML = "application/x-yaml";
+    static final String TEXT_YAML = "text/yaml";
+    static final String TEXT_X_YAML = "text/x-yaml";
+
+    /** True if {@code type} is one of the YAML media types ({@link #YAML} and its older names). */
+    static boolean isYaml(org.springframework.http.MediaType type) {
+        if (type == null) return false;
+        String t = type.getType() + "/" + type.getSubtype();
+        return t.equalsIgnoreCase(YAML) || t.equalsIgnoreCase(X_YAML) || t.equalsIgnoreCase(TEXT_YAML)
+                || t.equalsIgnoreCase(TEXT_X_YAML);
+    }
+
+    /**
+     * A request body as an object by its {@code Content-Type}: YAML ({@link #isYaml}) as the scenario parser reads a
+     * YAML file (duplicate keys, anchors and aliases, control characters, numbers beyond a double refused), then the
+     * same checks as a JSON body; anything else as JSON ({@link #readObject(String, String)}). Whatever the body's
+     * syntax, what is stored and validated is the same tree, so problems name the same JSON pointers.
+     *
+     * @throws ApiException 400 "Malformed YAML" (the line and column in the detail), 422 as for JSON
+     */
+    static ObjectNode readObject(String text, String pointer, org.springframework.http.MediaType type) {
+        if (!isYaml(type)) return readObject(text, pointer);
+        if (text == null || text.isBlank()) {
+            throw ApiException.of(HttpStatus.BAD_REQUEST, "Malformed YAML", pointer, "empty body", "EINVAL");
+        }
+        JsonNode node;
+        try {
+            node = io.cfslab.scenario.ScenarioParser.readTree(text);
+        } catch (io.cfslab.scenario.ScenarioException e) {
+            io.cfslab.scenario.Problem p = e.problems().get(0);
+            // syntax (pointer "") is 400 as malformed JSON is; a bad value (a control character, 1e400) is 422 at its pointer
+            boolean value = p.path() != null && !p.path().isEmpty();
+            throw ApiException.of(value ? HttpStatus.UNPROCESSABLE_CONTENT : HttpStatus.BAD_REQUEST,
+                    value ? "Invalid request body" : "Malformed YAML", pointer + (p.path() == null ? "" : p.path()), p.reason(),
+                    p.errno() == null ? "EINVAL" : p.errno());
+        }
+        // a YAML text that is a JSON object reads as JSON (ScenarioParser.readTree): the same checks either way
+        return readObject(write(node), pointer);
+    }
+
     static String write(JsonNode node) { return JSON.writeValueAsString(node); }
 
     /**

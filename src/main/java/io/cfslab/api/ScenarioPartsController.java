@@ -61,9 +61,10 @@ public class ScenarioPartsController {
     @Operation(summary = "Add a task entry (201); 409 EEXIST if the name is taken")
     @ApiResponse(responseCode = "201", description = "added; Location names it (path segments percent-encoded)", content = @Content(mediaType = "application/json", schema = @Schema(ref = "Task")))
     @Problems(value = {404, 409, 422}, notes = "409: a task of that name exists (EEXIST), or too many concurrent writes")
-    @PostMapping(path = "/tasks", consumes = MediaType.APPLICATION_JSON_VALUE)
-    public Mono<ResponseEntity<JsonNode>> addTask(@PathVariable String id, @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(ref = "Task"))) @RequestBody(required = false) String body) {
-        return Mono.fromCallable(() -> ScenarioDocs.readObject(body, "")).flatMap(entry -> {
+    @PostMapping(path = "/tasks", consumes = {MediaType.APPLICATION_JSON_VALUE, ScenarioDocs.YAML, ScenarioDocs.X_YAML, ScenarioDocs.TEXT_YAML, ScenarioDocs.TEXT_X_YAML})
+    public Mono<ResponseEntity<JsonNode>> addTask(@PathVariable String id, @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = {@Content(mediaType = "application/json", schema = @Schema(ref = "Task")), @Content(mediaType = "application/yaml", schema = @Schema(ref = "Task"))}) @RequestBody(required = false) String body,
+            org.springframework.http.server.reactive.ServerHttpRequest request) {
+        return Mono.fromCallable(() -> ScenarioDocs.readObject(body, "", request.getHeaders().getContentType())).flatMap(entry -> {
             String name = entry.path("name").asString("");
             return scenarios.edit(id, (doc, s) -> {
                 ArrayNode tasks = doc.get("tasks") instanceof ArrayNode a ? a : doc.putArray("tasks");
@@ -121,9 +122,10 @@ public class ScenarioPartsController {
     @Operation(summary = "Append a timeline entry (201, Location names its index)")
     @ApiResponse(responseCode = "201", description = "appended; Location names its index", content = @Content(mediaType = "application/json", schema = @Schema(ref = "TimelineAction")))
     @Problems({404, 409, 422})
-    @PostMapping(path = "/timeline", consumes = MediaType.APPLICATION_JSON_VALUE)
-    public Mono<ResponseEntity<JsonNode>> addTimeline(@PathVariable String id, @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = @Content(mediaType = "application/json", schema = @Schema(ref = "TimelineAction"))) @RequestBody(required = false) String body) {
-        return Mono.fromCallable(() -> ScenarioDocs.readObject(body, "")).flatMap(entry ->
+    @PostMapping(path = "/timeline", consumes = {MediaType.APPLICATION_JSON_VALUE, ScenarioDocs.YAML, ScenarioDocs.X_YAML, ScenarioDocs.TEXT_YAML, ScenarioDocs.TEXT_X_YAML})
+    public Mono<ResponseEntity<JsonNode>> addTimeline(@PathVariable String id, @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = {@Content(mediaType = "application/json", schema = @Schema(ref = "TimelineAction")), @Content(mediaType = "application/yaml", schema = @Schema(ref = "TimelineAction"))}) @RequestBody(required = false) String body,
+            org.springframework.http.server.reactive.ServerHttpRequest request) {
+        return Mono.fromCallable(() -> ScenarioDocs.readObject(body, "", request.getHeaders().getContentType())).flatMap(entry ->
                 scenarios.edit(id, (doc, s) -> {
                     ArrayNode tl = doc.get("timeline") instanceof ArrayNode a ? a : doc.putArray("timeline");
                     tl.add(entry.deepCopy());

@@ -94,8 +94,10 @@ class ApiWalkthroughTest {
             view = ApiTestSupport.JSON.readTree(send("GET", "/api/runs/" + runId, null, null, null).body());
             if (!List.of("queued", "running").contains(view.path("status").asString())) break;
         }
-        step("$ until [ \"$(curl -s $B/api/runs/$RUN | jq -r .status)\" = done ]; do sleep 0.2; done   # queued, running, done", null);
         assertThat(view.path("status").asString()).isEqualTo("done");
+        // the loop ends on any final status (done, failed, cancelled) or an unexpected answer, never only on done
+        step("$ while S=$(curl -s $B/api/runs/$RUN | jq -r .status); [ \"$S\" = queued ] || [ \"$S\" = running ]; do sleep 0.2; done; echo $S",
+                view.path("status").asString());
         step("$ curl -s $B/api/runs/$RUN | jq -c '{status, progress, simulatedNs, events, attempts}'",
                 "{\"status\":\"" + view.path("status").asString() + "\",\"progress\":" + view.path("progress").asDouble()
                         + ",\"simulatedNs\":" + view.path("simulatedNs").asLong() + ",\"events\":" + view.path("events").asLong()

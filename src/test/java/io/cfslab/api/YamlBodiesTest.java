@@ -1,0 +1,149 @@
+package io.cfslab.api;
+
+import static io.cfslab.api.ApiTestSupport.JSON;
+import static io.cfslab.api.ApiTestSupport.awaitStatus;
+import static io.cfslab.api.ApiTestSupport.json;
+import static io.cfslab.api.ApiTestSupport.problem;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cfslab.cli.Cli;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.test.web.reactive.server.WebTestClient;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * README and docs/scenarios.md say a scenario is JSON or YAML: every endpoint that takes a scenario (or a part of
+ * one, or a request holding one) takes {@code application/yaml} (and its older names) as well, with the same
+ * validation and the same problem pointers as the JSON body, and the CLI reads a YAML file (a newcomer's finding:
+ * the API answered 415).
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "spring.datasource.url=jdbc:h2:mem:yaml-${random.uuid};DB_CLOSE_DELAY=-1;WRITE_DELAY=0"})
+@AutoConfigureWebTestClient(timeout = "60s")
+class YamlBodiesTest {
+    static final MediaType YAML = MediaType.parseMediaType("application/yaml");
+
+    static final String SCENARIO = """
+            # a comment, as YAML files have them
+            name: yaml two levels
+            seed: 7
+            duration: 200ms
+            machine: {profile: generic, cpus: 2}
+            cgroups:
+              - path: /web
+                cpu.max: 50000 100000
+            tasks:
+              - name: be
+                cgroup: /web
+                count: 2
+                workload: {kind: hog}
+            """;
+
+    static final String JSON_TWIN = """
+            {"name": "yaml two levels", "seed": 7, "duration": "200ms", "machine": {"profile": "generic", "cpus": 2},
+             "cgroups": [{"path": "/web", "cpu.max": "50000 100000"}],
+             "tasks": [{"name": "be", "cgroup": "/web", "count": 2, "workload": {"kind": "hog"}}]}
+            """;
+
+    @Autowired WebTestClient web;
+
+    private String created(MediaType type, String body) {
+        var res = web.post().uri("/api/scenarios").contentType(type).bodyValue(body).exchange()
+                .expectStatus().isCreated().expectBody().returnResult();
+        String location = res.getResponseHeaders().getLocation().toString();
+        return location.substring(location.lastIndexOf('/') + 1);
+    }
+
+    @Test
+    void aYamlScenarioIsStoredAsItsJsonTwinAndRuns() throws Exception {
+        String fromYaml = created(YAML, SCENARIO);
+        String fromJson = created(MediaType.APPLICATION_JSON, JSON_TWIN);
+        JsonNode a = json(web.get().uri("/api/scenarios/" + fromYaml).exchange().expectStatus().isOk()).path("scenario");
+        JsonNode b = json(web.get().uri("/api/scenarios/" + fromJson).exchange().expectStatus().isOk()).path("scenario");
+        assertThat(a).isEqualTo(b);
+        assertThat(a.path("cgroups").get(0).path("cpu.max").asString()).isEqualTo("50000 100000");
+
+        // replaced with YAML under an older media type name
+        web.put().uri("/api/scenarios/" + fromYaml).contentType(MediaType.parseMediaType("application/x-yaml"))
+                .bodyValue(SCENARIO.replace("200ms", "300ms")).exchange().expectStatus().isOk();
+        assertThat(json(web.get().uri("/api/scenarios/" + fromYaml).exchange().expectStatus().isOk())
+                .path("scenario").path("duration").asString()).isEqualTo("300ms");
+
+        // a run request in YAML with the scenario inline, and parts of a stored scenario
+        var run = web.post().uri("/api/runs").contentType(MediaType.parseMediaType("text/yaml"))
+                .bodyValue("scenario:\n" + SCENARIO.indent(2)).exchange().expectStatus().isAccepted()
+                .expectBody().returnResult();
+        String location = run.getResponseHeaders().getLocation().toString();
+        awaitStatus(web, location.substring(location.lastIndexOf('/') + 1), "done", Duration.ofSeconds(60));
+        web.post().uri("/api/scenarios/" + fromYaml + "/tasks").contentType(YAML)
+                .bodyValue("name: fe\ncgroup: /web\nworkload: {kind: hog}\n").exchange().expectStatus().isCreated();
+        web.post().uri("/api/scenarios/" + fromYaml + "/timeline").contentType(YAML)
+                .bodyValue("at: 100ms\nwrite: /web/cpu.max\nvalue: 20000 100000\n").exchange().expectStatus().isCreated();
+    }
+
+    @Test
+    void aBadYamlScenarioGetsTheJsonBodysProblemAndPointer() {
+        String bad = SCENARIO.replace("50000 100000", "500 100000");
+        JsonNode fromYaml = problem(web.post().uri("/api/scenarios").contentType(YAML).bodyValue(bad).exchange(),
+                HttpStatus.UNPROCESSABLE_CONTENT, "/cgroups/0/cpu.max", "EINVAL");
+        JsonNode fromJson = problem(web.post().uri("/api/scenarios").contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(JSON_TWIN.replace("50000 100000", "500 100000")).exchange(),
+                HttpStatus.UNPROCESSABLE_CONTENT, "/cgroups/0/cpu.max", "EINVAL");
+        assertThat(fromYaml.path("detail").asString()).isEqualTo(fromJson.path("detail").asString());
+
+        // inline in a run request: the same pointer under /scenario
+        problem(web.post().uri("/api/runs").contentType(YAML).bodyValue("scenario:\n" + bad.indent(2)).exchange(),
+                HttpStatus.UNPROCESSABLE_CONTENT, "/scenario/cgroups/0/cpu.max", "EINVAL");
+    }
+
+    @Test
+    void malformedYamlIsA400NamingTheLineAndDuplicateKeysAndAliasesAreRefused() {
+        JsonNode p = problem(web.post().uri("/api/scenarios").contentType(YAML)
+                .bodyValue("name: x\nduration: [1s\n").exchange(), HttpStatus.BAD_REQUEST, "", "EINVAL");
+        assertThat(p.path("title").asString()).isEqualTo("Malformed YAML");
+        assertThat(p.path("detail").asString()).contains("line");
+        problem(web.post().uri("/api/scenarios").contentType(YAML).bodyValue("duration: 1s\nduration: 2s\n").exchange(),
+                HttpStatus.BAD_REQUEST, "", "EINVAL");
+        problem(web.post().uri("/api/scenarios").contentType(YAML)
+                .bodyValue("duration: &d 1s\nname: *d\n").exchange(), HttpStatus.BAD_REQUEST, "", "EINVAL");
+        // a YAML list is well-formed but not a scenario: 422, as a JSON array is
+        problem(web.post().uri("/api/scenarios").contentType(YAML).bodyValue("- 1\n- 2\n").exchange(),
+                HttpStatus.UNPROCESSABLE_CONTENT, "", "EINVAL");
+        // a type the API does not read is still 415
+        web.post().uri("/api/scenarios").contentType(MediaType.APPLICATION_XML).bodyValue("<x/>").exchange()
+                .expectStatus().isEqualTo(HttpStatus.UNSUPPORTED_MEDIA_TYPE);
+    }
+
+    @Test
+    void anExperimentInYamlIsAccepted() {
+        String id = created(YAML, SCENARIO);
+        String experiment = """
+                name: yaml experiment
+                scenario_id: %s
+                repeats: 1
+                arms:
+                  - name: base
+                  - name: half
+                    set: {/cgroups/0/cpu.max: 25000 100000}
+                """.formatted(id);
+        web.post().uri("/api/experiments").contentType(YAML).bodyValue(experiment).exchange().expectStatus().isAccepted();
+    }
+
+    @Test
+    void theCliSimulatesAYamlFile(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("two-levels.yaml");
+        Path out = dir.resolve("result.json");
+        Files.writeString(file, SCENARIO);
+        assertThat(Cli.run(new String[] {"simulate", file.toString(), "--out", out.toString()})).isZero();
+        assertThat(JSON.readTree(Files.readString(out)).path("cgroups").has("/web")).isTrue();
+    }
+}
