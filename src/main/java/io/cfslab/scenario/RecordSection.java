@@ -4,17 +4,27 @@ import java.util.List;
 import tools.jackson.databind.JsonNode;
 
 /** The scenario's {@code record} section ({@link RecordSpec}) and the size budget of the series it asks for. */
-final class RecordSection {
+public final class RecordSection {
     private RecordSection() {}
+
+    /** The {@code series} samples a run gets at most when {@code record.interval} is left out (about this many). */
+    static final long DEFAULT_SAMPLES = 200;
+    /** Bounds of the default interval: at least 1 ms (a tick at HZ 1000), at most 1 s (the contract v1 default). */
+    static final long MIN_DEFAULT_INTERVAL_NS = 1_000_000L;
+    static final long MAX_DEFAULT_INTERVAL_NS = 1_000_000_000L;
+    /** The default interval's rule in words (the editor's placeholder, {@code GET /api/scenario-defaults}, docs/scenarios.md). */
+    public static final String DEFAULT_INTERVAL_RULE = "duration/200 rounded up to 1, 2 or 5 × 10^k, 1ms–1s";
+    /** {@link RecordSpec#intervalNs()} of a parsed {@code record} without {@code interval}, until {@link #withDefaultInterval}. */
+    private static final long UNSET = Long.MIN_VALUE;
 
     /** @param durationNs the run's duration, or -1 if invalid (then the sample count is not checked) */
     static RecordSpec parse(CheckedObject top, ParseContext c, long durationNs) {
+        RecordSpec d = RecordSpec.DEFAULT;
         JsonNode n = top.get("record");
-        if (n == null) return RecordSpec.DEFAULT;
+        if (n == null) return new RecordSpec(UNSET, d.maxDistributeCalls(), d.maxSeriesTasks(), d.maxSeriesCgroups());
         CheckedObject o = c.obj(n, "/record");
         if (o == null) return RecordSpec.DEFAULT;
-        RecordSpec d = RecordSpec.DEFAULT;
-        long interval = d.intervalNs();
+        long interval = UNSET;
         JsonNode in = o.get("interval");
         if (in != null) {
             long v = c.duration(in, o.at("interval"));
@@ -34,20 +44,60 @@ final class RecordSection {
         return new RecordSpec(interval, calls, tasks, groups);
     }
 
-    /** The series' size: samples × (cgroups + tasks recorded per sample) must fit MAX_SERIES_ENTRIES. */
-    static void checkSeriesBudget(ParseContext c, RecordSpec record, long durationNs, List<CgroupSpec> groups,
-                                  List<TaskSpec> tasks) {
-        if (record.intervalNs() <= 0 || durationNs <= 0) return;
-        long samples = durationNs / record.intervalNs();
+    /**
+     * The record with its interval filled in when the scenario left it out: the smallest 1, 2 or 5 × 10^k ns step
+     * that gives at most {@link #DEFAULT_SAMPLES} samples over the duration (so 80 to 200: a 2 s run is sampled every
+     * 10 ms, a 60 s run every 500 ms), within 1 ms .. 1 s, widened (up to 1 s) until the series fits
+     * {@link ScenarioParser#MAX_SERIES_ENTRIES} for the groups and tasks it records. An interval given is kept.
+     */
+    static RecordSpec withDefaultInterval(RecordSpec r, long durationNs, List<CgroupSpec> groups, List<TaskSpec> tasks) {
+        if (r.intervalNs() != UNSET) return r;
+        long interval = MAX_DEFAULT_INTERVAL_NS;
+        if (durationNs > 0) {
+            long perSample = perSample(r, groups, tasks) + 1;
+            long samples = Math.max(1, Math.min(DEFAULT_SAMPLES, ScenarioParser.MAX_SERIES_ENTRIES / perSample));
+            interval = Math.min(MAX_DEFAULT_INTERVAL_NS, Math.max(MIN_DEFAULT_INTERVAL_NS, niceStepAtLeast(ceilDiv(durationNs, samples))));
+        }
+        return new RecordSpec(interval, r.maxDistributeCalls(), r.maxSeriesTasks(), r.maxSeriesCgroups());
+    }
+
+    /** The interval a scenario of this duration gets when it gives none (groups and tasks aside): docs/scenarios.md. */
+    public static long defaultIntervalNs(long durationNs) {
+        return withDefaultInterval(new RecordSpec(UNSET, 0, 0, 0), durationNs, List.of(), List.of()).intervalNs();
+    }
+
+    private static long ceilDiv(long a, long b) { return (a + b - 1) / b; }
+
+    /** The smallest 1, 2 or 5 × 10^k at or above {@code ns} (at least 1). */
+    static long niceStepAtLeast(long ns) {
+        for (long decade = 1; decade > 0 && decade <= Long.MAX_VALUE / 10; decade *= 10) {
+            for (long m : new long[] {1, 2, 5}) {
+                if (m * decade >= ns) return m * decade;
+            }
+        }
+        return ns;
+    }
+
+    /** Groups and tasks one series sample records (see Simulation: all groups up to max_series_cgroups, else the limited ones). */
+    private static long perSample(RecordSpec record, List<CgroupSpec> groups, List<TaskSpec> tasks) {
         long perGroup = groups.size() <= record.maxSeriesCgroups() ? groups.size()
                 : groups.stream().filter(g -> g.cpuMax().limited()).count();
         long taskCount = 0;
         for (TaskSpec t : tasks) taskCount += t.total();
         long perTask = taskCount <= record.maxSeriesTasks() ? taskCount : 0;
-        long entries = samples * (perGroup + perTask + 1);
+        return perGroup + perTask;
+    }
+
+    /** The series' size: samples × (cgroups + tasks recorded per sample) must fit MAX_SERIES_ENTRIES. */
+    static void checkSeriesBudget(ParseContext c, RecordSpec record, long durationNs, List<CgroupSpec> groups,
+                                  List<TaskSpec> tasks) {
+        if (record.intervalNs() <= 0 || durationNs <= 0) return;
+        long samples = durationNs / record.intervalNs();
+        long per = perSample(record, groups, tasks);
+        long entries = samples * (per + 1);
         if (entries > ScenarioParser.MAX_SERIES_ENTRIES) {
             c.add("/record/interval", "series would hold " + entries + " entries (" + samples + " samples of "
-                    + (perGroup + perTask) + " cgroups and tasks); exceeds the limit of " + ScenarioParser.MAX_SERIES_ENTRIES
+                    + per + " cgroups and tasks); exceeds the limit of " + ScenarioParser.MAX_SERIES_ENTRIES
                     + ": raise record.interval or lower record.max_series_cgroups / max_series_tasks", null);
         }
     }

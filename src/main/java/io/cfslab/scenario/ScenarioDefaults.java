@@ -68,7 +68,8 @@ public final class ScenarioDefaults {
         out.set("machine", EffectiveSettings.of(s).get("machine"));
         out.set("kernel", JSON.valueToTree(s.kernel().switches()));
         ObjectNode record = out.putObject("record");
-        record.put("interval", Durations.format(s.record().intervalNs()));
+        // the interval left out depends on the duration (RecordSection.withDefaultInterval): its rule, not one value
+        record.put("interval", RecordSection.DEFAULT_INTERVAL_RULE);
         record.put("max_distribute_calls", s.record().maxDistributeCalls());
         record.put("max_series_tasks", s.record().maxSeriesTasks());
         record.put("max_series_cgroups", s.record().maxSeriesCgroups());

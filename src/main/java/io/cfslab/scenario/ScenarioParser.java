@@ -77,6 +77,7 @@ public final class ScenarioParser {
         List<TaskSpec> tasks = new TasksSection(c, tree, machine.checkedCpus()).parse(o);
         List<TimelineAction> timeline = new TimelineSection(c, tree, machine.checkedCpus(), durationNs).parse(o, tasks);
         o.finish(c);
+        record = RecordSection.withDefaultInterval(record, durationNs, groups, tasks);
         RecordSection.checkSeriesBudget(c, record, durationNs, groups, tasks);
         return new Scenario(name, seed, Math.max(durationNs, 0), machine.spec(), kernel, List.copyOf(groups),
                 List.copyOf(tasks), List.copyOf(timeline), record);

@@ -35,7 +35,9 @@ class ScenarioParserTest {
         assertEquals(250, s.kernel().hz());
         assertEquals(KernelSpec.Throttle.TASK, s.kernel().throttle());
         assertEquals(KernelSpec.ThrottledClockStart.FIRST_PARK, s.kernel().throttledClockStart());
-        assertEquals(RecordSpec.DEFAULT, s.record());
+        // an interval given is kept; left out, a 5 s run is sampled every 50 ms (100 samples: duration/200 rounded up)
+        long interval = resource("/reference/" + id + ".json").contains("\"interval\"") ? 1_000_000_000L : 50_000_000L;
+        assertEquals(new RecordSpec(interval, 10_000, 1024, 256), s.record());
         assertTrue(!s.tasks().isEmpty());
         // the canonical form parses back to the same scenario
         assertEquals(s, ScenarioParser.parse(ScenarioWriter.toJson(s)));
@@ -131,7 +133,8 @@ class ScenarioParserTest {
         assertEquals(new KernelSpec(KernelSpec.Throttle.TASK, KernelSpec.Unthrottle.ASYNC, 1000, 5000,
                 KernelSpec.TimerPlacement.RANDOM, KernelSpec.Preempt.VOLUNTARY, KernelSpec.ListInsert.TAIL, false,
                 KernelSpec.ThrottledClockStart.FIRST_PARK, 950_000, 1_000_000), s.kernel());
-        assertEquals(RecordSpec.DEFAULT, s.record());
+        // 1000 ns: the default interval's lower bound, 1 ms
+        assertEquals(new RecordSpec(1_000_000, 10_000, 1024, 256), s.record());
         assertTrue(s.cgroups().isEmpty() && s.tasks().isEmpty() && s.timeline().isEmpty());
         Scenario legacy = ScenarioParser.parse("{\"duration\": \"1s\", \"kernel\": {\"throttle\": \"cfs_rq\"}}");
         assertEquals(KernelSpec.ThrottledClockStart.NONEMPTY, legacy.kernel().throttledClockStart());
