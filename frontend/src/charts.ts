@@ -6,6 +6,7 @@ import { bucketLabel, printedBuckets, type Histogram } from './hist';
 import { box, stripData, tickLabels } from './strip';
 import { distinctColors, pageColors, type ColorRegistry } from './colors';
 import { durationTicks, formatDuration } from './units';
+import { pointerSteps } from './pointers';
 
 /**
  * What a chart's values are: counts, durations in µs (cpu.stat's *_usec), ns or s (a benchmark's time_s), rates per
@@ -20,7 +21,7 @@ export type Unit = 'count' | 'usec' | 'nsec' | 'sec' | 'per_s' | 'percent';
  * durations (360.3 s, not 360.3M).
  */
 export function metricAxis(metric: string): { title: string; unit: Unit } {
-  const parts = metric.split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = pointerSteps(metric);
   const name = parts[parts.length - 1] ?? metric;
   const unit: Unit = /_per_s$/.test(name) ? 'per_s' : /_usec$|_us$/.test(name) ? 'usec' : /_ns$/.test(name) ? 'nsec'
     : /_s$/.test(name) ? 'sec' : /_pct$|percent/.test(name) ? 'percent' : 'count';
@@ -175,6 +176,26 @@ export function labelStep(maxChars: number, slots: number, widthPx: number): num
   return Math.max(1, Math.ceil(need / (widthPx / slots)));
 }
 
+/**
+ * What a histogram chart's bars measure: `count` (calls in each bucket) or `share` (each series' calls in the
+ * bucket as a percentage of that series' calls over all buckets), so that two runs with different numbers of calls
+ * compare by shape.
+ */
+export type HistogramScale = 'count' | 'share';
+
+/** Each series as percentages of its own total (a series with no calls stays all zero). */
+export function shares(counts: number[][]): number[][] {
+  return counts.map((c) => {
+    const total = c.reduce((a, v) => a + v, 0);
+    return c.map((v) => (total > 0 ? (100 * v) / total : 0));
+  });
+}
+
+/** The y axis's title for a scale: says which the bars are. */
+export function scaleTitle(scale: HistogramScale, countTitle: string): string {
+  return scale === 'share' ? `share of ${countTitle}, % of each run's total` : `${countTitle} (raw counts)`;
+}
+
 /** How a histogram chart names its series and its y axis for people (the legend, the axis title). */
 export interface HistogramNames {
   /** series name → the name shown in the legend (the page's heading and table use the same words) */
@@ -186,6 +207,18 @@ export interface HistogramNames {
 export class HistogramChart extends ReusablePlot {
   /** The x axis's title: the buckets' unit (ns for distribute_cfs_runtime_ns, µs for runqlat-style latencies). */
   private readonly xTitle: string;
+  /** Raw counts, or shares of each series' total (setScale). */
+  private scale: HistogramScale = 'count';
+  private last: (Histogram | undefined)[] | null = null;
+  /** The counts drawn last (a reused plot's legend reads them, not the ones it was built with). */
+  private rawCounts: number[][] = [];
+
+  /** Redraws the histograms shown in the other scale (the y axis's title says which). */
+  setScale(scale: HistogramScale): void {
+    if (scale === this.scale) return;
+    this.scale = scale;
+    if (this.last) this.update(this.last);
+  }
 
   constructor(el: HTMLElement, private readonly names: string[], private readonly height = 260,
               private readonly emptyText = 'no distribute_cfs_runtime() calls yet',
@@ -196,17 +229,21 @@ export class HistogramChart extends ReusablePlot {
   }
 
   update(hists: (Histogram | undefined)[]): void {
+    this.last = hists;
     const { labels, counts } = alignBuckets(hists);
     const xs = labels.map((_, i) => i);
-    const data = [xs, ...counts] as uPlot.AlignedData;
-    if (this.reuse(labels.join('|'), data)) return;
+    const share = this.scale === 'share';
+    this.rawCounts = counts;
+    const data = [xs, ...(share ? shares(counts) : counts)] as uPlot.AlignedData;
+    if (this.reuse(`${this.scale}|${labels.join('|')}`, data)) return;
     if (labels.length === 0) {
       this.el.append(Object.assign(document.createElement('p'), { className: 'hint', textContent: this.emptyText }));
       this.plot = null;
       return;
     }
     const n = this.names.length;
-    const yTitle = this.naming.yTitle ?? 'calls';
+    const countTitle = this.naming.yTitle ?? 'calls';
+    const yTitle = share ? scaleTitle('share', countTitle) : this.naming.yTitle ?? 'calls';
     const maxChars = Math.max(...labels.map((l) => l.length));
     // not hovered: each series' calls over all buckets ("all buckets" in the bucket column)
     const series: uPlot.Series[] = [{ label: 'bucket', value: (_u, v, _s, idx) => (idx == null ? 'all buckets' : v == null ? '' : bucketHover(labels[v], this.bucketUnit)) }];
@@ -217,6 +254,13 @@ export class HistogramChart extends ReusablePlot {
         stroke: color,
         fill: color + (n > 1 ? '99' : 'cc'),
         value: (u, v, sidx, idx) => {
+          if (share) {
+            // hovered: the bucket's share and its calls; not hovered: the series' calls over all buckets
+            const raw = this.rawCounts[sidx - 1] ?? [];
+            const total = raw.reduce((a, x) => a + x, 0);
+            if (idx == null) return `${total.toLocaleString('en-US')} ${countTitle}`;
+            return v == null ? '' : `${v.toFixed(1)} % (${(raw[idx] ?? 0).toLocaleString('en-US')})`;
+          }
           const shown = idx == null ? totalValue(u.data[sidx] as (number | null)[]) : v;
           return shown == null ? '' : Math.round(shown).toLocaleString('en-US');
         },
@@ -240,7 +284,7 @@ export class HistogramChart extends ReusablePlot {
             },
             splits: () => xs, gap: 4, size: 40,
           },
-          { label: yTitle, size: fitTicks(60), values: (_u, splits) => tickLabels(splits) },
+          { label: yTitle, size: fitTicks(60), values: (_u, splits) => (share ? tickLabels(splits).map((t) => `${t} %`) : tickLabels(splits)) },
         ],
         series,
         legend: { show: true, live: true },
@@ -250,6 +294,7 @@ export class HistogramChart extends ReusablePlot {
       this.el,
     );  this.el.dataset.colors = JSON.stringify(Object.fromEntries(this.names.map((name) => [name, this.colors.color(name)])));
     this.el.dataset.axes = JSON.stringify([this.xTitle, yTitle]);
+    this.el.dataset.scale = this.scale;
     this.el.dataset.legend = JSON.stringify(series.slice(1).map((x) => x.label));
   }
 }

@@ -41,7 +41,15 @@ export function initComparePage(body: HTMLElement): void {
       const [ra, rb] = await Promise.all([getJson<Result>(`/api/runs/${a}/result`), getJson<Result>(`/api/runs/${b}/result`)]);
       const ha = ra.histograms?.[HIST];
       const hb = rb.histograms?.[HIST];
-      new HistogramChart(document.getElementById('compare-hist')!, ['A', 'B'], 300).update([ha, hb]);
+      // shares of each run's calls by default (A and B rarely make the same number); raw counts one click away
+      const hist = new HistogramChart(document.getElementById('compare-hist')!, ['A', 'B'], 300);
+      const scaleOf = () => (document.querySelector<HTMLInputElement>('input[name="hist-scale"]:checked')?.value === 'count' ? 'count' : 'share');
+      hist.setScale(scaleOf());
+      hist.update([ha, hb]);
+      for (const input of document.querySelectorAll<HTMLInputElement>('input[name="hist-scale"]')) {
+        input.addEventListener('change', () => hist.setScale(scaleOf()));
+      }
+      document.getElementById('hist-totals')!.textContent = `A: ${fmtInt(ha?.count ?? 0)} calls · B: ${fmtInt(hb?.count ?? 0)} calls`;
       document.getElementById('hist-text-a')!.textContent = 'A\n' + formatBpftrace(HIST, { buckets: ha ? printedBuckets(ha) : [] });
       document.getElementById('hist-text-b')!.textContent = 'B\n' + formatBpftrace(HIST, { buckets: hb ? printedBuckets(hb) : [] });
 

@@ -2,6 +2,7 @@
 // groups stay fast), cgroupfs-style in-place writes of cpu.max, cpu.max.burst and cpu.weight with the
 // kernel's message on a refused write, tasks, timeline, kernel options and machine, import/export.
 import { ApiError, cgroupFileUrl, del, el, getJson, getText, paceOption, putText, sendJson, showError, startRun } from '../api';
+import { readablePath } from '../pointers';
 
 interface TreeNode {
   path: string;
@@ -232,7 +233,7 @@ export function actionSummary(a: Record<string, any>): string {
 function problemText(e: unknown): string {
   if (e instanceof ApiError) {
     const list = e.problem.errors ?? [];
-    if (list.length > 1) return list.map((x) => `${x.pointer ?? ''}: ${x.reason}${x.errno ? ` (${x.errno})` : ''}`).join('\n');
+    if (list.length > 1) return list.map((x) => `${readablePath(x.pointer ?? '')}: ${x.reason}${x.errno ? ` (${x.errno})` : ''}`).join('\n');
     return e.message;
   }
   return e instanceof Error ? e.message : String(e);

@@ -4,6 +4,7 @@ import { del, el, fmtInt, getJson, getText, showError, type ExperimentResult, ty
 import { HistogramChart, metricAxis, StripChart } from '../charts';
 import { formatBpftrace, printedBuckets } from '../hist';
 import { outcome } from '../runstatus';
+import { readablePath } from '../pointers';
 
 const HIST = 'distribute_cfs_runtime_ns';
 const FINISHED = ['done', 'failed', 'cancelled'];
@@ -79,7 +80,7 @@ export function initExperimentPage(body: HTMLElement): void {
         : el('span', { class: 'runs' }, ...a.runs.map((r) =>
         // no seed here: a 64-bit seed read as a JavaScript number loses its last digits; the run page shows it exactly
         el('a', { href: `/runs/${r.id}`, class: `run-dot ${r.status}`, title: `run ${r.repeat + 1}: ${outcome(r.status, r.error)} (its seed on its page)` }, String(r.repeat + 1))));
-      const set = Object.entries(a.set).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(', ') || '(the scenario as it is)';
+      const set = Object.entries(a.set).map(([k, v]) => `${readablePath(k)} = ${JSON.stringify(v)}`).join(', ') || '(the scenario as it is)';
       return el('tr', { 'data-arm': a.name },
         el('td', {}, a.name + (i === 0 ? ' (base)' : '')), el('td', { class: 'mono' }, set),
         el('td', {}, el('span', { class: `badge ${a.status}` }, a.status)),
@@ -110,7 +111,8 @@ export function initExperimentPage(body: HTMLElement): void {
     table.querySelector('thead')!.replaceChildren(el('tr', {}, el('th', {}, 'metric'), ...r.arms.map((a) => el('th', {}, a)),
       ...others.map((a) => el('th', {}, others.length === 1 ? 'diff' : `diff ${a}`)), ...others.map((a) => el('th', {}, others.length === 1 ? 'p (Welch)' : `p ${a}`))));
     table.querySelector('tbody')!.replaceChildren(...Object.entries(r.metrics).map(([metric, byArm]) =>
-      el('tr', { 'data-metric': metric }, el('td', { class: 'path' }, metric),
+      // the metric as a person reads it; its path as an experiment document writes it (escaped) on hover
+      el('tr', { 'data-metric': metric }, el('td', { class: 'path', title: `metric path: ${metric}` }, readablePath(metric)),
         ...r.arms.map((a) => el('td', { title: (byArm[a]?.values ?? []).map((v) => (v == null ? 'n/a' : String(v))).join(', ') }, meanCv(byArm[a]))),
         ...others.map((a) => {
           const v = byArm[a]?.verdict ?? '-';
@@ -132,7 +134,7 @@ export function initExperimentPage(body: HTMLElement): void {
     for (const [metric, byArm] of Object.entries(r.metrics)) {
       const verdicts = others.map((a) => `${others.length > 1 ? a + ': ' : ''}${byArm[a]?.verdict ?? '-'}`).join(', ');
       const chart = el('div', { class: 'chart strip' });
-      host.append(el('div', { class: 'metric-plot', 'data-metric': metric }, el('h3', { class: 'mono' }, metric, ' ', el('span', { class: 'hint' }, verdicts)), chart));
+      host.append(el('div', { class: 'metric-plot', 'data-metric': metric }, el('h3', { class: 'mono', title: `metric path: ${metric}` }, readablePath(metric), ' ', el('span', { class: 'hint' }, verdicts)), chart));
       const axis = metricAxis(metric);
       new StripChart(chart, 220, axis.title, undefined, axis.unit).update(r.arms, r.arms.map((a) => byArm[a]?.values ?? []));
     }

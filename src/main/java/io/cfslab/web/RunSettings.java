@@ -13,8 +13,9 @@ import tools.jackson.databind.json.JsonMapper;
  * A run's provenance for the pages: its effective settings ({@code io.cfslab.scenario.EffectiveSettings}) as
  * rows ({@code kernel.throttle = task}, every kernel switch, whatever {@code KernelSpec} holds), the five that
  * the lists show (throttle model, unthrottle mode, version, HZ, machine), and the differences between two runs:
- * their settings, then anything else that differs in the scenario documents they ran (by JSON pointer, e.g.
- * {@code /cgroups/0/cpu.max}).
+ * their settings, then anything else that differs in the scenario documents they ran (by a readable pointer that
+ * names a cgroup by its path and a task by its name, e.g. {@code /cgroups[/web]/cpu.max}; a group or task only one
+ * run has is one row).
  */
 public final class RunSettings {
     private RunSettings() {}
@@ -92,14 +93,25 @@ public final class RunSettings {
         }
         Map<String, String> da = new LinkedHashMap<>();
         Map<String, String> db = new LinkedHashMap<>();
-        pointers("", JSON.readTree(a.scenarioJson()), da);
-        pointers("", JSON.readTree(b.scenarioJson()), db);
+        Map<String, String> ea = new LinkedHashMap<>();
+        Map<String, String> eb = new LinkedHashMap<>();
+        pointers("", JSON.readTree(a.scenarioJson()), da, ea);
+        pointers("", JSON.readTree(b.scenarioJson()), db, eb);
         Set<String> all = new java.util.LinkedHashSet<>(da.keySet());
         all.addAll(db.keySet());
+        Set<String> elementsShown = new java.util.HashSet<>();
         for (String p : all) {
             if (p.equals("/name") || p.equals("/seed") || p.equals("/duration") || p.startsWith("/kernel/")
                     || p.startsWith("/machine/")) {
                 continue; // shown by the settings
+            }
+            // a cgroup or task only one side has: one row for the whole entry, not one per key of it
+            String only = onlyOneSide(p, ea, eb);
+            if (only != null) {
+                if (elementsShown.add(only)) {
+                    out.add(new Diff(only, ea.getOrDefault(only, "(absent)"), eb.getOrDefault(only, "(absent)"), true));
+                }
+                continue;
             }
             String va = da.getOrDefault(p, "(absent)");
             String vb = db.getOrDefault(p, "(absent)");
@@ -108,22 +120,70 @@ public final class RunSettings {
         return out;
     }
 
+    /** The keyed entry ({@code /cgroups[/a]}) that leaf {@code p} belongs to when only one side has it, else null. */
+    private static String onlyOneSide(String p, Map<String, String> ea, Map<String, String> eb) {
+        // the entries on p's way are its prefixes that end at a ']' (outermost first): a map look-up each
+        for (int i = p.indexOf(']'); i >= 0; i = p.indexOf(']', i + 1)) {
+            String e = p.substring(0, i + 1);
+            boolean inA = ea.containsKey(e);
+            boolean inB = eb.containsKey(e);
+            if (inA != inB) return e;
+        }
+        return null;
+    }
+
     private static Map<String, String> map(List<Row> rows) {
         Map<String, String> m = new LinkedHashMap<>();
         for (Row r : rows) m.put(r.key(), r.value());
         return m;
     }
 
-    /** Every leaf of a document by its RFC 6901 pointer. */
-    private static void pointers(String prefix, JsonNode n, Map<String, String> out) {
+    /**
+     * Every leaf of a document by a readable pointer: object keys as written (not RFC 6901-escaped: the page shows
+     * {@code /cgroups[/a/b]/cpu.max}, never {@code ~1}), array entries by what identifies them rather than by position
+     * ({@link #entryId}: a cgroup by its path, a task by its name), so that two scenarios listing the same groups in
+     * another order pair each group with itself. Each keyed entry also goes to {@code entries} (its compact JSON), for
+     * the row of an entry only one side has.
+     */
+    private static void pointers(String prefix, JsonNode n, Map<String, String> out, Map<String, String> entries) {
         if (n.isObject()) {
             for (Map.Entry<String, JsonNode> e : n.properties()) {
-                pointers(prefix + "/" + e.getKey().replace("~", "~0").replace("/", "~1"), e.getValue(), out);
+                pointers(prefix + "/" + e.getKey(), e.getValue(), out, entries);
             }
         } else if (n.isArray()) {
-            for (int i = 0; i < n.size(); i++) pointers(prefix + "/" + i, n.get(i), out);
+            String idKey = entryId(n);
+            for (int i = 0; i < n.size(); i++) {
+                if (idKey == null) {
+                    pointers(prefix + "/" + i, n.get(i), out, entries);
+                } else {
+                    String at = prefix + "[" + n.get(i).get(idKey).asString() + "]";
+                    entries.put(at, n.get(i).toString());
+                    pointers(at, n.get(i), out, entries);
+                }
+            }
         } else {
             out.put(prefix, n.isString() ? n.asString() : n.toString());
         }
+    }
+
+    /**
+     * The key that identifies each entry of an array of objects: {@code path} (cgroups) or {@code name} (tasks, arms),
+     * when every entry has it as a string and no two share it; null (pair by position) otherwise, e.g. the timeline,
+     * whose order is its meaning.
+     */
+    static String entryId(JsonNode array) {
+        for (String key : List.of("path", "name")) {
+            Set<String> seen = new java.util.HashSet<>();
+            boolean ok = !array.isEmpty();
+            for (JsonNode e : array) {
+                JsonNode v = e.get(key);
+                if (!e.isObject() || v == null || !v.isString() || !seen.add(v.asString())) {
+                    ok = false;
+                    break;
+                }
+            }
+            if (ok) return key;
+        }
+        return null;
     }
 }

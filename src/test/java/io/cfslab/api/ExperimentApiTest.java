@@ -318,7 +318,7 @@ class ExperimentApiTest {
         assertThat(ApiTestSupport.run(web, after).path("settings").path("kernel").path("throttle").asString()).isEqualTo("cfs_rq");
         String compare = page("/compare?a=" + run + "&b=" + after);
         assertThat(compare).contains("id=\"settings-diff\"", "data-key=\"kernel.throttle\"", "data-key=\"kernel.hz\"",
-                "data-key=\"kernel.throttled_clock_start\"", "data-key=\"/cgroups/0/cpu.max\"")
+                "data-key=\"kernel.throttled_clock_start\"", "data-key=\"/cgroups[/a]/cpu.max\"")
                 .doesNotContain("data-key=\"seed\"", "data-key=\"kernel.unthrottle\"");
         String same = page("/compare?a=" + run + "&b=" + run);
         assertThat(same).contains("id=\"no-differences\"");

@@ -474,6 +474,9 @@ class DashboardBrowserTest {
         assertThat(rows).isNotEmpty();
         assertThat(text("#summary-table thead")).contains("metric", "task", "cfs_rq", "diff", "p (Welch)");
         assertThat(text("#summary-table tbody")).contains("/cpu.stat/throttled_usec").containsPattern("±\\d+\\.\\d\\d%");
+        // metric names as a person reads them: a group's path in brackets, never RFC 6901's ~1 / ~0 escapes
+        assertThat(text("#summary-table tbody") + text("#metric-plots") + text("#arms")).contains("cgroups[/")
+                .doesNotContain("~1", "~0");
         assertThat(rows.get(0).findElements(By.tagName("td")).get(3).getText()).matches("noise|[+-]\\d+\\.\\d%");
         driver.findElement(By.id("table-as-text")).click();
         assertThat(text("#table-text")).startsWith("Experiment: demo: task vs cfs_rq").contains("AMean CoefVar", "p (Welch)");
