@@ -212,9 +212,12 @@ export class HistogramChart extends ReusablePlot {
   private last: (Histogram | undefined)[] | null = null;
   /** The counts drawn last (a reused plot's legend reads them, not the ones it was built with). */
   private rawCounts: number[][] = [];
+  /** True once the page offers both scales: the count axis then says "raw counts" too. */
+  private scalable = false;
 
   /** Redraws the histograms shown in the other scale (the y axis's title says which). */
   setScale(scale: HistogramScale): void {
+    this.scalable = true;
     if (scale === this.scale) return;
     this.scale = scale;
     if (this.last) this.update(this.last);
@@ -243,7 +246,7 @@ export class HistogramChart extends ReusablePlot {
     }
     const n = this.names.length;
     const countTitle = this.naming.yTitle ?? 'calls';
-    const yTitle = share ? scaleTitle('share', countTitle) : this.naming.yTitle ?? 'calls';
+    const yTitle = share || this.scalable ? scaleTitle(this.scale, countTitle) : countTitle;
     const maxChars = Math.max(...labels.map((l) => l.length));
     // not hovered: each series' calls over all buckets ("all buckets" in the bucket column)
     const series: uPlot.Series[] = [{ label: 'bucket', value: (_u, v, _s, idx) => (idx == null ? 'all buckets' : v == null ? '' : bucketHover(labels[v], this.bucketUnit)) }];

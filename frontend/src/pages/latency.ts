@@ -4,6 +4,7 @@ import { el, fmtInt } from '../api';
 import { HistogramChart } from '../charts';
 import type { Bucket } from '../hist';
 import { formatDuration } from '../units';
+import { hideBlankColumns } from '../tables';
 
 export interface Latency {
   count: number;
@@ -81,6 +82,8 @@ export function drawTaskLatency(panel: HTMLElement, tasks: Record<string, TaskRe
     tr.addEventListener('click', () => show(name, t));
     return tr;
   }));
+  hideBlankColumns(panel.querySelector('#task-latency') as HTMLTableElement,
+    'no task of this run has one: wake-up latencies need tasks that sleep, run-stretch times periodic tasks, exit times tasks that exit');
   panel.hidden = false;
   const first = rows.find(([, t]) => (t.wakeup_latency_us?.count ?? 0) > 0 || (t.iteration_wall_us?.count ?? 0) > 0) ?? rows[0];
   show(first[0], first[1]);

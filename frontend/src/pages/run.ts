@@ -12,6 +12,11 @@ import { pageColors, taskColors } from '../colors';
 import { interruptionNote, isFinished, outcome, StatusView, type RunStatusWord } from '../runstatus';
 import { explain, readPanelNotes, statusNote } from '../emptynotes';
 import { PaceWatch } from '../pacing';
+import { hideBlankColumns } from '../tables';
+
+/** Why a cpu.stat column can be empty for a whole run: the kernel it simulates does not print that key. */
+const CPU_STAT_WHY = "this kernel's cpu.stat has no such key: nr_bursts and burst_usec from 5.16, cpu.stat.local from 6.6; " +
+  'cgroup v1 prints its own keys';
 
 /** The panels (their hosts' ids) that can be empty, each then saying why. */
 const PANELS = ['hist', 'chart-nr-throttled', 'chart-throttled-usec', 'chart-usage', 'chart-tasks', 'cpu-timeline', 'slowest',
@@ -187,6 +192,7 @@ export function initRunPage(body: HTMLElement): void {
       return el('tr', {}, el('td', { class: 'path' }, path),
         ...[c.usage_usec, c.nr_periods, c.nr_throttled, c.throttled_usec, c.nr_bursts, c.burst_usec].map((v) => el('td', {}, fmtInt(v))));
     }));
+    hideBlankColumns(document.getElementById('cpustat-live') as HTMLTableElement, CPU_STAT_WHY);
     $('live-panel').hidden = false;
   }
 
@@ -197,9 +203,12 @@ export function initRunPage(body: HTMLElement): void {
         el('tr', {},
           el('td', {}, fmtSeconds(c.at_ns)), el('td', {}, String(c.cpu)), el('td', { class: 'path' }, c.cgroup ?? ''),
           el('td', {}, formatDuration(c.duration_ns)), el('td', {}, String(c.rqs)), el('td', {}, String(c.remote_rqs ?? '')),
-          el('td', {}, String(c.cfs_rqs)), el('td', {}, String(c.tasks)), el('td', {}, c.slack ? 'yes' : '')),
+          el('td', {}, String(c.cfs_rqs)), el('td', {}, String(c.tasks)),
+          // which hrtimer ran the call: the period timer's refill, or the slack timer returning unused runtime early
+          el('td', { class: c.slack ? 'slack' : '' }, c.slack ? 'slack' : 'period')),
       ),
     );
+    hideBlankColumns(document.getElementById('slowest') as HTMLTableElement, 'the run recorded none');
   }
 
   let cpuView: CpuTimelineView | null = null;
@@ -285,6 +294,7 @@ export function initRunPage(body: HTMLElement): void {
           s['cpu.stat.local']?.throttled_usec].map((v) => el('td', {}, fmtInt(v)))));
     }
     tbody.replaceChildren(...rows);
+    hideBlankColumns(document.getElementById('cpustat-final') as HTMLTableElement, CPU_STAT_WHY);
     if (rows.length) drawn.add('final-panel');
     $('final-panel').hidden = false;
   }

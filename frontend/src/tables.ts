@@ -1,0 +1,53 @@
+// Tables whose columns depend on what the run recorded: a column that no row fills (cpu.stat's burst keys before
+// 5.16, cpu.stat.local before 6.6, cgroup v1's user/system time, a run-stretch time where no task is periodic) is
+// hidden rather than shown blank, and a note under the table names each hidden column and says why it is empty.
+
+/** A cell with nothing to read: no text, or only the pages' "absent" dash, and no drawing (a meter) inside. */
+export function isBlankCell(cell: Element): boolean {
+  const t = (cell.textContent ?? '').trim();
+  return (t === '' || t === '–' || t === '-') && cell.querySelector('div, canvas, svg, progress, a, input, button') === null;
+}
+
+/**
+ * The indexes of the columns of `rows` (cells by position) that are blank in every row; none when there are no
+ * rows (an empty table says so on its own).
+ */
+export function blankColumns(rows: Element[][]): number[] {
+  if (rows.length === 0) return [];
+  const width = Math.max(...rows.map((r) => r.length));
+  const out: number[] = [];
+  for (let i = 0; i < width; i++) {
+    if (rows.every((r) => r[i] == null || isBlankCell(r[i]))) out.push(i);
+  }
+  return out;
+}
+
+/**
+ * Hides the columns of a simple table (one header row, no spans) that no body row fills, and says which under it
+ * (`#<table id>-hidden`): "Not shown (no row has a value): nr_bursts, burst_usec: <why>". Call again after each redraw:
+ * columns are shown again first.
+ */
+export function hideBlankColumns(table: HTMLTableElement, why = 'no row has a value'): string[] {
+  const head = [...(table.tHead?.rows[0]?.cells ?? [])];
+  const body = [...(table.tBodies[0]?.rows ?? [])].map((r) => [...r.cells]);
+  for (const c of [...head, ...body.flat()]) c.hidden = false;
+  const blank = blankColumns(body);
+  for (const i of blank) {
+    if (head[i]) head[i].hidden = true;
+    for (const r of body) if (r[i]) r[i].hidden = true;
+  }
+  const names = blank.map((i) => head[i]?.textContent?.trim() || `column ${i + 1}`);
+  const noteId = `${table.id}-hidden`;
+  let note = document.getElementById(noteId);
+  if (names.length === 0) {
+    note?.remove();
+  } else {
+    if (!note) {
+      note = Object.assign(document.createElement('p'), { id: noteId, className: 'hint hidden-columns' });
+      (table.closest('.table-x, .table-scroll') ?? table).after(note);
+    }
+    note.textContent = `Not shown, empty in every row (${why}): ${names.join(', ')}.`;
+  }
+  table.dataset.hiddenColumns = names.join(',');
+  return names;
+}
