@@ -639,10 +639,11 @@ class DashboardBrowserTest {
     void emptyPanelsSayWhy() throws Exception {
         List<String> panels = List.of("hist", "chart-nr-throttled", "chart-throttled-usec", "chart-usage", "chart-tasks",
                 "cpu-timeline", "slowest", "latency-panel", "final-panel");
-        // 300 tasks, no quota, per-task series kept only up to 100 tasks
+        // 300 tasks, no quota, per-task series kept only up to 100 tasks, an interval as long as the run (the default
+        // interval, chosen from the duration, would give 200 samples)
         String done = startRun("""
                 {"scenario": {"name": "many tasks, no quota", "duration": "1s", "machine": {"cpus": 2},
-                 "record": {"max_series_tasks": 100},
+                 "record": {"max_series_tasks": 100, "interval": "1s"},
                  "cgroups": [{"path": "/free"}],
                  "tasks": [{"name": "sleeper", "cgroup": "/free", "count": 300,
                             "workload": {"kind": "periodic", "run": "1ms", "sleep": "20ms"}}]}}""");
