@@ -29,3 +29,18 @@ export function readablePath(path: string): string {
   }
   return lead + out;
 }
+
+/**
+ * The seeds' text table (`GET /api/experiments/{id}/table`) with its metric paths readable: each path is replaced by
+ * its readable form padded with spaces to the path's length. The readable form is never longer (`/~1x` and `[/x]`
+ * are the same length, each further `~1` or `~0` one character shorter), so every column stays aligned.
+ */
+export function readableTable(text: string, metrics: string[]): string {
+  let out = text;
+  for (const m of [...metrics].sort((a, b) => b.length - a.length)) {
+    const r = readablePath(m);
+    if (r === m) continue;
+    out = out.split(m).join(r.length <= m.length ? r.padEnd(m.length) : r);
+  }
+  return out;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pointerSteps, readablePath, unescapeStep } from '../src/pointers';
+import { pointerSteps, readablePath, readableTable, unescapeStep } from '../src/pointers';
 import { metricAxis } from '../src/charts';
 
 // Experiment pages showed metric names with RFC 6901's escapes (`cgroups/~1web~1backend/...`): every path shown
@@ -26,5 +26,26 @@ describe('readablePath', () => {
 
   it('the metric axis title is the last step, unescaped', () => {
     expect(metricAxis('tasks/nop~10/usage_usec').title).toBe('usage_usec (time)');
+  });
+});
+
+describe('readableTable', () => {
+  it('replaces metric paths in the seeds\' text table without moving any column', () => {
+    const text = [
+      'metric                                 10%             5%              diff',
+      'cgroups/~1e1/cpu.stat/usage_usec       511424±0.57%    256195±0.55%    -49.9%',
+      'cgroups/~1a~1b/cpu.stat/nr_throttled   50.00±0.00%     50.00±0.00%     noise',
+      '',
+      'cgroups/~1e1/cpu.stat/usage_usec',
+    ].join('\n');
+    const out = readableTable(text, ['cgroups/~1e1/cpu.stat/usage_usec', 'cgroups/~1a~1b/cpu.stat/nr_throttled']);
+    expect(out).not.toMatch(/~[01]/);
+    expect(out).toContain('cgroups[/e1]/cpu.stat/usage_usec       511424');
+    const lines = out.split('\n');
+    const before = text.split('\n');
+    for (let i = 0; i < lines.length; i++) {
+      expect(lines[i].length).toBe(before[i].length);
+      if (before[i].includes('±')) expect(lines[i].indexOf('±')).toBe(before[i].indexOf('±'));
+    }
   });
 });

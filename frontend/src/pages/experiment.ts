@@ -4,7 +4,7 @@ import { del, el, fmtInt, getJson, getText, showError, type ExperimentResult, ty
 import { HistogramChart, metricAxis, StripChart } from '../charts';
 import { formatBpftrace, printedBuckets } from '../hist';
 import { outcome } from '../runstatus';
-import { readablePath } from '../pointers';
+import { readablePath, readableTable } from '../pointers';
 
 const HIST = 'distribute_cfs_runtime_ns';
 const FINISHED = ['done', 'failed', 'cancelled'];
@@ -150,7 +150,8 @@ export function initExperimentPage(body: HTMLElement): void {
         getJson<ExperimentResult>(`/api/experiments/${id}/result`),
         getText(`/api/experiments/${id}/table`),
       ]);
-      $('table-text').textContent = text;
+      // the seeds' layout with readable metric paths (the download links keep the escaped form a document takes)
+      $('table-text').textContent = readableTable(text, Object.keys(r.metrics));
       drawResult(r);
     } catch (e) {
       shownResult = false;

@@ -479,7 +479,8 @@ class DashboardBrowserTest {
                 .doesNotContain("~1", "~0");
         assertThat(rows.get(0).findElements(By.tagName("td")).get(3).getText()).matches("noise|[+-]\\d+\\.\\d%");
         driver.findElement(By.id("table-as-text")).click();
-        assertThat(text("#table-text")).startsWith("Experiment: demo: task vs cfs_rq").contains("AMean CoefVar", "p (Welch)");
+        assertThat(text("#table-text")).startsWith("Experiment: demo: task vs cfs_rq").contains("AMean CoefVar", "p (Welch)")
+                .contains("cgroups[/").doesNotContain("~1");
         driver.findElement(By.id("table-as-text")).click();
         // overlaid histograms (one series per arm) and a strip/box plot per metric
         assertThat(driver.findElements(By.cssSelector("#exp-hist canvas"))).isNotEmpty();
