@@ -9,11 +9,17 @@ public final class RecordSection {
 
     /** The {@code series} samples a run gets at most when {@code record.interval} is left out (about this many). */
     static final long DEFAULT_SAMPLES = 200;
+    /**
+     * The series entries (samples × groups and tasks recorded) a left-out interval aims at most: a large scenario
+     * gets fewer samples rather than a result many times larger (a 5 s run of 52 groups and 40 tasks: 50 samples,
+     * not 200; each group's sample is about 250 bytes of JSON), never coarser than the 1 s contract v1 had.
+     */
+    static final long DEFAULT_MAX_ENTRIES = 5_000;
     /** Bounds of the default interval: at least 1 ms (a tick at HZ 1000), at most 1 s (the contract v1 default). */
     static final long MIN_DEFAULT_INTERVAL_NS = 1_000_000L;
     static final long MAX_DEFAULT_INTERVAL_NS = 1_000_000_000L;
     /** The default interval's rule in words (the editor's placeholder, {@code GET /api/scenario-defaults}, docs/scenarios.md). */
-    public static final String DEFAULT_INTERVAL_RULE = "duration/200 rounded up to 1, 2 or 5 × 10^k, 1ms–1s";
+    public static final String DEFAULT_INTERVAL_RULE = "duration/200 rounded up to 1, 2 or 5 × 10^k, 1ms–1s, fewer samples for large trees";
     /** {@link RecordSpec#intervalNs()} of a parsed {@code record} without {@code interval}, until {@link #withDefaultInterval}. */
     private static final long UNSET = Long.MIN_VALUE;
 
@@ -47,15 +53,15 @@ public final class RecordSection {
     /**
      * The record with its interval filled in when the scenario left it out: the smallest 1, 2 or 5 × 10^k ns step
      * that gives at most {@link #DEFAULT_SAMPLES} samples over the duration (so 80 to 200: a 2 s run is sampled every
-     * 10 ms, a 60 s run every 500 ms), within 1 ms .. 1 s, widened (up to 1 s) until the series fits
-     * {@link ScenarioParser#MAX_SERIES_ENTRIES} for the groups and tasks it records. An interval given is kept.
+     * 10 ms, a 60 s run every 500 ms), within 1 ms .. 1 s, widened (up to 1 s) until the series holds at most
+     * {@link #DEFAULT_MAX_ENTRIES} entries for the groups and tasks it records. An interval given is kept.
      */
     static RecordSpec withDefaultInterval(RecordSpec r, long durationNs, List<CgroupSpec> groups, List<TaskSpec> tasks) {
         if (r.intervalNs() != UNSET) return r;
         long interval = MAX_DEFAULT_INTERVAL_NS;
         if (durationNs > 0) {
             long perSample = perSample(r, groups, tasks) + 1;
-            long samples = Math.max(1, Math.min(DEFAULT_SAMPLES, ScenarioParser.MAX_SERIES_ENTRIES / perSample));
+            long samples = Math.max(1, Math.min(DEFAULT_SAMPLES, DEFAULT_MAX_ENTRIES / perSample));
             interval = Math.min(MAX_DEFAULT_INTERVAL_NS, Math.max(MIN_DEFAULT_INTERVAL_NS, niceStepAtLeast(ceilDiv(durationNs, samples))));
         }
         return new RecordSpec(interval, r.maxDistributeCalls(), r.maxSeriesTasks(), r.maxSeriesCgroups());

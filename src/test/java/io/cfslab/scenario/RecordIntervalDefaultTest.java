@@ -9,7 +9,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * A scenario without {@code record.interval} gets one chosen from its duration, so that a short run's charts have
  * points to draw (a 2 s run had 3 with the old fixed 1 s): duration/200 rounded up to 1, 2 or 5 × 10^k, within
- * 1 ms .. 1 s, widened until the series fits its budget. An interval given is kept.
+ * 1 ms .. 1 s, widened (up to 1 s) so that a large scenario gets fewer samples. An interval given is kept.
  */
 class RecordIntervalDefaultTest {
     private static long interval(String scenario) {
@@ -34,13 +34,16 @@ class RecordIntervalDefaultTest {
     }
 
     @Test
-    void theDefaultIsWidenedUntilTheSeriesFitsItsBudget() {
-        // 5,010 groups, all recorded (max_series_cgroups above them): 200 samples would be 1,002,200 entries > 500,000
+    void aLargeScenarioGetsFewerSamplesNotALargerResult() {
+        // 250 hogs in one group: 251 entries a sample; 5,000 entries at most -> 19 samples -> 263 ms -> 500 ms
+        String tasks = "{\"duration\": \"5s\", \"cgroups\": [{\"path\": \"/a\"}],"
+                + " \"tasks\": [{\"name\": \"h\", \"cgroup\": \"/a\", \"count\": 250}]}";
+        assertThat(interval(tasks)).isEqualTo(500_000_000L);
+        assertThat((5_000_000_000L / interval(tasks)) * 252).isLessThanOrEqualTo(RecordSection.DEFAULT_MAX_ENTRIES);
+        // 5,010 groups, all recorded (max_series_cgroups above them): never coarser than contract v1's 1 s
         String big = "{\"duration\": \"10s\", \"generate\": [{\"under\": \"/\", \"levels\": [10, 500]}],"
                 + " \"record\": {\"max_series_cgroups\": 10000}}";
-        long ns = interval(big);
-        assertThat(ns).isEqualTo(200_000_000L);
-        assertThat((10_000_000_000L / ns) * (5_010 + 1)).isLessThanOrEqualTo(ScenarioParser.MAX_SERIES_ENTRIES);
+        assertThat(interval(big)).isEqualTo(1_000_000_000L);
     }
 
     @Test
