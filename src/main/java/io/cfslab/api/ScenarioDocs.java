@@ -35,9 +35,15 @@ final class ScenarioDocs {
         JsonNode node;
         try {
             node = JSON.readTree(text);
+        } catch (tools.jackson.core.exc.StreamConstraintsException tooLong) {
+            // a number of more digits than Jackson reads (1000): JSON all the same, out of every field's range
+            String at = pointerOfFailure(text, pointer);
+            if (at == null) throw malformed(pointer, tooLong);
+            throw ApiException.of(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid request body", at,
+                    "number out of range: more than " + tools.jackson.core.StreamReadConstraints.DEFAULT_MAX_NUM_LEN
+                            + " digits, beyond every field's range (64-bit integers, 64-bit floating point)", "ERANGE");
         } catch (JacksonException e) {
-            throw ApiException.of(HttpStatus.BAD_REQUEST, "Malformed JSON", pointer,
-                    "not valid JSON: " + e.getOriginalMessage(), "EINVAL");
+            throw malformed(pointer, e);
         }
         // 1e400 reads as an infinite double: refuse it here, before the tree is written back (as "Infinity")
         String range = io.cfslab.scenario.JsonNodeWords.firstOutOfRange(node, pointer);
@@ -58,6 +64,36 @@ final class ScenarioDocs {
                     : node.getNodeType().name().toLowerCase(java.util.Locale.ROOT) + " " + node), "EINVAL");
         }
         return obj;
+    }
+
+    private static ApiException malformed(String pointer, JacksonException e) {
+        return ApiException.of(HttpStatus.BAD_REQUEST, "Malformed JSON", pointer, "not valid JSON: " + e.getOriginalMessage(),
+                "EINVAL");
+    }
+
+    /** Tokenizes numbers of any length (never converts them): for finding where a too-long one sits. */
+    private static final JsonMapper ANY_LENGTH = JsonMapper.builder(tools.jackson.core.json.JsonFactory.builder()
+            .streamReadConstraints(tools.jackson.core.StreamReadConstraints.builder().maxNumberLength(Integer.MAX_VALUE).build())
+            .build()).enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
+
+    /**
+     * Where the first number of more digits than Jackson reads sits in {@code text} (e.g. {@code /machine/cpus}),
+     * prefixed by {@code prefix}; null if {@code text} is not JSON for another reason (syntax, duplicate key), which
+     * is then malformed whatever its numbers. Numbers are only tokenized here, never converted (linear time).
+     */
+    static String pointerOfFailure(String text, String prefix) {
+        int limit = tools.jackson.core.StreamReadConstraints.DEFAULT_MAX_NUM_LEN;
+        String first = null;
+        try (tools.jackson.core.JsonParser p = ANY_LENGTH.createParser(text)) {
+            for (tools.jackson.core.JsonToken t = p.nextToken(); t != null; t = p.nextToken()) {
+                if (first == null && t.isNumeric() && p.getTextLength() > limit) {
+                    first = prefix + p.streamReadContext().pathAsPointer().toString();
+                }
+            }
+        } catch (JacksonException notJson) {
+            return null;
+        }
+        return first;
     }
 
     static String write(JsonNode node) { return JSON.writeValueAsString(node); }
