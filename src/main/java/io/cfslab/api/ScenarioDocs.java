@@ -156,7 +156,10 @@ final class ScenarioDocs {
         }
     }
 
-    /** Longest scenario name, characters (column {@code scenario.name}, {@code run.scenario_name}). */
+    /**
+     * Longest scenario name, characters (Unicode code points; columns {@code scenario.name}, {@code run.scenario_name},
+     * wide enough for it in H2's UTF-16 units since Flyway V10).
+     */
     static final int MAX_NAME_CHARS = 500;
     /** Longest task name, UTF-8 bytes: the kernel's NAME_MAX, as for a cgroup name (a task's URL stays short). */
     static final int MAX_TASK_NAME_BYTES = 255;
@@ -171,9 +174,12 @@ final class ScenarioDocs {
     static void checkNames(ObjectNode doc, String prefix) {
         List<FieldProblem> problems = new ArrayList<>();
         JsonNode name = doc.get("name");
-        if (name != null && name.isString() && name.stringValue().length() > MAX_NAME_CHARS) {
-            problems.add(new FieldProblem(prefix + "/name", "name of " + name.stringValue().length()
-                    + " characters exceeds the limit of " + MAX_NAME_CHARS, "ENAMETOOLONG"));
+        if (name != null && name.isString() && io.cfslab.scenario.Names.characters(name.stringValue()) > MAX_NAME_CHARS) {
+            problems.add(new FieldProblem(prefix + "/name", "name of " + io.cfslab.scenario.Names.characters(name.stringValue())
+                    + " characters (Unicode code points) exceeds the limit of " + MAX_NAME_CHARS, "ENAMETOOLONG"));
+        } else if (name != null && name.isString() && io.cfslab.scenario.Names.invisible(name.stringValue()) != null) {
+            problems.add(new FieldProblem(prefix + "/name", "name " + io.cfslab.scenario.Names.invisible(name.stringValue()),
+                    "EINVAL"));
         }
         if (doc.get("tasks") instanceof ArrayNode ts) {
             for (int i = 0; i < ts.size(); i++) {
@@ -183,7 +189,8 @@ final class ScenarioDocs {
                 int bytes = t.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
                 if (bytes > MAX_TASK_NAME_BYTES) {
                     problems.add(new FieldProblem(prefix + "/tasks/" + i + "/name", "task name of " + bytes
-                            + " bytes exceeds the limit of " + MAX_TASK_NAME_BYTES + " (NAME_MAX)", "ENAMETOOLONG"));
+                            + " bytes of UTF-8 (" + io.cfslab.scenario.Names.characters(t) + " characters) exceeds the limit of "
+                            + MAX_TASK_NAME_BYTES + " bytes (NAME_MAX)", "ENAMETOOLONG"));
                 } else if (t.equals(".") || t.equals("..")) {
                     problems.add(new FieldProblem(prefix + "/tasks/" + i + "/name", "task name \"" + t
                             + "\" cannot be part of a URL (as a cgroup cannot be named . or ..)", "EINVAL"));

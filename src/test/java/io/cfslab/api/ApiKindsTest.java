@@ -128,4 +128,64 @@ class ApiKindsTest {
         assertThat(write(base + "cpu.max", "18446744073709551615")).isEqualTo(204);
         web.get().uri(base + "cpu.max").exchange().expectStatus().isOk().expectBody(String.class).isEqualTo("max 100000\n");
     }
+
+    WebTestClient.ResponseSpec postJson(String uri, String body) {
+        return web.post().uri(uri).contentType(MediaType.APPLICATION_JSON).bodyValue(body).exchange();
+    }
+
+    /**
+     * Each length counts what its limit is about and says so: a scenario or experiment name 500 characters (code
+     * points: 500 emoji are 1,000 UTF-16 units, stored since Flyway V10), a task name 255 bytes of UTF-8 (NAME_MAX).
+     */
+    @Test
+    void lengthsCountWhatTheLimitIsAbout() {
+        String emoji = "\uD83D\uDE00";
+        String id = createScenario(web, scenario(emoji.repeat(500), "6.18", "{\"path\": \"/a\"}"));
+        assertThat(json(web.get().uri("/api/scenarios/" + id).exchange().expectStatus().isOk()).path("name").asString())
+                .isEqualTo(emoji.repeat(500));
+        var p = problem(postJson("/api/scenarios", scenario(emoji.repeat(501), "6.18", "{\"path\": \"/a\"}")),
+                HttpStatus.UNPROCESSABLE_CONTENT, "/name", "ENAMETOOLONG");
+        assertThat(p.path("detail").asString()).contains("501 characters");
+        problem(postJson("/api/scenarios", scenario("é".repeat(501), "6.18", "{\"path\": \"/a\"}")),
+                HttpStatus.UNPROCESSABLE_CONTENT, "/name", "ENAMETOOLONG");
+        // task names: bytes (é is 2, 😀 4)
+        postJson("/api/scenarios/" + id + "/tasks", "{\"name\": \"" + "é".repeat(127) + "\", \"cgroup\": \"/a\", "
+                + "\"workload\": {\"kind\": \"hog\"}}").expectStatus().isCreated();
+        p = problem(postJson("/api/scenarios/" + id + "/tasks", "{\"name\": \"" + emoji.repeat(64)
+                + "\", \"cgroup\": \"/a\", \"workload\": {\"kind\": \"hog\"}}"), HttpStatus.UNPROCESSABLE_CONTENT,
+                "/tasks/2/name", "ENAMETOOLONG");
+        assertThat(p.path("detail").asString()).contains("256 bytes").contains("64 characters");
+        // experiments: characters too
+        p = problem(postJson("/api/experiments", "{\"name\": \"" + emoji.repeat(501) + "\", \"scenario_id\": \"" + id
+                + "\", \"arms\": [{\"name\": \"a\", \"set\": {}}]}"), HttpStatus.UNPROCESSABLE_CONTENT, "/name", "ENAMETOOLONG");
+        assertThat(p.path("detail").asString()).contains("501 characters");
+    }
+
+    /**
+     * Names that would look like another are refused by Unicode property (format characters, default-ignorable code
+     * points, private use, white space other than a space; task names also in NFC): scenario, task and experiment
+     * names alike.
+     */
+    @Test
+    void lookAlikeNamesAreRefused() {
+        String id = createScenario(web, scenario("plain", "6.18", "{\"path\": \"/a\"}"));
+        List<String> lookAlikes = List.of("web\u200B", "\u200Dweb", "we\u00ADb", "web\uFEFF", "w\u2060eb", "web\u034F",
+                "web\uFE0F", "\u3164web", "web\u180E", "w\u00A0eb", "web\u2028", "\uE000web", "web\u202E",
+                "web\uDB40\uDC01", "web\uDB40\uDD00");
+        for (String name : lookAlikes) {
+            String json = name.chars().mapToObj(ch -> ch < 0x80 ? String.valueOf((char) ch) : String.format("\\u%04x", ch))
+                    .reduce("", String::concat);
+            problem(postJson("/api/scenarios", scenario(json, "6.18", "{\"path\": \"/a\"}")),
+                    HttpStatus.UNPROCESSABLE_CONTENT, "/name", "EINVAL");
+            problem(postJson("/api/scenarios/" + id + "/tasks", "{\"name\": \"" + json + "\", \"cgroup\": \"/a\", "
+                    + "\"workload\": {\"kind\": \"hog\"}}"), HttpStatus.UNPROCESSABLE_CONTENT, "/tasks/1/name", "EINVAL");
+            problem(postJson("/api/experiments", "{\"name\": \"" + json + "\", \"scenario_id\": \"" + id
+                    + "\", \"arms\": [{\"name\": \"a\", \"set\": {}}]}"), HttpStatus.UNPROCESSABLE_CONTENT, "/name", "EINVAL");
+        }
+        // e + U+0301 is é written another way: a task name must be NFC; the composed one is fine
+        problem(postJson("/api/scenarios/" + id + "/tasks", "{\"name\": \"e\\u0301\", \"cgroup\": \"/a\", "
+                + "\"workload\": {\"kind\": \"hog\"}}"), HttpStatus.UNPROCESSABLE_CONTENT, "/tasks/1/name", "EINVAL");
+        postJson("/api/scenarios/" + id + "/tasks", "{\"name\": \"\\u00e9 b\", \"cgroup\": \"/a\", "
+                + "\"workload\": {\"kind\": \"hog\"}}").expectStatus().isCreated();
+    }
 }
