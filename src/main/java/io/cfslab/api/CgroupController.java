@@ -120,7 +120,8 @@ public class CgroupController {
         }
         return jdbc.call(() -> {
             Scenario s = scenarios.parse(scenarios.get(id));
-            Target t = target;
+            Target t = target.file() == null && CgroupFiles.Rules.of(s.kernel()).cgroupVersion() == 1
+                    && find(s, target.group()) == null && V1_FILE_NAMES.contains(target.last()) ? target.asFile() : target;
             CgroupSpec c = find(s, t.group());
             if (c == null && !t.group().equals("/")) throw enoent(t.group());
             if (t.file() == null) {
@@ -141,15 +142,27 @@ public class CgroupController {
     public Mono<ResponseEntity<Object>> write(@PathVariable String id, @PathVariable String path,
                                               @RequestBody(required = false) String body, ServerHttpRequest request) {
         Target t = Target.of(path);
+        MediaType type = request.getHeaders().getContentType();
+        boolean textPlain = type != null && MediaType.TEXT_PLAIN.isCompatibleWith(type);
+        if (t.file() == null && textPlain && !t.group().equals("/")) {
+            // echo value > /web/tasks: a write, never a mkdir; the directory must exist and hold the file (ENOENT)
+            t = t.asFile();
+        }
         if (t.file() == null) {
             return mkdir(id, t.group());
         }
-        MediaType type = request.getHeaders().getContentType();
-        if (type == null || !MediaType.TEXT_PLAIN.isCompatibleWith(type)) {
-            return Mono.error(ApiException.of(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Unsupported media type", "",
-                    "write " + t.file() + " with Content-Type text/plain, as echo would", "EINVAL"));
+        if (!textPlain && !FILES.contains(t.file())) {
+            // a PUT without a value to a kernel file's name (cgroup.procs, cpu.idle): a mkdir, EEXIST as the kernel's
+            return mkdir(id, (t.group().equals("/") ? "" : t.group()) + "/" + t.file());
         }
-        String value = body == null ? "" : body.strip();
+        if (!textPlain) {
+            String file = t.file();
+            return Mono.error(ApiException.of(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Unsupported media type", "",
+                    "write " + file + " with Content-Type text/plain, as echo would", "EINVAL"));
+        }
+        // the bytes as written, white space included: each file's parser takes what the kernel's takes (sscanf for
+        // cpu.max, kstrtoull/kstrtoll with one trailing newline for the number files)
+        String value = body == null ? "" : body;
         return writeFile(id, t, value);
     }
 
@@ -242,6 +255,14 @@ public class CgroupController {
             return Mono.error(e);
         }
         return scenarios.edit(id, (doc, s) -> {
+            if (CgroupFiles.Rules.of(s.kernel()).cgroupVersion() == 1) {
+                for (String seg : group.substring(1).split("/")) {
+                    if (V1_FILE_NAMES.contains(seg)) {
+                        throw ApiException.of(HttpStatus.CONFLICT, "File exists", "/path", "'" + seg + "' in " + group
+                                + " is the name of a cgroup v1 file (tasks, notify_on_release, release_agent)", "EEXIST");
+                    }
+                }
+            }
             if (group.equals("/") || find(s, group) != null) {
                 return ResponseEntity.ok().<Object>body(new Mkdir(group, false));
             }
@@ -259,9 +280,9 @@ public class CgroupController {
     private Mono<ResponseEntity<Object>> writeFile(String id, Target t, String value) {
         return scenarios.edit(id, (doc, s) -> {
             CgroupFiles.Rules rules = CgroupFiles.Rules.of(s.kernel());
-            checkFileHere(t, rules);
             CgroupSpec c = t.group().equals("/") ? CgroupFiles.newGroupV1("/") : find(s, t.group());
-            if (c == null) throw enoent(t.group());
+            if (c == null) throw enoent(t.group()); // the path's directory first, as open() walks it
+            checkFileHere(t, rules);
             int i = indexOf(doc, t.group());
             ArrayNode cgroups = doc.get("cgroups") instanceof ArrayNode a ? a : doc.putArray("cgroups");
             CgroupSpec updated;
@@ -271,7 +292,7 @@ public class CgroupController {
                 String pointer = t.group().equals("/") ? "/path"
                         : "/cgroups/" + (i >= 0 ? i : cgroups.size()) + "/" + t.file();
                 throw ApiException.of(ProblemHandler.statusOf(List.of(new FieldProblem(pointer, e.reason(), e.errno()))),
-                        "Invalid write", pointer, "echo '" + value + "' > " + (t.group().equals("/") ? "" : t.group())
+                        "Invalid write", pointer, "echo '" + shown(value) + "' > " + (t.group().equals("/") ? "" : t.group())
                                 + "/" + t.file() + ": " + e.reason(), e.errno());
             }
             ObjectNode entry = i >= 0 ? (ObjectNode) cgroups.get(i) : cgroups.addObject().put("path", t.group());
@@ -307,8 +328,13 @@ public class CgroupController {
         try {
             CgroupFiles.checkFile(t.file(), rules);
         } catch (InvalidValueException e) {
+            String why = CgroupFiles.versionOf(t.file()) != 0 ? e.reason() : CgroupFiles.notModelled(t.file(), rules);
+            if (why == null) {
+                why = "no file " + t.file() + " in a cgroup; a write cannot create one in cgroupfs (mkdir is a PUT"
+                        + " without a text/plain body)";
+            }
             throw ApiException.notFound("file " + (t.group().equals("/") ? "" : t.group()) + "/" + t.file() + " ("
-                    + e.reason() + ")", "/path");
+                    + why + ")", "/path");
         }
         if (t.group().equals("/") && rules.cgroupVersion() == 2) {
             throw ApiException.notFound("file /" + t.file() + " (the root has no " + t.file() + " on cgroup v2)", "/path");
@@ -331,14 +357,38 @@ public class CgroupController {
 
     /** A group path and, if the last segment names a file, that file. */
     record Target(String group, String file) {
+        /**
+         * The last segment names a file when it is one this API models or any {@code cpu.*} / {@code cgroup.*} name
+         * (never a group's: those names are the kernel's files, {@code EEXIST} on mkdir); read or written alike.
+         */
         static Target of(String raw) {
             String p = raw == null || raw.isEmpty() ? "/" : raw;
             if (p.length() > 1 && p.endsWith("/")) p = p.substring(0, p.length() - 1);
             int slash = p.lastIndexOf('/');
             String last = p.substring(slash + 1);
-            if (FILES.contains(last)) return new Target(slash == 0 ? "/" : p.substring(0, slash), last);
+            if (FILES.contains(last) || last.startsWith("cpu.") || last.startsWith("cgroup.")) {
+                return new Target(slash == 0 ? "/" : p.substring(0, slash), last);
+            }
             return new Target(p, null);
         }
+
+        /** The last segment of a group target. */
+        String last() { return group.substring(group.lastIndexOf('/') + 1); }
+
+        /** A group target read as a file in its parent (e.g. cgroup v1's {@code tasks}). */
+        Target asFile() {
+            int slash = group.lastIndexOf('/');
+            return new Target(slash <= 0 ? "/" : group.substring(0, slash), group.substring(slash + 1));
+        }
+    }
+
+    /** cgroup v1's files of other names than cgroup.* / cpu.*: a group of such a name cannot exist there (EEXIST). */
+    static final Set<String> V1_FILE_NAMES = Set.of("tasks", "notify_on_release", "release_agent");
+
+    /** A written value as a message shows it: without echo's newline, at most 40 characters. */
+    private static String shown(String value) {
+        String v = value.endsWith("\n") ? value.substring(0, value.length() - 1) : value;
+        return v.length() > 40 ? v.substring(0, 40) + "…" : v;
     }
 
     /**

@@ -18,7 +18,8 @@ import reactor.core.publisher.Mono;
  * Netty's client). Its cause, found since: a keep-alive request that Reactor Netty held back and then answered
  * at once left the connection unread; {@link WholeRequestDecorator} fixes that for every answer, and closing here stays
  * as cheap insurance).
- * Refusals are rare, so a new connection after one costs nothing that matters. Every refusal reads and drops
+ * Refusals are rare, so a new connection after one costs nothing that matters. Not when pipelined requests
+ * already wait behind the refused one on the connection: they would go unanswered ({@link PipelinedClose}). Every refusal reads and drops
  * an unread request body before it answers ({@link ProblemHandler#afterBody}), so that closing the connection
  * does not reset a client that is still sending.
  */
@@ -41,7 +42,8 @@ public class CloseAfterErrorFilter implements WebFilter {
         var response = exchange.getResponse();
         response.beforeCommit(() -> {
             var status = response.getStatusCode();
-            if (status != null && status.value() >= 400 && exchange.getAttribute(BODY_DRAINED) == null) {
+            if (status != null && status.value() >= 400 && exchange.getAttribute(BODY_DRAINED) == null
+                    && !laterRequestsWait(exchange)) {
                 response.getHeaders().set(HttpHeaders.CONNECTION, "close");
             }
             return Mono.empty();
@@ -49,4 +51,12 @@ public class CloseAfterErrorFilter implements WebFilter {
         return chain.filter(exchange);
     }
 
+    /**
+     * Whether pipelined requests already wait behind this one on its connection ({@link PipelinedClose}): closing
+     * would leave them unanswered, so the connection stays open for them.
+     */
+    private static boolean laterRequestsWait(ServerWebExchange exchange) {
+        return org.springframework.http.server.reactive.ServerHttpRequestDecorator.getNativeRequest(exchange.getRequest())
+                instanceof reactor.netty.Connection c && PipelinedClose.requestsWaiting(c.channel()) > 0;
+    }
 }

@@ -68,8 +68,11 @@ public class ExperimentController {
     private final ReadyMadeExperiments readyMade;
     private final Jdbc jdbc;
 
+    private final RunClients clients;
+
     public ExperimentController(ExperimentService experiments, ScenarioService scenarios, SimulationEngine engine,
-                                ReadyMadeExperiments readyMade, Jdbc jdbc) {
+                                ReadyMadeExperiments readyMade, Jdbc jdbc, RunClients clients) {
+        this.clients = clients;
         this.experiments = experiments;
         this.scenarios = scenarios;
         this.engine = engine;
@@ -84,8 +87,7 @@ public class ExperimentController {
     @PostMapping(consumes = {MediaType.APPLICATION_JSON_VALUE, ScenarioDocs.YAML, ScenarioDocs.X_YAML, ScenarioDocs.TEXT_YAML, ScenarioDocs.TEXT_X_YAML})
     public Mono<ResponseEntity<Map<String, Object>>> create(@io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = {@Content(mediaType = "application/json", schema = @Schema(ref = "ExperimentRequest")), @Content(mediaType = "application/yaml", schema = @Schema(ref = "ExperimentRequest"))}) @RequestBody(required = false) String body,
                                                             ServerHttpRequest request) {
-        String client = request.getRemoteAddress() == null || request.getRemoteAddress().getAddress() == null ? null
-                : request.getRemoteAddress().getAddress().getHostAddress();
+        String client = clients.client(); // the token holder, or the whole local service (RunClients)
         return jdbc.call(() -> {
             ObjectNode doc = ScenarioDocs.readObject(body, "", request.getHeaders().getContentType());
             Experiment e;

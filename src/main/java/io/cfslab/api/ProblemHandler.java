@@ -46,6 +46,8 @@ public class ProblemHandler {
      */
     static final org.springframework.web.util.DisconnectedClientHelper DISCONNECTED =
             new org.springframework.web.util.DisconnectedClientHelper("io.cfslab.api.disconnected");
+    /** The same category, for client errors that Netty answered itself (a body it could not decode). */
+    static final Logger DISCONNECTED_LOG = LoggerFactory.getLogger("io.cfslab.api.disconnected");
 
     // Every answer carries an explicit Content-Type application/problem+json, which is written whatever the
     // request's Accept says (a refusal is not turned into a 406 by content negotiation).

@@ -26,6 +26,8 @@ import reactor.core.publisher.Mono;
  *   <li>a path under {@code /api} with a {@code ;}: 400 {@code EINVAL}, pointer {@code /path}. Spring drops
  *       matrix parameters ({@code /a;x/cpu.max} would write {@code /a/cpu.max}); cgroup names cannot hold
  *       a {@code ;} anyway.</li>
+ *   <li>a path or query whose percent-encoding is not valid UTF-8 ({@code %ff}, {@code %zz}): 400 {@code EINVAL},
+ *       pointer {@code /path} or {@code /query}, instead of a U+FFFD in a name.</li>
  *   <li>an {@code Accept} header that is not a list of media types is ignored, as if absent; and
  *       {@code application/problem+json} in it is left out (refusals are problems anyway; a success is not one).</li>
  *   <li>a write ({@code POST}, {@code PUT}, {@code PATCH}, {@code DELETE}) under {@code /api} whose {@code Accept}
@@ -57,6 +59,13 @@ public class RequestTargetFilter implements WebFilter {
                     List.of(new FieldProblem("/path", "';' in the path: matrix parameters are not supported"
                             + " (and a cgroup name cannot contain ';')", "EINVAL")), exchange));
         }
+        String badEncoding = invalidPercentEncoding(path, "path");
+        if (badEncoding == null) badEncoding = invalidPercentEncoding(query, "query");
+        if (badEncoding != null) {
+            return write(exchange, ProblemHandler.problem(HttpStatus.BAD_REQUEST, "Invalid path",
+                    List.of(new FieldProblem(badEncoding.startsWith("query") ? "/query" : "/path", badEncoding, "EINVAL")),
+                    exchange));
+        }
         List<String> accept = exchange.getRequest().getHeaders().get(HttpHeaders.ACCEPT);
         if (accept != null && !accept.isEmpty()) {
             List<MediaType> types;
@@ -83,6 +92,40 @@ public class RequestTargetFilter implements WebFilter {
             if (refusesJsonWrite(exchange, types)) return notAcceptable(exchange);
         }
         return chain.filter(exchange);
+    }
+
+    /**
+     * Why a raw path or query is not valid percent-encoded UTF-8 (RFC 3986 §2.1, §2.5), or null if it is: a {@code %}
+     * not followed by two hex digits, or bytes that do not decode as UTF-8 ({@code %ff}, a lone continuation byte,
+     * an overlong form, a surrogate). Decoded leniently, {@code %ff} became U+FFFD and reached a stored task name.
+     */
+    static String invalidPercentEncoding(String raw, String what) {
+        if (raw == null || raw.indexOf('%') < 0) return null;
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(raw.length());
+        for (int i = 0; i < raw.length(); i++) {
+            char c = raw.charAt(i);
+            if (c != '%') {
+                bytes.write(c < 0x80 ? c : '?'); // a raw non-ASCII character: Netty hands the line on as ISO-8859-1
+                continue;
+            }
+            int hi = i + 2 < raw.length() ? Character.digit(raw.charAt(i + 1), 16) : -1;
+            int lo = i + 2 < raw.length() ? Character.digit(raw.charAt(i + 2), 16) : -1;
+            if (hi < 0 || lo < 0) {
+                return what + ": '%' at offset " + i + " is not followed by two hex digits (RFC 3986 percent-encoding)";
+            }
+            bytes.write(hi * 16 + lo);
+            i += 2;
+        }
+        try {
+            java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+                    .decode(java.nio.ByteBuffer.wrap(bytes.toByteArray()));
+            return null;
+        } catch (java.nio.charset.CharacterCodingException e) {
+            return what + ": percent-encoded bytes are not valid UTF-8 (e.g. %ff, or a lone %80); encode each"
+                    + " character's UTF-8 bytes (RFC 3986 2.5)";
+        }
     }
 
     /** Methods that change what is stored: their Accept is checked before they run. */

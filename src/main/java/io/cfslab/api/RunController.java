@@ -77,8 +77,11 @@ public class RunController {
     private final SimulationEngine engine;
     private final RunsProperties runsProps;
 
+    private final RunClients clients;
+
     public RunController(RunService runService, RunRepository runs, ScenarioService scenarios, Jdbc jdbc,
-                         RunEvents events, SimulationEngine engine, RunsProperties runsProps) {
+                         RunEvents events, SimulationEngine engine, RunsProperties runsProps, RunClients clients) {
+        this.clients = clients;
         this.runService = runService;
         this.runsProps = runsProps;
         this.engine = engine;
@@ -94,8 +97,7 @@ public class RunController {
     @PostMapping(consumes = {MediaType.APPLICATION_JSON_VALUE, ScenarioDocs.YAML, ScenarioDocs.X_YAML, ScenarioDocs.TEXT_YAML, ScenarioDocs.TEXT_X_YAML})
     public Mono<ResponseEntity<Map<String, Object>>> submit(@io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = {@Content(mediaType = "application/json", schema = @Schema(ref = "RunRequest")), @Content(mediaType = "application/yaml", schema = @Schema(ref = "RunRequest"))}) @RequestBody(required = false) String body,
                                                             ServerHttpRequest request) {
-        String client = request.getRemoteAddress() == null || request.getRemoteAddress().getAddress() == null ? null
-                : request.getRemoteAddress().getAddress().getHostAddress();
+        String client = clients.client(); // the token holder, or the whole local service (RunClients)
         return jdbc.call(() -> {
             ObjectNode req = ScenarioDocs.readObject(body, "", request.getHeaders().getContentType());
             // every problem of the request at once, as a scenario's validation reports them (not the first alone)

@@ -35,9 +35,15 @@ final class ScenarioDocs {
         JsonNode node;
         try {
             node = JSON.readTree(text);
+        } catch (tools.jackson.core.exc.StreamConstraintsException tooLong) {
+            // a number of more digits than Jackson reads (1000): JSON all the same, out of every field's range
+            String at = pointerOfFailure(text, pointer);
+            if (at == null) throw malformed(pointer, tooLong);
+            throw ApiException.of(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid request body", at,
+                    "number out of range: more than " + tools.jackson.core.StreamReadConstraints.DEFAULT_MAX_NUM_LEN
+                            + " digits, beyond every field's range (64-bit integers, 64-bit floating point)", "ERANGE");
         } catch (JacksonException e) {
-            throw ApiException.of(HttpStatus.BAD_REQUEST, "Malformed JSON", pointer,
-                    "not valid JSON: " + e.getOriginalMessage(), "EINVAL");
+            throw malformed(pointer, e);
         }
         // 1e400 reads as an infinite double: refuse it here, before the tree is written back (as "Infinity")
         String range = io.cfslab.scenario.JsonNodeWords.firstOutOfRange(node, pointer);
@@ -102,6 +108,36 @@ final class ScenarioDocs {
         return readObject(write(node), pointer);
     }
 
+    private static ApiException malformed(String pointer, JacksonException e) {
+        return ApiException.of(HttpStatus.BAD_REQUEST, "Malformed JSON", pointer, "not valid JSON: " + e.getOriginalMessage(),
+                "EINVAL");
+    }
+
+    /** Tokenizes numbers of any length (never converts them): for finding where a too-long one sits. */
+    private static final JsonMapper ANY_LENGTH = JsonMapper.builder(tools.jackson.core.json.JsonFactory.builder()
+            .streamReadConstraints(tools.jackson.core.StreamReadConstraints.builder().maxNumberLength(Integer.MAX_VALUE).build())
+            .build()).enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
+
+    /**
+     * Where the first number of more digits than Jackson reads sits in {@code text} (e.g. {@code /machine/cpus}),
+     * prefixed by {@code prefix}; null if {@code text} is not JSON for another reason (syntax, duplicate key), which
+     * is then malformed whatever its numbers. Numbers are only tokenized here, never converted (linear time).
+     */
+    static String pointerOfFailure(String text, String prefix) {
+        int limit = tools.jackson.core.StreamReadConstraints.DEFAULT_MAX_NUM_LEN;
+        String first = null;
+        try (tools.jackson.core.JsonParser p = ANY_LENGTH.createParser(text)) {
+            for (tools.jackson.core.JsonToken t = p.nextToken(); t != null; t = p.nextToken()) {
+                if (first == null && t.isNumeric() && p.getTextLength() > limit) {
+                    first = prefix + p.streamReadContext().pathAsPointer().toString();
+                }
+            }
+        } catch (JacksonException notJson) {
+            return null;
+        }
+        return first;
+    }
+
     static String write(JsonNode node) { return JSON.writeValueAsString(node); }
 
     /**
@@ -162,7 +198,10 @@ final class ScenarioDocs {
         }
     }
 
-    /** Longest scenario name, characters (column {@code scenario.name}, {@code run.scenario_name}). */
+    /**
+     * Longest scenario name, characters (Unicode code points; columns {@code scenario.name}, {@code run.scenario_name},
+     * wide enough for it in H2's UTF-16 units since Flyway V10).
+     */
     static final int MAX_NAME_CHARS = 500;
     /** Longest task name, UTF-8 bytes: the kernel's NAME_MAX, as for a cgroup name (a task's URL stays short). */
     static final int MAX_TASK_NAME_BYTES = 255;
@@ -177,9 +216,12 @@ final class ScenarioDocs {
     static void checkNames(ObjectNode doc, String prefix) {
         List<FieldProblem> problems = new ArrayList<>();
         JsonNode name = doc.get("name");
-        if (name != null && name.isString() && name.stringValue().length() > MAX_NAME_CHARS) {
-            problems.add(new FieldProblem(prefix + "/name", "name of " + name.stringValue().length()
-                    + " characters exceeds the limit of " + MAX_NAME_CHARS, "ENAMETOOLONG"));
+        if (name != null && name.isString() && io.cfslab.scenario.Names.characters(name.stringValue()) > MAX_NAME_CHARS) {
+            problems.add(new FieldProblem(prefix + "/name", "name of " + io.cfslab.scenario.Names.characters(name.stringValue())
+                    + " characters (Unicode code points) exceeds the limit of " + MAX_NAME_CHARS, "ENAMETOOLONG"));
+        } else if (name != null && name.isString() && io.cfslab.scenario.Names.invisible(name.stringValue()) != null) {
+            problems.add(new FieldProblem(prefix + "/name", "name " + io.cfslab.scenario.Names.invisible(name.stringValue()),
+                    "EINVAL"));
         }
         if (doc.get("tasks") instanceof ArrayNode ts) {
             for (int i = 0; i < ts.size(); i++) {
@@ -189,7 +231,8 @@ final class ScenarioDocs {
                 int bytes = t.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
                 if (bytes > MAX_TASK_NAME_BYTES) {
                     problems.add(new FieldProblem(prefix + "/tasks/" + i + "/name", "task name of " + bytes
-                            + " bytes exceeds the limit of " + MAX_TASK_NAME_BYTES + " (NAME_MAX)", "ENAMETOOLONG"));
+                            + " bytes of UTF-8 (" + io.cfslab.scenario.Names.characters(t) + " characters) exceeds the limit of "
+                            + MAX_TASK_NAME_BYTES + " bytes (NAME_MAX)", "ENAMETOOLONG"));
                 } else if (t.equals(".") || t.equals("..")) {
                     problems.add(new FieldProblem(prefix + "/tasks/" + i + "/name", "task name \"" + t
                             + "\" cannot be part of a URL (as a cgroup cannot be named . or ..)", "EINVAL"));

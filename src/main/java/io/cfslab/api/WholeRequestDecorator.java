@@ -36,6 +36,13 @@ import reactor.netty.Connection;
  *       session lookup did, on every request, until commit 1bf36a2). Started in a later task, the exchange answers
  *       after the dispatch has taken the marker. Cost: one event-loop task per request, no thread switch.
  *       {@code KeepAliveAfterUnreadBodyTest} sends such request pairs.</li>
+ *   <li><b>A request Netty has already answered is not answered twice.</b> A body that Netty cannot decode (a
+ *       malformed chunk size, a chunk over the limits) is answered by Reactor Netty itself, 400 with an empty body,
+ *       and its connection closed, while the exchange goes on with the body cut short. The service's own answer to
+ *       it (422 "empty body", say) then failed with "Status and headers already sent", which WebFlux logged at ERROR
+ *       as a 500 and counted as a 500 in {@code http.server.requests}, though the client got 400 (a breaker's
+ *       finding). {@link AnsweredByNetty} drops that second answer, reports 400 (what the client got) to the
+ *       metrics, and logs the client's error at DEBUG ({@code io.cfslab.api.disconnected}).</li>
  * </ol>
  * Size limits are {@link RequestSizeFilter}'s; large bodies' slots and their own deadline {@link LargeBodyGate}'s.
  */
@@ -53,7 +60,7 @@ public class WholeRequestDecorator implements HttpHandlerDecoratorFactory {
     @Override
     public HttpHandler apply(HttpHandler handler) {
         return (request, response) -> inALaterTask(request,
-                Mono.defer(() -> handler.handle(new TimedRequest(request, bodyTimeout), response)));
+                Mono.defer(() -> handler.handle(new TimedRequest(request, bodyTimeout), new AnsweredByNetty(request, response))));
     }
 
     /** {@code exchange}, subscribed to in a later task of the request's event loop (see the class comment). */
@@ -67,6 +74,61 @@ public class WholeRequestDecorator implements HttpHandlerDecoratorFactory {
                 sink.success();
             }
         }).then(exchange);
+    }
+
+    /**
+     * The response of an exchange, unless Reactor Netty has already answered its request itself (a body it could not
+     * decode): then nothing more is written, and the status is 400, what the client got.
+     */
+    static final class AnsweredByNetty extends org.springframework.http.server.reactive.ServerHttpResponseDecorator {
+        private final Object nativeRequest;
+        private volatile boolean byNetty;
+
+        AnsweredByNetty(ServerHttpRequest request, org.springframework.http.server.reactive.ServerHttpResponse response) {
+            super(response);
+            this.nativeRequest = ServerHttpRequestDecorator.getNativeRequest(request);
+        }
+
+        /** Whether Netty sent an answer before this exchange wrote any: checked when the exchange starts writing. */
+        private boolean answeredByNetty() {
+            if (!byNetty && !getDelegate().isCommitted()
+                    && nativeRequest instanceof reactor.netty.http.server.HttpServerResponse r && r.hasSentHeaders()) {
+                byNetty = true;
+                ProblemHandler.DISCONNECTED_LOG.debug("{}: Netty answered 400 itself (a request body it could not"
+                        + " decode); the service's own answer is dropped", r.fullPath());
+            }
+            return byNetty;
+        }
+
+        @Override
+        public org.springframework.http.HttpStatusCode getStatusCode() {
+            return byNetty ? HttpStatus.BAD_REQUEST : super.getStatusCode();
+        }
+
+        @Override
+        public boolean setStatusCode(org.springframework.http.HttpStatusCode status) {
+            return !byNetty && super.setStatusCode(status);
+        }
+
+        @Override
+        public Mono<Void> writeWith(org.reactivestreams.Publisher<? extends DataBuffer> body) {
+            if (answeredByNetty()) return Flux.from(body).doOnNext(org.springframework.core.io.buffer.DataBufferUtils::release).then();
+            return super.writeWith(body);
+        }
+
+        @Override
+        public Mono<Void> writeAndFlushWith(org.reactivestreams.Publisher<? extends org.reactivestreams.Publisher<? extends DataBuffer>> body) {
+            if (answeredByNetty()) {
+                return Flux.from(body).concatMap(Flux::from).doOnNext(org.springframework.core.io.buffer.DataBufferUtils::release).then();
+            }
+            return super.writeAndFlushWith(body);
+        }
+
+        @Override
+        public Mono<Void> setComplete() {
+            if (answeredByNetty()) return Mono.empty();
+            return super.setComplete();
+        }
     }
 
     /** The request whose body must arrive within the deadline, counted from the request's start. */

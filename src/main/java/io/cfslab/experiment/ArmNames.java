@@ -37,13 +37,10 @@ public final class ArmNames {
         if (!name.equals(name.strip())) return "must not begin or end with white space";
         for (int i = 0; i < name.length(); ) {
             int cp = name.codePointAt(i);
-            int type = Character.getType(cp);
-            if (type == Character.FORMAT) {
-                return "contains an invisible format character (U+" + hex(cp) + "): two names that look the same"
-                        + " would name different arms";
-            }
-            if (cp != ' ' && (Character.isWhitespace(cp) || Character.isSpaceChar(cp))) {
-                return "contains white space other than a plain space (U+" + hex(cp) + ")";
+            if (io.cfslab.scenario.Names.invisibleKind(cp) != null) {
+                // the names' one rule (format, default-ignorable, private-use, white space other than a space)
+                return "contains " + io.cfslab.scenario.Names.invisibleKind(cp) + " U+" + hex(cp)
+                        + ": two names that look the same would name different arms";
             }
             i += Character.charCount(cp);
         }

@@ -36,7 +36,7 @@ public final class ExperimentParser {
 
     /** Longest arm name (it heads a table column). */
     public static final int MAX_NAME = 64;
-    /** Longest experiment name, UTF-16 units (column {@code experiment.name}, as a scenario's name). */
+    /** Longest experiment name, characters (Unicode code points; column {@code experiment.name}, widened for it in Flyway V10). */
     public static final int MAX_EXPERIMENT_NAME = 500;
     private static final List<String> KEYS = List.of("name", "description", "scenario", "scenario_id", "seed", "set",
             "arms", "repeats", "metrics");
@@ -73,9 +73,11 @@ public final class ExperimentParser {
         }
         String name = string(o, "name", problems);
         if (name == null || name.isBlank()) name = "unnamed experiment";
-        if (name.length() > MAX_EXPERIMENT_NAME) {
-            problems.add(new Problem("/name", "name of " + name.length() + " characters exceeds the limit of "
-                    + MAX_EXPERIMENT_NAME, "ENAMETOOLONG"));
+        if (io.cfslab.scenario.Names.characters(name) > MAX_EXPERIMENT_NAME) {
+            problems.add(new Problem("/name", "name of " + io.cfslab.scenario.Names.characters(name)
+                    + " characters (Unicode code points) exceeds the limit of " + MAX_EXPERIMENT_NAME, "ENAMETOOLONG"));
+        } else if (io.cfslab.scenario.Names.invisible(name) != null) {
+            problems.add(new Problem("/name", "name " + io.cfslab.scenario.Names.invisible(name), "EINVAL"));
         }
         String description = string(o, "description", problems);
 

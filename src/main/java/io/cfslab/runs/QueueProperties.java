@@ -8,7 +8,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * database: each queued run holds its scenario) faster than the workers empty it.
  *
  * @param max          queued runs in all (status {@code queued}, every client); more is refused with 429
- * @param maxPerClient queued runs of one client (its remote address), so one client cannot take the whole
+ * @param maxPerClient queued runs of one client (the token holder with a token, else the whole local service:
+ *                     io.cfslab.api.RunClients), so one client cannot take the whole
  *                     queue from the others; 0 or less = only {@code max} applies
  * @param retryAfter   the {@code Retry-After} of a refusal
  */

@@ -93,6 +93,15 @@ public final class CgroupFiles {
      * @throws InvalidValueException {@code EINVAL} on a malformed or out-of-range value
      */
     public static CpuMax parseCpuMax(String value, CpuMax current, long burstUs) {
+        return parseCpuMax(value, current, burstUs, true);
+    }
+
+    /**
+     * {@link #parseCpuMax(String, CpuMax, long)} for a given kernel: {@code runtimeInfInMicroseconds} is whether the
+     * kernel parses the quota in µs and takes {@code 18446744073709551615} (U64_MAX, RUNTIME_INF) as {@code max}
+     * (6.17+, {@link Rules#quotaU64MaxIsMax()}); before, that value is EINVAL.
+     */
+    public static CpuMax parseCpuMax(String value, CpuMax current, long burstUs, boolean runtimeInfInMicroseconds) {
         // cpu_period_quota_parse(): sscanf(buf, "%20s %llu", tok, &period), then "%llu" or "max" for tok.
         // As lenient as the kernel: "10000 abc" keeps the period, a third field is ignored, "1000abc" is 1000; and as
         // strict: "%llu" takes no sign (lib/vsprintf.c vsscanf()), so "+5000" is EINVAL and a period "+100000" is kept.
@@ -117,6 +126,13 @@ public final class CgroupFiles {
         long quota;
         if (q > 0) {
             BigInteger v = new BigInteger(tok.substring(0, q));
+            if (runtimeInfInMicroseconds && v.equals(U64_MAX)) {
+                // 6.17+: the quota is parsed in µs and compared with RUNTIME_INF ((u64)~0) as it is, so U64_MAX is "max"
+                // (tg_set_bandwidth() skips its range check for RUNTIME_INF); before, it was multiplied by 1000 first
+                // and the wrapped value failed the range check
+                checkBandwidth(period, CpuMax.MAX, burstUs);
+                return new CpuMax(CpuMax.MAX, period);
+            }
             if (v.compareTo(BigInteger.valueOf(MAX_USEC)) > 0) throw einval("quota " + v + " us exceeds the " + MAX_BW_US + " us maximum");
             quota = v.longValueExact();
         } else if (tok.equals("max")) {
@@ -233,7 +249,8 @@ public final class CgroupFiles {
                     // cpu_max_write() keeps the current burst; 5.14 until 49217ea147df passed it in µs where
                     // tg_set_cfs_bandwidth() takes ns, so the burst it keeps is 1000× smaller
                     long burst = rules.burstUnitsBug() ? group.cpuMaxBurstUs() / 1000 : group.cpuMaxBurstUs();
-                    yield group.withCpuMax(parseCpuMax(value, group.cpuMax(), burst)).withBurstUs(burst);
+                    yield group.withCpuMax(parseCpuMax(value, group.cpuMax(), burst, rules.quotaU64MaxIsMax()))
+                            .withBurstUs(burst);
                 }
                 case CPU_MAX_BURST -> group.withBurstUs(parseBurst(value, group.cpuMax()));
                 default -> new CgroupSpec(group.path(), group.cpuMax(), group.cpuMaxBurstUs(), parseWeight(value),
@@ -499,13 +516,18 @@ public final class CgroupFiles {
         return (int) Math.max(MIN_WEIGHT, Math.min(MAX_WEIGHT, w));
     }
 
-    /** kstrtoll(strstrip(buf), 0, &v) as cgroup_file_write() calls it for s64 files. */
+    /**
+     * {@code kstrtoll(buf, 0, &v)} as cgroup_file_write() calls it for s64 files (lib/kstrtox.c): one trailing newline
+     * allowed (echo's), then an optional {@code -} or {@code +} and kstrtoull's digits; no other white space, before or
+     * after (the buffer is not stripped: {@code " -1"} and {@code "-1 "} are EINVAL).
+     */
     private static long s64(String value, String what) {
-        String t = value == null ? "" : value.strip();
+        String t = value == null ? "" : value;
+        if (t.endsWith("\n")) t = t.substring(0, t.length() - 1);
         String shown = t.length() > 40 ? t.substring(0, 40) + "…" : t;
         boolean neg = t.startsWith("-");
-        BigInteger v = kstrtoull(neg ? t.substring(1) : t);
-        if (v == null || (neg && t.substring(1).startsWith("+"))) throw einval(what + " \"" + shown + "\" is not a number");
+        BigInteger v = neg ? (t.startsWith("-+") ? null : kstrtoull(t.substring(1))) : kstrtoull(t);
+        if (v == null) throw einval(what + " \"" + shown + "\" is not a number");
         if (neg) v = v.negate();
         if (v.bitLength() > 63) throw new InvalidValueException(what + " " + shown + " is out of range of s64", "ERANGE");
         return v.longValueExact();
@@ -517,11 +539,77 @@ public final class CgroupFiles {
         /** cgroup v2 on the default kernel (6.18). */
         public static final Rules V2 = new Rules(2, KernelVersions.DEFAULT, true, false, false, 950_000, 1_000_000);
 
+        /**
+         * Whether {@code cpu.max} parses its quota in µs and compares it with RUNTIME_INF as it is (6.17+: the µs
+         * interface of tg_set_bandwidth(), kernel/sched/core.c), so that {@code 18446744073709551615} is {@code max}.
+         */
+        public boolean quotaU64MaxIsMax() { return atLeast(version, 6, 17); }
+
         /** @return the rules of a scenario's kernel */
         public static Rules of(KernelSpec k) {
             return new Rules(k.cgroupVersion(), k.version(), k.burst(), k.burstUnitsBug(), k.rtGroupSched(),
                     k.schedRtRuntimeUs(), k.schedRtPeriodUs());
         }
+    }
+
+    /**
+     * @param version a kernel version as a scenario names it (release, distribution alias, tip-2026)
+     * @return whether its base release is at least {@code major.minor} (tip-2026 is newer than every release)
+     */
+    static boolean atLeast(String version, int major, int minor) {
+        if (version == null) return true;
+        if (version.startsWith("tip")) return true;
+        String base = KernelVersions.baseOf(version);
+        String[] p = base.split("\\.");
+        try {
+            int ma = Integer.parseInt(p[0]), mi = p.length > 1 ? Integer.parseInt(p[1]) : 0;
+            return ma > major || (ma == major && mi >= minor);
+        } catch (NumberFormatException unknown) {
+            return true;
+        }
+    }
+
+    /**
+     * Files a kernel's cgroup directory holds that the simulator does not model, by name: cgroup core's
+     * ({@code cgroup.procs}, {@code cgroup.events}, …, v1's {@code tasks}) and the cpu controller's other files
+     * ({@code cpu.idle}, {@code cpu.uclamp.min}, {@code cpu.stat}, …), with the release that added each.
+     * Reads and writes of them answer alike (404 {@code ENOENT} naming this), and a mkdir of such a name is
+     * {@code EEXIST} as the directory holds the file.
+     *
+     * @param file  a name
+     * @param rules the kernel's era and cgroup version
+     * @return why it cannot be read or written here, or null if it is no such kernel file
+     */
+    public static String notModelled(String file, Rules rules) {
+        boolean v1 = rules.cgroupVersion() == 1;
+        String[][] known = {
+                // name, cgroup version (0 both), since
+                {"cpu.idle", "0", "5.15"}, {"cpu.uclamp.min", "0", "5.3"}, {"cpu.uclamp.max", "0", "5.3"},
+                {"cpu.stat", "0", "4.14"}, {"cpu.stat.local", "2", "6.8"}, {"cpu.weight.nice", "2", "4.15"},
+                {"cpu.pressure", "2", "4.20"}, {"cgroup.procs", "0", "4.14"}, {"cgroup.controllers", "2", "4.14"},
+                {"cgroup.subtree_control", "2", "4.14"}, {"cgroup.events", "2", "4.14"}, {"cgroup.type", "2", "4.14"},
+                {"cgroup.threads", "2", "4.14"}, {"cgroup.max.depth", "2", "4.14"}, {"cgroup.max.descendants", "2", "4.14"},
+                {"cgroup.stat", "2", "4.14"}, {"cgroup.freeze", "2", "5.2"}, {"cgroup.kill", "2", "5.14"},
+                {"cgroup.pressure", "2", "6.5"}, {"tasks", "1", "4.14"}, {"notify_on_release", "1", "4.14"},
+                {"cgroup.clone_children", "1", "4.14"},
+        };
+        for (String[] k : known) {
+            if (!k[0].equals(file)) continue;
+            int version = Integer.parseInt(k[1]);
+            if (version != 0 && version != rules.cgroupVersion()) {
+                return "no file " + file + " on cgroup v" + rules.cgroupVersion() + " (a cgroup v" + version + " file)";
+            }
+            String[] since = k[2].split("\\.");
+            if (!atLeast(rules.version(), Integer.parseInt(since[0]), Integer.parseInt(since[1]))) {
+                return "no file " + file + " on kernel " + rules.version() + " (" + k[2] + "+)";
+            }
+            return file + " is a kernel file (" + k[2] + "+) that the simulator does not model; its files are "
+                    + String.join(", ", files(rules)) + (v1 ? "" : "") + " (tasks move with the tasks and timeline API)";
+        }
+        if (file.startsWith("cpu.") || file.startsWith("cgroup.")) {
+            return "no file " + file + " in a cgroup; the simulator's files are " + String.join(", ", files(rules));
+        }
+        return null;
     }
 
     /** The other groups as they are at the time of a write, for cgroup v1's hierarchical checks. */

@@ -46,6 +46,10 @@ final class TasksSection {
             } else if (name.isEmpty() || name.contains("/")) {
                 c.add(o.at("name"), "task name \"" + name + "\" must be non-empty and without '/'", null);
                 ok = false;
+            } else if (Names.invisible(name) != null || Names.notNfc(name) != null) {
+                c.add(o.at("name"), "task name " + (Names.invisible(name) != null ? Names.invisible(name) : Names.notNfc(name)),
+                        "EINVAL");
+                ok = false;
             } else if (!names.add(name)) {
                 c.add(o.at("name"), "task name \"" + name + "\" is used twice", null);
                 ok = false;

@@ -67,6 +67,28 @@ class BadInputTest {
         problem(web.get().uri("/api/runs/x/result?repeat=" + HUGE).exchange(), HttpStatus.BAD_REQUEST, "/repeat", "EINVAL");
     }
 
+    /**
+     * Numbers of more digits than Jackson reads (1,000) are range errors naming their field, as shorter ones beyond 64
+     * bits are (they were 400 "Malformed JSON" at the body).
+     */
+    @Test
+    void numbersOverAThousandDigitsNameTheirField() {
+        String digits = "9".repeat(1200);
+        String id = createScenario(web, tiny("long-numbers"));
+        problem(post("/api/runs", "{\"scenarioId\": \"" + id + "\", \"repeats\": " + digits + "}"),
+                HttpStatus.UNPROCESSABLE_CONTENT, "/repeats", "ERANGE");
+        problem(post("/api/runs", "{\"scenarioId\": \"" + id + "\", \"seed\": -" + digits + "}"),
+                HttpStatus.UNPROCESSABLE_CONTENT, "/seed", "ERANGE");
+        problem(post("/api/scenarios", "{\"name\": \"n\", \"machine\": {\"cpus\": " + digits + "}}"),
+                HttpStatus.UNPROCESSABLE_CONTENT, "/machine/cpus", "ERANGE");
+        problem(post("/api/scenarios", "{\"name\": \"n\", \"generate\": [{\"under\": \"/\", \"levels\": [2, 0." + digits
+                + "]}]}"), HttpStatus.UNPROCESSABLE_CONTENT, "/generate/0/levels/1", "ERANGE");
+        problem(post("/api/scenarios/" + id + "/tasks", "{\"name\": \"t\", \"count\": " + digits + "}"),
+                HttpStatus.UNPROCESSABLE_CONTENT, "/count", "ERANGE");
+        // still malformed JSON when it is not JSON at all, whatever the digits
+        problem(post("/api/scenarios", "{\"name\": " + digits + "x}"), HttpStatus.BAD_REQUEST, "", "EINVAL");
+    }
+
     @Test
     void storedTextsAreCheckedAgainstTheirLimitsFirst() {
         String longName = "n".repeat(501);

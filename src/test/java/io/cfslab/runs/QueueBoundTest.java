@@ -17,8 +17,9 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The run queue is bounded: at most {@code cfslab.runs.queue.max} queued runs in all and
- * {@code max-per-client} of one client (remote address); beyond, 429 problem with {@code Retry-After}.
- * Two clients: 127.0.0.1 and 127.0.0.2 (both loopback on Linux).
+ * {@code max-per-client} of one client; beyond, 429 problem with {@code Retry-After}. A client is the token holder
+ * with a token, and without one the whole local service ({@link io.cfslab.api.RunClients}): 127.0.0.1 and 127.0.0.2
+ * (both loopback on Linux) are one client, so a second address does not get a second share (a breaker's finding).
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "spring.datasource.url=jdbc:h2:mem:queuebound-${random.uuid};DB_CLOSE_DELAY=-1;WRITE_DELAY=0",
@@ -50,18 +51,27 @@ class QueueBoundTest {
     }
 
     @Test
-    void aClientGetsItsShareAndTheQueueItsBound() {
+    void everyLocalAddressSharesOneShareAndTheQueueHasItsBound() {
         WebTestClient a = client("127.0.0.1");
         WebTestClient b = client("127.0.0.2");
         submit(a).expectStatus().isAccepted();
-        String second = submit(a).expectStatus().isAccepted().expectBody().returnResult().getResponseHeaders()
+        String second = submit(b).expectStatus().isAccepted().expectBody().returnResult().getResponseHeaders()
                 .getLocation().toString();
-        refused(submit(a), "max-per-client) is 2");   // a's share is full ...
-        submit(b).expectStatus().isAccepted();          // ... b still gets in
-        refused(submit(b), "cfslab.runs.queue.max) is 3"); // and now the whole queue is full
+        refused(submit(a), "max-per-client) is 2");   // the share is full ...
+        refused(submit(b), "max-per-client) is 2");   // ... from any other loopback address too
         // a run that leaves the queue makes room again
         a.delete().uri(second).exchange().expectStatus().isAccepted();
         submit(b).expectStatus().isAccepted();
-        refused(submit(a), "cfslab.runs.queue.max) is 3");
+        refused(submit(a), "max-per-client) is 2");
+    }
+
+    @Test
+    void theClientIsTheTokenHolderWithATokenAndTheLocalServiceWithout() {
+        assertThat(new io.cfslab.api.RunClients(new io.cfslab.security.SecurityProperties("s3cret")).client())
+                .isEqualTo(io.cfslab.api.RunClients.TOKEN_HOLDER);
+        assertThat(new io.cfslab.api.RunClients(new io.cfslab.security.SecurityProperties(null)).client())
+                .isEqualTo(io.cfslab.api.RunClients.LOCAL);
+        assertThat(new io.cfslab.api.RunClients(new io.cfslab.security.SecurityProperties(" ")).client())
+                .isEqualTo(io.cfslab.api.RunClients.LOCAL);
     }
 }

@@ -1,0 +1,78 @@
+package io.cfslab.scenario;
+
+import java.nio.charset.StandardCharsets;
+import java.text.Normalizer;
+
+/**
+ * Rules shared by the names people give (scenario, task, experiment and arm names): what makes two names look the
+ * same, and how long a name is for each limit.
+ *
+ * <p>Look-alikes are refused by Unicode property, not by a list of examples (ICU's Default_Ignorable_Code_Point is
+ * not available here, so it is rebuilt from {@link Character}'s properties): a format character (category Cf: zero
+ * width space/joiners, bidi controls, the BOM, soft hyphen, word joiner, invisible operators, tag characters), the
+ * other default-ignorable code points (combining grapheme joiner U+034F, Hangul fillers U+115F, U+1160, U+3164, U+FFA0,
+ * Khmer U+17B4/U+17B5, Mongolian U+180B–U+180F, variation selectors U+FE00–U+FE0F and U+E0100–U+E01EF), a private-use
+ * character (Co: no agreed glyph), and white space other than the plain space (Zs, Zl, Zp: a no-break space looks
+ * like a space). {@code "web\u200B"} and {@code "web"} would be two tasks that print alike.
+ *
+ * <p>Lengths count what each limit is about: bytes of UTF-8 for the kernel's names (NAME_MAX, 255 bytes: a cgroup
+ * directory; the API's task names follow it), characters (Unicode code points) for stored texts, whose columns are
+ * wide enough for that many characters in both databases (H2 counts UTF-16 units, PostgreSQL code points: Flyway V10).
+ */
+public final class Names {
+    private Names() {}
+
+    /** The kernel's NAME_MAX, bytes. */
+    public static final int NAME_MAX_BYTES = 255;
+
+    /** @return the length of {@code s} in UTF-8 bytes */
+    public static int bytes(String s) { return s.getBytes(StandardCharsets.UTF_8).length; }
+
+    /** @return the length of {@code s} in characters (Unicode code points, what a person counts) */
+    public static int characters(String s) { return s.codePointCount(0, s.length()); }
+
+    /**
+     * Why {@code name} has a character that is invisible or looks like another, or null if it has none.
+     *
+     * @param name a name (control characters are refused before, {@link ScenarioText#badText})
+     * @return e.g. {@code contains an invisible character U+200B (format character, Cf)}
+     */
+    public static String invisible(String name) {
+        for (int i = 0; i < name.length(); ) {
+            int cp = name.codePointAt(i);
+            String why = invisibleKind(cp);
+            if (why != null) {
+                return "contains " + why + " U+" + String.format("%04X", cp) + ": two names that look the same would"
+                        + " name different things";
+            }
+            i += Character.charCount(cp);
+        }
+        return null;
+    }
+
+    /** The kind of an invisible or look-alike code point, or null. */
+    public static String invisibleKind(int cp) {
+        int type = Character.getType(cp);
+        if (type == Character.FORMAT) return "an invisible format character (Cf)";
+        if (type == Character.PRIVATE_USE) return "a private-use character (Co)";
+        if (cp == 0x034F || cp == 0x115F || cp == 0x1160 || cp == 0x17B4 || cp == 0x17B5 || (cp >= 0x180B && cp <= 0x180F)
+                || cp == 0x3164 || cp == 0xFFA0 || (cp >= 0xFE00 && cp <= 0xFE0F) || (cp >= 0xE0100 && cp <= 0xE01EF)) {
+            return "a default-ignorable character";
+        }
+        if (cp != ' ' && (type == Character.SPACE_SEPARATOR || type == Character.LINE_SEPARATOR
+                || type == Character.PARAGRAPH_SEPARATOR || Character.isWhitespace(cp))) {
+            return "white space other than a plain space";
+        }
+        return null;
+    }
+
+    /**
+     * Why an identifier (a task name: it is looked up and put in URLs) is not in Unicode NFC, or null: {@code "é"} as
+     * e + U+0301 and as U+00E9 look the same and would be two tasks.
+     */
+    public static String notNfc(String name) {
+        return Normalizer.isNormalized(name, Normalizer.Form.NFC) ? null
+                : "is not in Unicode NFC (write it as " + Normalizer.normalize(name, Normalizer.Form.NFC)
+                        + " composed: two spellings that look the same would name different tasks)";
+    }
+}
