@@ -62,6 +62,13 @@ final class FairRq {
     /** Set by {@link #pickFair}: the pick crossed a throttled level (task models). */
     boolean lastPickThrottled;
 
+    /**
+     * DELAY_DEQUEUE (6.12, 152e11f6df29) above a task's own level, task models only: a group entity whose cfs_rq
+     * empties as a task parks, exits or migrates stays queued while it is not eligible (a delayed entity: queued,
+     * with an empty cfs_rq), until it is picked or its cfs_rq gets a task back.
+     */
+    private final boolean delayDequeue;
+
     FairRq(Kernel k) {
         this.k = k;
         this.ntasks = k.ntasks;
@@ -81,6 +88,7 @@ final class FairRq {
         cpuTaskNext = new int[ntasks];
         cpuTaskPrev = new int[ntasks];
         lagLimitNs = Math.max(2 * schedSliceNs, k.tickNs);
+        delayDequeue = k.taskBased && k.delayDequeue;
         if (lagLimitNs > Integer.MAX_VALUE) throw new IllegalStateException("lag limit " + lagLimitNs + " ns beyond an int");
     }
 
@@ -248,6 +256,7 @@ final class FairRq {
                     entAdd(x, se);
                     if (nrQueued(x) == 1 && !k.isRootQ(x)) bwc.checkEnqueueThrottle(x);
                 } else {
+                    if (delayDequeue && se != t && nrQueued(se - ntasks) == 1) requeueDelayedEntity(x, se);
                     structural = false;
                 }
             }
@@ -272,11 +281,15 @@ final class FairRq {
         int se = t;
         for (int g = k.tGroup[t], x = q; ; g = k.tree.parent(g), x = g * k.ncpu + c) { // x: group g's cfs_rq on c
             if (structural && onRq(se)) {
-                entRemove(x, se);
-                if (nrQueued(x) == 0) {
-                    if (!k.isRootQ(x)) bwc.returnCfsRqRuntime(x);
+                if (delayDequeue && se != t && !entityEligible(x, se)) {
+                    structural = false; // delayed: stays queued on x, its cfs_rq empty
                 } else {
-                    structural = false;
+                    entRemove(x, se);
+                    if (nrQueued(x) == 0) {
+                        if (!k.isRootQ(x)) bwc.returnCfsRqRuntime(x);
+                    } else {
+                        structural = false;
+                    }
                 }
             } else {
                 structural = false;
@@ -319,6 +332,13 @@ final class FairRq {
             int throttledAbove = thr.throttled[x] ? 1 : 0; // throttled cfs_rqs on the way down
             while (true) {
                 if (nrQueued(x) == 0) return NONE;
+                if (delayDequeue) {
+                    int first = queued.first(x);
+                    if (first >= ntasks && nrQueued(first - ntasks) == 0) {
+                        dequeueDelayed(x, first);
+                        continue restart;
+                    }
+                }
                 if (!k.isRootQ(x)) {
                     int g = k.groupOf(x);
                     if (bwc.checkCfsRqRuntime(x, g)) {
@@ -339,6 +359,43 @@ final class FairRq {
                 if (best < ntasks) return best;
                 x = best - ntasks;
             }
+        }
+    }
+
+    /** entity_eligible(): entity se, queued on cfs_rq q, is owed service (its vruntime is not after the average). */
+    private boolean entityEligible(int q, int se) { return vruntime(se) <= avgVruntime(q); }
+
+    /**
+     * pick_next_entity() found delayed group entity se first on cfs_rq q: dequeue_entities(DEQUEUE_SLEEP |
+     * DEQUEUE_DELAYED) takes it off with its positive lag dropped (DELAY_ZERO), and every ancestor entity whose
+     * cfs_rq empties follows it, unless it is not eligible and is delayed in turn. Runnable counts were
+     * decremented when the last task left.
+     */
+    private void dequeueDelayed(int q, int se) {
+        entRemove(q, se);
+        int lag = records.ent(se) + SchedRecords.VLAG;
+        if (recInts[lag] > 0) recInts[lag] = 0; // finish_delayed_dequeue_entity(): the delayed level only
+        for (int x = q; ; ) {
+            if (nrQueued(x) > 0 || k.isRootQ(x)) return;
+            bwc.returnCfsRqRuntime(x);
+            se = k.groupEntity(x);
+            x = k.parentQ(x);
+            if (!onRq(se) || !entityEligible(x, se)) return;
+            entRemove(x, se);
+        }
+    }
+
+    /**
+     * requeue_delayed_entity() with DELAY_ZERO: delayed group entity se, queued on cfs_rq q, gets a task back in
+     * its cfs_rq; if it is owed service by now it is placed again at the average with its lag dropped, else it
+     * keeps its place.
+     */
+    private void requeueDelayedEntity(int q, int se) {
+        if (vruntime(se) < avgVruntime(q)) { // update_entity_lag() finds it owed service
+            entRemove(q, se);
+            recInts[records.ent(se) + SchedRecords.VLAG] = 0;
+            placeEntity(q, se);
+            entAdd(q, se);
         }
     }
 

@@ -80,6 +80,8 @@ public final class Kernel implements WorkloadContext {
     /** Cache-line transfers between LLCs: per message of communicating tasks, and a moved task's refill. */
     final CacheTransferCosts cache;
     final boolean taskBased;
+    /** {@code kernel.delay_dequeue}: DELAY_DEQUEUE (6.12), modelled in the task-based models ({@link FairRq}). */
+    final boolean delayDequeue;
     final long tickNs;
     /**
      * Where the tick's grid lies within a tick period, ns: ticks fire at {@code tickPhaseNs + n·tickNs}. 0 where the
@@ -185,6 +187,7 @@ public final class Kernel implements WorkloadContext {
         this.random = random;
         this.observer = observer;
         this.taskBased = k.throttle() != Throttle.CFS_RQ;
+        this.delayDequeue = k.delayDequeue();
         this.tickNs = 1_000_000_000L / k.hz();
         // sysctl_sched_base_slice 0.75 ms scaled by 1 + ilog2(min(cpus, 8)) (sched_update_scaling)
         this.schedSliceNs = 750_000L * (1 + (31 - Integer.numberOfLeadingZeros(Math.min(ncpu, 8))));

@@ -90,6 +90,8 @@ final class KernelSection {
                     + "and cannot run, and every such kernel kept them in place with throttled_lb_pair(); use pair", null);
             lb = KernelSpec.ThrottledLb.PAIR;
         }
+        // 152e11f6df29 (6.12); modelled in the task-based models only (FairRq), so the default follows the version
+        boolean delayDequeue = c.bool(o, "delay_dequeue", delayDequeueFor(version));
         boolean rtGroupSched = c.bool(o, "rt_group_sched", false);
         long rtPeriod = c.integer(o, "sched_rt_period_us", 1_000_000, 1, Integer.MAX_VALUE);
         long rtRuntime = c.integer(o, "sched_rt_runtime_us", 950_000, -1, Integer.MAX_VALUE);
@@ -99,7 +101,7 @@ final class KernelSection {
         }
         o.finish(c);
         return new KernelSpec(version, throttle, unthrottle, (int) hz, slice, tp, tickAligned, preempt, li, expiry, stale, overrun,
-                burst, burstStats, burstUnitsBug, statLocal, tcs, lb, rtGroupSched, rtRuntime, rtPeriod, cgroupVersion);
+                burst, burstStats, burstUnitsBug, statLocal, tcs, lb, delayDequeue, rtGroupSched, rtRuntime, rtPeriod, cgroupVersion);
     }
 
     /**
@@ -138,6 +140,12 @@ final class KernelSection {
      * model counts from the first park (the only time its tasks leave the CPU), and the cfs_rq model on a
      * version that has the task model counts as 6.6–6.17 did.
      */
+    /** DELAY_DEQUEUE from 6.12 (152e11f6df29), in distributions by their base release, and in tip-2026. */
+    private static boolean delayDequeueFor(String version) {
+        String base = KernelVersions.baseOf(version);
+        return KernelVersions.TIP_2026.equals(base) || KernelVersions.code(base) >= KernelVersions.code("6.12");
+    }
+
     private static KernelSpec.ThrottledClockStart clockStartFor(KernelSpec.Throttle throttle, KernelVersions.Switches v) {
         if (throttle != KernelSpec.Throttle.CFS_RQ) return KernelSpec.ThrottledClockStart.FIRST_PARK;
         return v.clockStart() == KernelSpec.ThrottledClockStart.FIRST_PARK ? KernelSpec.ThrottledClockStart.NONEMPTY

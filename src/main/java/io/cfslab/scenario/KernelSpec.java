@@ -37,6 +37,10 @@ import java.util.Map;
  * @param cpuStatLocal          {@code cpu.stat.local} exists (6.6, 677ea015f231)
  * @param throttledClockStart   when {@code throttled_usec} starts counting for a throttled cfs_rq
  * @param throttledLb           which throttled hierarchies {@code can_migrate_task()} keeps the load balancer out of
+ * @param delayDequeue          DELAY_DEQUEUE (6.12, 152e11f6df29): an entity that leaves while not eligible stays queued
+ *                              until picked, and leaves with its positive lag dropped (DELAY_ZERO). Modelled for the
+ *                              group entities above a task that parks, exits, sleeps or migrates, in the task-based
+ *                              throttle models only (docs/fidelity.md, "Fifth pass")
  * @param rtGroupSched          {@code CONFIG_RT_GROUP_SCHED}: RT tasks are limited per group ({@code cpu.rt_runtime_us});
  *                              a group without RT runtime refuses RT tasks. A build option, not set by the version
  * @param schedRtRuntimeUs      {@code sched_rt_runtime_us} (default 950000; -1 = no RT throttling)
@@ -48,8 +52,8 @@ public record KernelSpec(String version, Throttle throttle, Unthrottle unthrottl
                          TimerPlacement timerPlacement, boolean tickAligned, Preempt preempt,
                          ListInsert throttledListInsert, boolean sliceExpiry, boolean staleExpiry, PeriodOverrun periodOverrun, boolean burst,
                          boolean burstStats, boolean burstUnitsBug, boolean cpuStatLocal,
-                         ThrottledClockStart throttledClockStart, ThrottledLb throttledLb, boolean rtGroupSched,
-                         long schedRtRuntimeUs, long schedRtPeriodUs, int cgroupVersion) {
+                         ThrottledClockStart throttledClockStart, ThrottledLb throttledLb, boolean delayDequeue,
+                         boolean rtGroupSched, long schedRtRuntimeUs, long schedRtPeriodUs, int cgroupVersion) {
 
     /**
      * The switches before {@code kernel.version} existed; every switch added since takes its 6.18 value.
@@ -60,7 +64,7 @@ public record KernelSpec(String version, Throttle throttle, Unthrottle unthrottl
                       long schedRtRuntimeUs, long schedRtPeriodUs) {
         this(KernelVersions.DEFAULT, throttle, unthrottle, hz, bandwidthSliceUs, timerPlacement, true, preempt,
                 throttledListInsert, sliceExpiry, false, PeriodOverrun.SCALE_2_REFILL_FIRST, true, true, false, true,
-                throttledClockStart, throttle == Throttle.CFS_RQ ? ThrottledLb.PAIR : ThrottledLb.DST, false,
+                throttledClockStart, throttle == Throttle.CFS_RQ ? ThrottledLb.PAIR : ThrottledLb.DST, true, false,
                 schedRtRuntimeUs, schedRtPeriodUs, 2);
     }
 

@@ -82,6 +82,12 @@ class EraSwitchesTest {
              'cgroups': [{'path': '/a', 'cpu.max': '20000 100000', 'cpu.max.burst': 20000}],
              'timeline': [{'at': '0.5s', 'write': '/a/cpu.max', 'value': '30000 100000'}]}""";
 
+    /** E11's tree (2 x 5 x 4 leaves, a hog each) for 1 s: group entities park in turns at three levels. */
+    static final String TREE = """
+            {'duration': '1s', 'seed': 5, 'machine': {'cpus': 2}, 'kernel': {%s},
+             'generate': [{'under': '/', 'levels': [2, 5, 4], 'cpu.max': {'1': '50000 100000'}}],
+             'tasks': [{'name': 'leaf', 'cgroup': 'leaves:/', 'count': 1, 'workload': {'kind': 'hog'}}]}""";
+
     record Case(String key, String scenarioResource, String scenarioTemplate, String baseKernel, List<Object> values) { }
 
     static Case inline(String key, String template, Object... values) {
@@ -126,6 +132,8 @@ class EraSwitchesTest {
                 // CPU's cfs_rq still has runtime, which no small scenario here hits: ThrottledLbTest checks that rule
                 inline("throttled_lb", KERNEL_HEAVY.replace("'cpus': 2", "'cpus': 4").replace("'count': 4", "'count': 12")
                         .replace("20000 100000", "200000 100000"), "dst", "none"),
+                // a group entity charged past the average by its task's park stays queued (delayed) and leaves later without its lag
+                inline("delay_dequeue", TREE, true, false),
                 inline("rt_group_sched", RT.replace("'cpu.shares': 1024", "'cpu.shares': 1024, 'cpu.rt_runtime_us': 0"), true, false),
                 inline("sched_rt_runtime_us", RT, 950000, 500000),
                 inline("sched_rt_period_us", RT.replace("%s", "'sched_rt_runtime_us': 400000, %s"), 1000000, 500000));
