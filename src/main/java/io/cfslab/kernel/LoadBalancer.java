@@ -214,10 +214,14 @@ final class LoadBalancer {
         return utilAvg[c] * ForkBurst.IMBALANCE_PCT > 1024 * 100 || runnableAvg[c] * 100 > 1024 * ForkBurst.IMBALANCE_PCT;
     }
 
-    /** Runnable plus running tasks on a CPU. */
+    /**
+     * Runnable plus running tasks on a CPU. Its runnable count is read from {@link #runnableCount}, which
+     * {@link #nrRunningChanged} keeps equal to {@code k.nrRunnable(c)}: one hot array of ints, where the root
+     * cfs_rqs' records that nrRunnable() reads are evicted by the park storms between two new-idle balances.
+     */
     int load(int c) {
         int running = curr[c] != NONE && tState[curr[c]] == T_RUNNING ? 1 : 0;
-        return k.nrRunnable(c) - (running == 1 && isQueuedTask(curr[c]) ? 1 : 0) + running;
+        return runnableCount[c] - (running == 1 && isQueuedTask(curr[c]) ? 1 : 0) + running;
     }
 
     /**
@@ -247,7 +251,7 @@ final class LoadBalancer {
             for (long bits = hasRunnable[w]; bits != 0; bits &= bits - 1) {
                 int s = (w << 6) + Long.numberOfTrailingZeros(bits);
                 int least = n == CANDIDATES ? candidateLoad[CANDIDATES - 1] : 1; // what s must beat to be one
-                if (s == c || k.nrRunnable(s) + 1 <= least) continue; // load(s) <= nrRunnable(s) + 1: cannot beat it
+                if (s == c || runnableCount[s] + 1 <= least) continue; // load(s) <= nrRunnable(s) + 1: cannot beat it
                 if (llc >= 0 && topo.llcOf(s) != llc) continue;
                 int l = load(s);
                 if (l <= least) continue;
