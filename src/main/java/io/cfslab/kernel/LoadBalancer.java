@@ -214,10 +214,14 @@ final class LoadBalancer {
         return utilAvg[c] * ForkBurst.IMBALANCE_PCT > 1024 * 100 || runnableAvg[c] * 100 > 1024 * ForkBurst.IMBALANCE_PCT;
     }
 
-    /** Runnable plus running tasks on a CPU. */
+    /**
+     * Runnable plus running tasks on a CPU. Its runnable count is read from {@link #runnableCount}, which
+     * {@link #nrRunningChanged} keeps equal to {@code k.nrRunnable(c)}: one hot array of ints, where the root
+     * cfs_rqs' records that nrRunnable() reads are evicted by the park storms between two new-idle balances.
+     */
     int load(int c) {
         int running = curr[c] != NONE && tState[curr[c]] == T_RUNNING ? 1 : 0;
-        return k.nrRunnable(c) - (running == 1 && isQueuedTask(curr[c]) ? 1 : 0) + running;
+        return runnableCount[c] - (running == 1 && isQueuedTask(curr[c]) ? 1 : 0) + running;
     }
 
     /**
@@ -236,37 +240,38 @@ final class LoadBalancer {
 
     /**
      * Pulls one task to idle CPU c from the busiest CPU of LLC {@code llc} (-1: any CPU) from which one can be taken:
-     * the busiest first, and if every task there is refused (throttled, pinned: the kernel's LBF_ALL_PINNED redo
-     * without that CPU), the next busiest.
+     * the busiest first (the first of equals), and if every task there is refused (throttled, pinned: the kernel's
+     * LBF_ALL_PINNED redo without that CPU), the next busiest, up to {@link #CANDIDATES} CPUs. A refused pull changes
+     * nothing, so the loads stay as they were: one pass over the CPUs finds all the candidates, in the order that a
+     * new search after each refusal would find them.
      */
     private boolean pullBusiest(int c, int llc) {
-        int nTried = 0;
-        while (true) {
-            int busiest = NONE, most = 1;
-            for (int w = 0; w < hasRunnable.length; w++) {
-                for (long bits = hasRunnable[w]; bits != 0; bits &= bits - 1) {
-                    int s = (w << 6) + Long.numberOfTrailingZeros(bits);
-                    if (s == c || k.nrRunnable(s) + 1 <= most) continue; // load(s) <= nrRunnable(s) + 1: cannot beat most
-                    if (llc >= 0 && topo.llcOf(s) != llc) continue;
-                    if (tried(s, nTried)) continue;
-                    int l = load(s);
-                    if (l > most) { most = l; busiest = s; }
+        int n = 0; // candidates found: by load, highest first, then by CPU (the scan goes up, so a tie stays behind)
+        for (int w = 0; w < hasRunnable.length; w++) {
+            for (long bits = hasRunnable[w]; bits != 0; bits &= bits - 1) {
+                int s = (w << 6) + Long.numberOfTrailingZeros(bits);
+                int least = n == CANDIDATES ? candidateLoad[CANDIDATES - 1] : 1; // what s must beat to be one
+                if (s == c || runnableCount[s] + 1 <= least) continue; // load(s) <= nrRunnable(s) + 1: cannot beat it
+                if (llc >= 0 && topo.llcOf(s) != llc) continue;
+                int l = load(s);
+                if (l <= least) continue;
+                int i = n < CANDIDATES ? n++ : CANDIDATES - 1;
+                for (; i > 0 && candidateLoad[i - 1] < l; i--) {
+                    candidateLoad[i] = candidateLoad[i - 1];
+                    candidate[i] = candidate[i - 1];
                 }
+                candidateLoad[i] = l;
+                candidate[i] = s;
             }
-            if (busiest == NONE) return false;
-            if (pullOne(busiest, c)) return true;
-            if (nTried == triedCpus.length) return false;
-            triedCpus[nTried++] = busiest;
         }
-    }
-
-    /** CPUs a {@link #pullBusiest} call found nothing to take from (at most this many retries). */
-    private final int[] triedCpus = new int[4];
-
-    private boolean tried(int s, int n) {
-        for (int i = 0; i < n; i++) if (triedCpus[i] == s) return true;
+        for (int i = 0; i < n; i++) if (pullOne(candidate[i], c)) return true;
         return false;
     }
+
+    /** CPUs a {@link #pullBusiest} call tries at most: the busiest and four retries. */
+    private static final int CANDIDATES = 5;
+    /** {@link #pullBusiest}'s candidates and their loads. */
+    private final int[] candidate = new int[CANDIDATES], candidateLoad = new int[CANDIDATES];
 
     /**
      * Moves one queued, not running, migratable fair task from src to dst: the first on src's list that is
