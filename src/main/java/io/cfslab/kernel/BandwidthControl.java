@@ -505,7 +505,10 @@ final class BandwidthControl {
     /**
      * distribute_cfs_runtime() (§3.4): walk the throttled list from the head, give each cfs_rq exactly its
      * debt + 1 ns, unthrottle it inline (sync) or through its CPU's CSD list and one IPI (async, the local
-     * one last). Records the call's modelled duration and counters.
+     * one last). Records the call's modelled duration and counters. In the async walk every entry reached
+     * costs the transfer of its rq's lock line ({@code rq_lock_irqsave()} before the checks, 6.2+ through
+     * 6.18), from the profile's cross-LLC and cross-socket line latencies: a call that stops early (the pool is
+     * spent on debts before the timer CPU's own cfs_rq, seed 03) costs in proportion to the entries it reached.
      *
      * @return true if some cfs_rq stays throttled (the caller loops while the pool lasts)
      */
@@ -519,6 +522,9 @@ final class BandwidthControl {
             for (int q = b.throttledHead; q != NONE; ) {
                 int next = thr.thrNext[q];
                 if (b.runtimeNs == 0) { throttledRemain = true; break; }
+                // rq_lock_irqsave(rq_of(cfs_rq)) comes before any check: every entry the walk reaches costs its
+                // rq's lock, a line the remote CPU last wrote (its own scheduling)
+                costNs += k.cache.lineNs(k.topo, k.cpuOf(q), thisCpu);
                 if (thr.throttled[q] && !csdPending[q]) {
                     if (grantDebtPlusOne(b, q)) {
                         int c = k.cpuOf(q);
