@@ -39,7 +39,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "spring.datasource.url=jdbc:h2:mem:leak-${random.uuid};DB_CLOSE_DELAY=-1;WRITE_DELAY=0",
-        "cfslab.live.interval=50ms", "cfslab.http.large-body-timeout=10s"})
+        "cfslab.live.interval=50ms", "cfslab.http.large-body-timeout=30s"})
 @org.junit.jupiter.api.TestMethodOrder(org.junit.jupiter.api.MethodOrderer.OrderAnnotation.class)
 class NettyLeakTest {
     static ResourceLeakDetector.Level before;
@@ -70,7 +70,7 @@ class NettyLeakTest {
 
     private Socket socket() throws Exception {
         Socket s = new Socket("127.0.0.1", port);
-        s.setSoTimeout(20_000);
+        s.setSoTimeout(60_000); // above the 30 s body timeout the 408 waits for
         return s;
     }
 
@@ -159,8 +159,9 @@ class NettyLeakTest {
             stalled.add(s);
         }
         // both slots taken before the next requests (waited for, not slept: CI's machine may be slow; the body
-        // timeout, 10 s, counts from the taking and must outlast the three refusals below even there)
-        long deadline = System.nanoTime() + 30_000_000_000L;
+        // timeout, 30 s, counts from the taking and must outlast the second taking and the three refusals below even at load 30,
+        // where 10 s did not: both slots were never held at once)
+        long deadline = System.nanoTime() + 60_000_000_000L;
         while (gate.freeSlots() > 0 && System.nanoTime() < deadline) Thread.sleep(20);
         assertThat(gate.freeSlots()).as("large-body slots free once both stalled clients hold one").isZero();
         for (int i = 0; i < 3; i++) {

@@ -23,6 +23,11 @@ public class PacedEngine implements SimulationEngine {
     public static final Map<String, AtomicInteger> executions = new ConcurrentHashMap<>();
     /** The nice value of the thread that last simulated (Linux), or null. */
     public static volatile Integer lastNice;
+    /**
+     * When set, a paced run holds before its last paced step until the latch opens (still honouring
+     * cancellation): a test can then act on a run it knows is running, however slow the machine is.
+     */
+    public static volatile java.util.concurrent.CountDownLatch gate;
 
     private final KernelSimulatorEngine real = new KernelSimulatorEngine();
 
@@ -32,6 +37,7 @@ public class PacedEngine implements SimulationEngine {
         executions.clear();
         lastNice = null;
         wallMsPerSimulatedSecond = 0;
+        gate = null;
     }
 
     @Override
@@ -54,6 +60,13 @@ public class PacedEngine implements SimulationEngine {
                         });
                     }
                     Thread.sleep(sleepMs);
+                    java.util.concurrent.CountDownLatch g = gate;
+                    if (i == steps - 1 && g != null) {
+                        while (!g.await(10, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                            if (control.cancelled()) break;
+                        }
+                        if (control.cancelled()) continue;
+                    }
                     // the paced phase stands for the first 99 % of the run
                     control.progress(s.durationNs() * Math.min(i, 99) / steps, i);
                 }
