@@ -15,11 +15,16 @@ public final class RecordSection {
      * not 200; each group's sample is about 250 bytes of JSON), never coarser than the 1 s contract v1 had.
      */
     static final long DEFAULT_MAX_ENTRIES = 5_000;
-    /** Bounds of the default interval: at least 1 ms (a tick at HZ 1000), at most 1 s (the contract v1 default). */
-    static final long MIN_DEFAULT_INTERVAL_NS = 1_000_000L;
+    /**
+     * Bounds of the default interval: at least 100 ms, the default {@code cpu.max} period (and at least the longest
+     * period of a limited group), so that a sample spans whole quota periods and a throttled task's CPU % is its rate,
+     * as {@code pidstat} shows it, not the run/stall sawtooth of one period (newcomer walk: a 3 s run sampled every
+     * 20 ms showed a hog at 0 % and 60 % in turn); at most 1 s (the contract v1 default).
+     */
+    static final long MIN_DEFAULT_INTERVAL_NS = 100_000_000L;
     static final long MAX_DEFAULT_INTERVAL_NS = 1_000_000_000L;
     /** The default interval's rule in words (the editor's placeholder, {@code GET /api/scenario-defaults}, docs/scenarios.md). */
-    public static final String DEFAULT_INTERVAL_RULE = "duration/200 rounded up to 1, 2 or 5 × 10^k, 1ms–1s, fewer samples for large trees";
+    public static final String DEFAULT_INTERVAL_RULE = "duration/200 rounded up to 1, 2 or 5 × 10^k, at least 100ms and the longest cpu.max period, at most 1s, fewer samples for large trees";
     /** {@link RecordSpec#intervalNs()} of a parsed {@code record} without {@code interval}, until {@link #withDefaultInterval}. */
     private static final long UNSET = Long.MIN_VALUE;
 
@@ -52,8 +57,9 @@ public final class RecordSection {
 
     /**
      * The record with its interval filled in when the scenario left it out: the smallest 1, 2 or 5 × 10^k ns step
-     * that gives at most {@link #DEFAULT_SAMPLES} samples over the duration (so 80 to 200: a 2 s run is sampled every
-     * 10 ms, a 60 s run every 500 ms), within 1 ms .. 1 s, widened (up to 1 s) until the series holds at most
+     * that gives at most {@link #DEFAULT_SAMPLES} samples over the duration (a 60 s run is sampled every 500 ms),
+     * within 100 ms (or the longest period of a limited group, rounded up the same way) .. 1 s (a 2 s run: 100 ms, 20
+     * samples), widened (up to 1 s) until the series holds at most
      * {@link #DEFAULT_MAX_ENTRIES} entries for the groups and tasks it records. An interval given is kept.
      */
     static RecordSpec withDefaultInterval(RecordSpec r, long durationNs, List<CgroupSpec> groups, List<TaskSpec> tasks) {
@@ -62,7 +68,11 @@ public final class RecordSection {
         if (durationNs > 0) {
             long perSample = perSample(r, groups, tasks) + 1;
             long samples = Math.max(1, Math.min(DEFAULT_SAMPLES, DEFAULT_MAX_ENTRIES / perSample));
-            interval = Math.min(MAX_DEFAULT_INTERVAL_NS, Math.max(MIN_DEFAULT_INTERVAL_NS, niceStepAtLeast(ceilDiv(durationNs, samples))));
+            long floor = MIN_DEFAULT_INTERVAL_NS;
+            for (CgroupSpec g : groups) {
+                if (g.cpuMax() != null && g.cpuMax().limited()) floor = Math.max(floor, niceStepAtLeast(g.cpuMax().periodUs() * 1_000L));
+            }
+            interval = Math.min(MAX_DEFAULT_INTERVAL_NS, Math.max(floor, niceStepAtLeast(ceilDiv(durationNs, samples))));
         }
         return new RecordSpec(interval, r.maxDistributeCalls(), r.maxSeriesTasks(), r.maxSeriesCgroups());
     }
