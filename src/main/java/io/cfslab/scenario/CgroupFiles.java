@@ -241,6 +241,7 @@ public final class CgroupFiles {
      */
     public static CgroupSpec write(CgroupSpec group, String file, String value, Rules rules, Hierarchy hierarchy) {
         checkFile(file, rules);
+        value = asCString(value);
         boolean root = "/".equals(group.path());
         if (rules.cgroupVersion() == 2) {
             checkNotRoot(group.path(), file);
@@ -521,6 +522,17 @@ public final class CgroupFiles {
      * allowed (echo's), then an optional {@code -} or {@code +} and kstrtoull's digits; no other white space, before or
      * after (the buffer is not stripped: {@code " -1"} and {@code "-1 "} are EINVAL).
      */
+    /**
+     * The written text as the file's parser sees it: kernfs_fop_write_iter() NUL-terminates the buffer and every
+     * parser (sscanf, kstrtoull) reads a C string, so a write stops at its first NUL byte ({@code "100\0"} is 100;
+     * {@code "50000\0 5000"} is a quota with the period kept).
+     */
+    static String asCString(String value) {
+        if (value == null) return null;
+        int nul = value.indexOf('\0');
+        return nul < 0 ? value : value.substring(0, nul);
+    }
+
     private static long s64(String value, String what) {
         String t = value == null ? "" : value;
         if (t.endsWith("\n")) t = t.substring(0, t.length() - 1);

@@ -25,7 +25,7 @@ class CgroupFileWhiteSpaceTest {
     record Case(String file, CgroupFiles.Rules rules, String value, String expect) {
         @Override public String toString() {
             return "v" + rules.cgroupVersion() + "/" + rules.version() + " " + file + " <- \"" + value.replace("\n", "\\n")
-                    .replace("\t", "\\t") + "\" = " + expect;
+                    .replace("\t", "\\t").replace("\0", "\\0") + "\" = " + expect;
         }
     }
 
@@ -57,6 +57,11 @@ class CgroupFileWhiteSpaceTest {
                 new Case("cpu.weight", V2, "200 ", "EINVAL"),
                 new Case("cpu.weight", V2, "\t200", "EINVAL"),
                 new Case("cpu.weight", V2, U64_MAX, "ERANGE"),
+                // the buffer is a C string (kernfs NUL-terminates it): the parser stops at the first NUL
+                new Case("cpu.weight", V2, "300\0", "300"),
+                new Case("cpu.weight", V2, "300\0junk", "300"),
+                new Case("cpu.max", V2, "50000\0 5000", "50000 100000"),
+                new Case("cpu.max.burst", V2, "\0" + "5000", "EINVAL"), // nothing before the NUL: an empty number
                 // cgroup v1: cfs_quota_us and rt_runtime_us are s64 (kstrtoll), the others u64
                 new Case("cpu.cfs_quota_us", V1, "-1\n", "-1"),
                 new Case("cpu.cfs_quota_us", V1, "+5000", "5000"),
