@@ -1,6 +1,6 @@
 package io.cfslab.api;
 
-import io.cfslab.security.SecurityProperties;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 
 /**
@@ -27,8 +27,9 @@ public class RunClients {
 
     private final boolean token;
 
-    public RunClients(SecurityProperties security) {
-        this.token = security.enabled();
+    /** @param token {@code cfslab.security.token} (read here, not through the security package: api must not depend on it) */
+    public RunClients(@Value("${cfslab.security.token:}") String token) {
+        this.token = token != null && !token.isBlank();
     }
 
     /** @return the client every run request of this service counts against */

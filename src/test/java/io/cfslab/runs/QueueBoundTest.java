@@ -67,11 +67,11 @@ class QueueBoundTest {
 
     @Test
     void theClientIsTheTokenHolderWithATokenAndTheLocalServiceWithout() {
-        assertThat(new io.cfslab.api.RunClients(new io.cfslab.security.SecurityProperties("s3cret")).client())
+        assertThat(new io.cfslab.api.RunClients("s3cret").client())
                 .isEqualTo(io.cfslab.api.RunClients.TOKEN_HOLDER);
-        assertThat(new io.cfslab.api.RunClients(new io.cfslab.security.SecurityProperties(null)).client())
+        assertThat(new io.cfslab.api.RunClients(null).client())
                 .isEqualTo(io.cfslab.api.RunClients.LOCAL);
-        assertThat(new io.cfslab.api.RunClients(new io.cfslab.security.SecurityProperties(" ")).client())
+        assertThat(new io.cfslab.api.RunClients(" ").client())
                 .isEqualTo(io.cfslab.api.RunClients.LOCAL);
     }
 }
