@@ -184,7 +184,10 @@ public class CgroupController {
     @Problems(value = {404, 409, 422}, notes = "409: it has children or tasks, is the root, or is made by a generate entry (EBUSY)")
     @DeleteMapping("/cgroups/{*path}")
     public Mono<ResponseEntity<Void>> rmdir(@PathVariable String id, @PathVariable String path) {
-        Target t = Target.of(path);
+        Target given = Target.of(path);
+        // a file the API models cannot be removed (405); any other name is looked up as a group (404 if none)
+        Target t = given.file() != null && !FILES.contains(given.file())
+                ? new Target((given.group().equals("/") ? "" : given.group()) + "/" + given.file(), null) : given;
         if (t.file() != null) {
             return Mono.error(ApiException.of(HttpStatus.METHOD_NOT_ALLOWED, "Not a directory", "/path",
                     t.file() + " is a file; only groups can be removed", "ENOTDIR").header(HttpHeaders.ALLOW, FILE_ALLOW));

@@ -27,10 +27,7 @@ public class RunClients {
 
     private final boolean token;
 
-    /**
-     * @param token {@code cfslab.security.token} (read here, not through the security package's properties, which
-     *              depend on api's problem writer: ArchitectureTest forbids the cycle)
-     */
+    /** @param token {@code cfslab.security.token} (read here, not through the security package: api must not depend on it) */
     public RunClients(@Value("${cfslab.security.token:}") String token) {
         this.token = token != null && !token.isBlank();
     }
