@@ -35,10 +35,9 @@ class ScenarioParserTest {
         assertEquals(250, s.kernel().hz());
         assertEquals(KernelSpec.Throttle.TASK, s.kernel().throttle());
         assertEquals(KernelSpec.ThrottledClockStart.FIRST_PARK, s.kernel().throttledClockStart());
-        // an interval given is kept; left out, a 5 s run is sampled every 50 ms (100 samples: duration/200 rounded up),
-        // E11's tree of 52 groups and 40 tasks every 100 ms (at most 5,000 series entries)
-        long interval = resource("/reference/" + id + ".json").contains("\"interval\"") ? 1_000_000_000L
-                : id.equals("E11") ? 100_000_000L : 50_000_000L;
+        // an interval given is kept; left out, a 5 s run is sampled every 100 ms (duration/200 rounded up is 50 ms,
+        // below the floor of 100 ms and the groups' 100 ms periods); E11's tree too (5,000 series entries at most)
+        long interval = resource("/reference/" + id + ".json").contains("\"interval\"") ? 1_000_000_000L : 100_000_000L;
         assertEquals(new RecordSpec(interval, 10_000, 1024, 256), s.record());
         assertTrue(!s.tasks().isEmpty());
         // the canonical form parses back to the same scenario
@@ -135,8 +134,8 @@ class ScenarioParserTest {
         assertEquals(new KernelSpec(KernelSpec.Throttle.TASK, KernelSpec.Unthrottle.ASYNC, 1000, 5000,
                 KernelSpec.TimerPlacement.RANDOM, KernelSpec.Preempt.VOLUNTARY, KernelSpec.ListInsert.TAIL, false,
                 KernelSpec.ThrottledClockStart.FIRST_PARK, 950_000, 1_000_000), s.kernel());
-        // 1000 ns: the default interval's lower bound, 1 ms
-        assertEquals(new RecordSpec(1_000_000, 10_000, 1024, 256), s.record());
+        // 1000 ns: the default interval's lower bound, 100 ms (a quota period by default)
+        assertEquals(new RecordSpec(100_000_000, 10_000, 1024, 256), s.record());
         assertTrue(s.cgroups().isEmpty() && s.tasks().isEmpty() && s.timeline().isEmpty());
         Scenario legacy = ScenarioParser.parse("{\"duration\": \"1s\", \"kernel\": {\"throttle\": \"cfs_rq\"}}");
         assertEquals(KernelSpec.ThrottledClockStart.NONEMPTY, legacy.kernel().throttledClockStart());
