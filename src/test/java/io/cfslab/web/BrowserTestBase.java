@@ -1,6 +1,12 @@
 package io.cfslab.web;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
@@ -11,6 +17,8 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * What a browser test of the dashboard needs: the service on a random port with a file database of its own (closed
@@ -21,6 +29,7 @@ import org.springframework.test.context.DynamicPropertySource;
         "cfslab.runs.pool-size=2", "cfslab.runs.poll-interval=100ms", "cfslab.runs.progress-interval=50ms"})
 @DirtiesContext // its run queue and file database are closed after the class
 abstract class BrowserTestBase {
+    static final JsonMapper JSON = JsonMapper.builder().build();
     static WebDriver driver;
 
     @LocalServerPort
@@ -45,5 +54,30 @@ abstract class BrowserTestBase {
 
     String url(String path) {
         return "http://localhost:" + port + path;
+    }
+
+    /** GET {@code path} of the service as JSON ({@link #api(String, String, String)}). */
+    JsonNode api(String path) {
+        return api("GET", path, null);
+    }
+
+    /**
+     * One API call, as a script would make it: {@code body} (JSON, or null for none) sent with {@code method}; the
+     * answer must be a success (below 300) and is returned as JSON (an empty object for an empty body, e.g. 204).
+     */
+    JsonNode api(String method, String path, String body) {
+        try {
+            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url(path))).header("Accept", "application/json");
+            b = body == null ? b.method(method, HttpRequest.BodyPublishers.noBody())
+                    : b.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(body));
+            HttpResponse<String> res = HttpClient.newHttpClient().send(b.build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(res.statusCode()).as(method + " " + path + ": " + res.body()).isLessThan(300);
+            return res.body().isEmpty() ? JSON.createObjectNode() : JSON.readTree(res.body());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 }

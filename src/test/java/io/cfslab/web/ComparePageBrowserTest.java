@@ -26,7 +26,6 @@ import tools.jackson.databind.json.JsonMapper;
  * not installed); every wait polls a condition with a generous deadline.
  */
 class ComparePageBrowserTest extends BrowserTestBase {
-    static final JsonMapper JSON = JsonMapper.builder().build();
     static final Duration LONG = Duration.ofSeconds(120);
 
     static final String A = """
@@ -119,22 +118,6 @@ class ComparePageBrowserTest extends BrowserTestBase {
             return s.equals("done");
         });
         return id;
-    }
-
-    JsonNode api(String method, String path, String body) {
-        try {
-            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url(path))).header("Accept", "application/json");
-            b = body == null ? b.method(method, HttpRequest.BodyPublishers.noBody())
-                    : b.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(body));
-            HttpResponse<String> res = HttpClient.newHttpClient().send(b.build(), HttpResponse.BodyHandlers.ofString());
-            assertThat(res.statusCode()).as(method + " " + path + ": " + res.body()).isLessThan(300);
-            return JSON.readTree(res.body());
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 
     private void waitFor(String what, BooleanSupplier condition) throws InterruptedException {

@@ -27,7 +27,6 @@ import tools.jackson.databind.json.JsonMapper;
  * loaded); confirm() is answered by the page's own stub so no native dialog can block the driver.
  */
 class FirstHourEditorBrowserTest extends BrowserTestBase {
-    static final JsonMapper JSON = JsonMapper.builder().build();
     static final Duration LONG = Duration.ofSeconds(90);
 
     private String scenario(String name, String kernel) {
@@ -194,26 +193,6 @@ class FirstHourEditorBrowserTest extends BrowserTestBase {
     int status(String path) throws Exception {
         HttpRequest req = HttpRequest.newBuilder(URI.create(url(path))).header("Accept", "application/json").GET().build();
         return HttpClient.newHttpClient().send(req, HttpResponse.BodyHandlers.discarding()).statusCode();
-    }
-
-    JsonNode api(String path) {
-        return api("GET", path, null);
-    }
-
-    JsonNode api(String method, String path, String body) {
-        try {
-            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url(path))).header("Accept", "application/json");
-            b = body == null ? b.method(method, HttpRequest.BodyPublishers.noBody())
-                    : b.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(body));
-            HttpResponse<String> res = HttpClient.newHttpClient().send(b.build(), HttpResponse.BodyHandlers.ofString());
-            assertThat(res.statusCode()).as(method + " " + path + ": " + res.body()).isLessThan(300);
-            return res.body().isEmpty() ? JSON.createObjectNode() : JSON.readTree(res.body());
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 
     private void waitFor(String what, BooleanSupplier condition) throws InterruptedException {

@@ -30,7 +30,6 @@ import tools.jackson.databind.json.JsonMapper;
  * a condition with a generous deadline, as the machine may be loaded.
  */
 class NewcomerBrowserTest extends BrowserTestBase {
-    static final JsonMapper JSON = JsonMapper.builder().build();
     static final Duration LONG = Duration.ofSeconds(90);
 
     @Test
@@ -309,26 +308,6 @@ class NewcomerBrowserTest extends BrowserTestBase {
     private String waitDone(String run) throws InterruptedException {
         waitFor("run " + run + " done", () -> api("/api/runs/" + run).path("status").asString().equals("done"));
         return run;
-    }
-
-    JsonNode api(String path) {
-        return api("GET", path, null);
-    }
-
-    JsonNode api(String method, String path, String body) {
-        try {
-            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url(path))).header("Accept", "application/json");
-            b = body == null ? b.method(method, HttpRequest.BodyPublishers.noBody())
-                    : b.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(body));
-            HttpResponse<String> res = HttpClient.newHttpClient().send(b.build(), HttpResponse.BodyHandlers.ofString());
-            assertThat(res.statusCode()).as(method + " " + path + ": " + res.body()).isLessThan(300);
-            return JSON.readTree(res.body());
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 
     private void waitFor(String what, BooleanSupplier condition) throws InterruptedException {
