@@ -18,6 +18,11 @@ final class KernelSection {
     /**
      * @param cgroupVersion 1 or 2, as the scenario's files say ({@link CgroupsSection#cgroupVersion})
      */
+    private static String hintOf(String version) {
+        String hint = KernelVersions.hint(version);
+        return hint == null ? "" : hint + "; ";
+    }
+
     static KernelSpec parse(CheckedObject top, ParseContext c, int cgroupVersion) {
         JsonNode n = top.get("kernel");
         CheckedObject o = n == null ? null : c.obj(n, "/kernel");
@@ -30,7 +35,8 @@ final class KernelSection {
                 c.add(o.at("version"), stable != null
                         ? "kernel version \"" + version + "\" is a stable update: versions name a release as first "
                         + "published (x.y or x.y.0), without stable backports; use \"" + stable + "\" or a distribution alias"
-                        : "unknown kernel version \"" + version + "\"; one of " + KernelVersions.accepted(), null);
+                        : "unknown kernel version \"" + version + "\"; " + hintOf(version) + "one of "
+                        + KernelVersions.accepted(), null);
             }
             version = KernelVersions.DEFAULT;
             v = KernelVersions.of(version);

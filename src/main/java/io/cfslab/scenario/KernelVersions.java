@@ -132,6 +132,55 @@ public final class KernelVersions {
         return code(release) >= 0 ? release : null;
     }
 
+    /**
+     * What a refused version most likely meant, for the problem's text: an alias or release written with other
+     * case, spaces or a leading {@code v} ({@code "RHEL 8"}, {@code "Ubuntu 22.04"}, {@code "v5.4"}); a release
+     * candidate ({@code "5.4-rc1"}: the release it leads to); or a distribution kernel's {@code uname -r}
+     * ({@code "4.18.0-513.el8.x86_64"}, {@code "5.15.0-91-generic"}, {@code "6.1.0-18-amd64"}: the alias of that
+     * distribution and base, else the base release).
+     *
+     * @param version a version that {@link #of} does not know (after {@link #normalise})
+     * @return a sentence to append to the problem, or null when nothing close is known
+     */
+    public static String hint(String version) {
+        if (version == null) return null;
+        String compact = compact(version);
+        for (String alias : DISTRIBUTIONS.keySet()) {
+            if (compact(alias).equals(compact)) return "did you mean \"" + alias + "\"? (aliases are lower case, as listed)";
+        }
+        String bare = compact.startsWith("v") ? compact.substring(1) : compact;
+        String release = normalise(bare);
+        if (of(release) != null && !release.equals(version)) return "did you mean \"" + release + "\"?";
+        java.util.regex.Matcher rc = java.util.regex.Pattern.compile("v?([456]\\.[0-9]{1,2})(\\.0)?-rc[0-9]+").matcher(version);
+        if (rc.matches() && code(rc.group(1)) >= 0) {
+            return "release candidates are not modelled: \"" + rc.group(1) + "\" is the release it led to (a fix merged"
+                    + " after this rc, such as 4929a4e6faa0 in 5.4-rc3, is in it)";
+        }
+        java.util.regex.Matcher uname = java.util.regex.Pattern.compile("([456]\\.[0-9]{1,2})\\.[0-9]+[-_.+](.*)").matcher(version);
+        if (uname.matches() && code(uname.group(1)) >= 0) {
+            String base = uname.group(1);
+            String suffix = uname.group(2).toLowerCase(java.util.Locale.ROOT);
+            String family = suffix.matches("(.*[.])?el[0-9].*") ? "rhel"
+                    : suffix.matches(".*(generic|lowlatency|aws|azure|gcp|oracle|kvm).*") ? "ubuntu"
+                    : suffix.matches(".*(amd64|arm64|cloud|rt-).*") ? "debian" : null;
+            for (Map.Entry<String, Distribution> d : DISTRIBUTIONS.entrySet()) {
+                if (d.getValue().base().equals(base) && (family == null || d.getKey().startsWith(family))) {
+                    return "this looks like a distribution kernel's uname -r: use the alias \"" + d.getKey()
+                            + "\" (" + base + " with the backports docs/kernel-eras.md lists), or \"" + base
+                            + "\" with the switches you know set explicitly";
+                }
+            }
+            return "this looks like a distribution or stable kernel's uname -r: use the release \"" + base
+                    + "\" with the switches you know set explicitly (its backports are not known here)";
+        }
+        return null;
+    }
+
+    /** Lower case, without white space, dashes or underscores: how two spellings of one alias compare. */
+    private static String compact(String s) {
+        return s.toLowerCase(java.util.Locale.ROOT).replaceAll("[\\s_-]", "");
+    }
+
     /** The base release of a version: itself for a release, the kernel a distribution ships otherwise. */
     public static String baseOf(String version) {
         Distribution d = DISTRIBUTIONS.get(version);

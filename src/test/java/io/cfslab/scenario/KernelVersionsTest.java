@@ -132,6 +132,45 @@ class KernelVersionsTest {
         assertThatThrownBy(() -> kernel("{\"version\": 5.4}")).isInstanceOf(ScenarioException.class);
     }
 
+    /**
+     * What users type for a version (issue 9, "break it"): each is still refused at /kernel/version, and the problem
+     * says what was most likely meant: an alias in other case or with spaces, a release with a leading {@code v} or
+     * white space, a release candidate, a distribution kernel's {@code uname -r}.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            RHEL 8                         | did you mean "rhel8"?
+            RHEL8                          | did you mean "rhel8"?
+            Ubuntu 22.04                   | did you mean "ubuntu-22.04"?
+            debian_12                      | did you mean "debian-12"?
+            v5.4                           | did you mean "5.4"?
+            ' 6.1'                         | did you mean "6.1"?
+            V6.10.0                        | did you mean "6.10"?
+            5.4.0-rc1                      | release candidates are not modelled: "5.4" is the release
+            6.18-rc1                       | release candidates are not modelled: "6.18" is the release
+            4.18.0-513.el8.x86_64          | use the alias "rhel8"
+            5.14.0-362.8.1.el9_3.x86_64    | use the alias "rhel9"
+            5.15.0-91-generic              | use the alias "ubuntu-22.04"
+            6.8.0-45-generic               | use the alias "ubuntu-24.04"
+            6.1.0-18-amd64                 | use the alias "debian-12"
+            6.12.38+deb13-amd64            | use the alias "debian-13"
+            5.4.0-1103-aws                 | use the alias "ubuntu-20.04"
+            6.6.30-custom                  | use the release "6.6" with the switches you know
+            """)
+    void aMistypedVersionIsRefusedWithWhatItMostLikelyMeant(String version, String hint) {
+        assertThatThrownBy(() -> kernel("{\"version\": \"" + version + "\"}"))
+                .isInstanceOfSatisfying(ScenarioException.class, e -> {
+                    assertThat(e.problems()).hasSize(1);
+                    assertThat(e.problems().get(0).path()).isEqualTo("/kernel/version");
+                    assertThat(e.problems().get(0).reason()).contains("unknown kernel version \"" + version + "\"")
+                            .contains(hint).contains("tip-2026");
+                });
+        // nothing close: no guess
+        for (String v : List.of("", "latest", "centos7", "ubuntu-18.04", "3.10.0-1160.el7.x86_64")) {
+            assertThat(KernelVersions.hint(v)).as(v).isNull();
+        }
+    }
+
     @Test
     void theCanonicalFormWritesEverySwitchAndRoundTrips() {
         Scenario s = ScenarioParser.parse("{\"duration\": \"1s\", \"kernel\": {\"version\": \"ubuntu-22.04\", \"hz\": 250},"
