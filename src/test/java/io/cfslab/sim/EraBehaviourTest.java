@@ -198,6 +198,26 @@ class EraBehaviourTest {
         }
     }
 
+    /**
+     * The second machine of the report: 128 CPUs, where the child reported 96.9 s in 1 s. The cfs_rq model (both
+     * clock starts) and 6.18's task model.
+     */
+    @Test
+    void cpuStatLocalOfAOneTaskChildIsBoundedByWallTimeOn128Cpus() {
+        for (String kernel : new String[] {"'version': '6.6', 'throttled_clock_start': 'throttle'", "'version': '6.6'", "'version': '6.18'"}) {
+            SimulationResult r = Scenarios.run(json("""
+                    {'duration': '1s', 'machine': {'cpus': 128}, 'kernel': {%s},
+                     'cgroups': [{'path': '/p', 'cpu.max': '1280000 100000'}, {'path': '/p/c'}, {'path': '/p/o'}],
+                     'tasks': [{'name': 'one', 'cgroup': '/p/c', 'workload': {'kind': 'hog'}},
+                               {'name': 'many', 'cgroup': '/p/o', 'count': 256, 'workload': {'kind': 'periodic', 'run': '3ms', 'sleep': '1ms'}}]}"""
+                    .formatted(kernel)));
+            assertThat(r.cgroups().get("/p").cpuStat().throttledUsec()).as("the parent is throttled: %s", kernel)
+                    .isGreaterThan(10_000_000L);
+            long local = r.cgroups().get("/p/c").cpuStatLocal().throttledUsec();
+            assertThat(local).as(kernel).isBetween(100_000L, 1_000_000L);
+        }
+    }
+
     /** A CPU's busy, interrupt and scheduler time cannot add up to more than the run (was 300,002 µs in 300,000). */
     @Test
     void perCpuTimesFitInTheRun() {
