@@ -4,8 +4,10 @@ import io.cfslab.scenario.CgroupFiles;
 import io.cfslab.scenario.CgroupSpec;
 import io.cfslab.scenario.InvalidValueException;
 import io.cfslab.scenario.Scenario;
+import io.cfslab.scenario.ScenarioParser;
 import io.cfslab.scenario.TaskSpec;
 import io.cfslab.store.Jdbc;
+import io.cfslab.store.ScenarioEntry;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Content;
@@ -119,7 +121,8 @@ public class CgroupController {
             }
         }
         return jdbc.call(() -> {
-            Scenario s = scenarios.parse(scenarios.get(id));
+            ScenarioEntry entry = scenarios.get(id);
+            Scenario s = scenarios.parse(entry);
             Target t = target.file() == null && CgroupFiles.Rules.of(s.kernel()).cgroupVersion() == 1
                     && find(s, target.group()) == null && V1_FILE_NAMES.contains(target.last()) ? target.asFile() : target;
             CgroupSpec c = find(s, t.group());
@@ -128,6 +131,10 @@ public class CgroupController {
                 return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).<Object>body(groupView(s, t.group(), c, children(s, t.group()), tasksIn(s, t.group())));
             }
             CgroupFiles.Rules rules = CgroupFiles.Rules.of(s.kernel());
+            if (firstFileDecides(rules, t.file(), ScenarioDocs.readObject(entry.document(), ""))) {
+                rules = rules.withCgroupVersion(1); // as a write of it would find it: v1's default
+                if (c != null) c = CgroupFiles.newGroupV1(c.path());
+            }
             checkFileHere(t, rules);
             if (c == null) c = CgroupFiles.newGroupV1("/"); // v1's root has the files (checkFileHere: v2's has none)
             return ResponseEntity.ok().contentType(MediaType.TEXT_PLAIN).<Object>body(fileValue(c, t.file()) + "\n");
@@ -285,6 +292,10 @@ public class CgroupController {
             CgroupFiles.Rules rules = CgroupFiles.Rules.of(s.kernel());
             CgroupSpec c = t.group().equals("/") ? CgroupFiles.newGroupV1("/") : find(s, t.group());
             if (c == null) throw enoent(t.group()); // the path's directory first, as open() walks it
+            if (firstFileDecides(rules, t.file(), doc)) {
+                rules = rules.withCgroupVersion(1); // every group is at its defaults: v1's are taken
+                c = CgroupFiles.newGroupV1(c.path());
+            }
             checkFileHere(t, rules);
             int i = indexOf(doc, t.group());
             ArrayNode cgroups = doc.get("cgroups") instanceof ArrayNode a ? a : doc.putArray("cgroups");
@@ -320,6 +331,16 @@ public class CgroupController {
             }
             return ResponseEntity.noContent().build();
         });
+    }
+
+    /**
+     * Whether {@code file} is a cgroup v1 file of a scenario that writes no cgroup file yet: such a scenario is v2
+     * only by default, so its first file decides, as the first file of a document does (a user of a v1 host makes
+     * the tree with mkdir, then writes {@code cpu.cfs_quota_us}); until then v1's files read as v1's defaults, so
+     * that GET and PUT of one name agree.
+     */
+    private static boolean firstFileDecides(CgroupFiles.Rules rules, String file, JsonNode doc) {
+        return rules.cgroupVersion() == 2 && CgroupFiles.versionOf(file) == 1 && ScenarioParser.declaredCgroupVersion(doc) == 0;
     }
 
     /**

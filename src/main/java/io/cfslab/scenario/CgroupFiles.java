@@ -557,6 +557,11 @@ public final class CgroupFiles {
          */
         public boolean quotaU64MaxIsMax() { return atLeast(version, 6, 17); }
 
+        /** @return these rules for cgroup version {@code v} (1 or 2) */
+        public Rules withCgroupVersion(int v) {
+            return new Rules(v, version, burst, burstUnitsBug, rtGroupSched, schedRtRuntimeUs, schedRtPeriodUs);
+        }
+
         /** @return the rules of a scenario's kernel */
         public static Rules of(KernelSpec k) {
             return new Rules(k.cgroupVersion(), k.version(), k.burst(), k.burstUnitsBug(), k.rtGroupSched(),

@@ -53,8 +53,17 @@ final class CgroupsSection {
      * @return 1 or 2
      */
     static int cgroupVersion(CheckedObject top) {
+        int v = declaredCgroupVersion(top.node);
+        return v == 0 ? 2 : v;
+    }
+
+    /**
+     * The cgroup version a scenario document's files declare: its first cgroup file (in {@code cgroups}, then
+     * {@code generate}, then a timeline write), or 0 when it writes none.
+     */
+    static int declaredCgroupVersion(JsonNode doc) {
         for (String section : List.of("cgroups", "generate")) {
-            JsonNode arr = top.node.get(section);
+            JsonNode arr = doc.get(section);
             if (arr == null || !arr.isArray()) continue;
             for (JsonNode e : arr) {
                 if (!(e instanceof ObjectNode o)) continue;
@@ -64,7 +73,7 @@ final class CgroupsSection {
                 }
             }
         }
-        JsonNode tl = top.node.get("timeline");
+        JsonNode tl = doc.get("timeline");
         if (tl != null && tl.isArray()) {
             for (JsonNode e : tl) {
                 JsonNode w = e == null ? null : e.get("write");
@@ -74,7 +83,7 @@ final class CgroupsSection {
                 if (v != 0) return v;
             }
         }
-        return 2;
+        return 0;
     }
 
     /** The files of an entry in the order they are written: v2's fixed order, v1's as given. */

@@ -35,6 +35,18 @@ public final class ScenarioParser {
     public static final int MAX_PROBLEMS = 1000;
 
     /**
+     * The cgroup version that a scenario document's files declare: its first cgroup file ({@code cgroups}, then
+     * {@code generate}, then a timeline write) decides; a document that writes no file declares none and is
+     * parsed as cgroup v2 (docs/kernel-eras.md).
+     *
+     * @param doc a scenario document's top-level object
+     * @return 1 or 2, or 0 when the document writes no cgroup file
+     */
+    public static int declaredCgroupVersion(JsonNode doc) {
+        return CgroupsSection.declaredCgroupVersion(doc);
+    }
+
+    /**
      * @param text JSON or YAML text (YAML if it does not start with '{' after whitespace)
      * @return the validated scenario
      * @throws ScenarioException listing every problem, each with its JSON pointer
