@@ -23,6 +23,39 @@ class TimelineAtRunTimeTest {
                 () -> new AssertionError("no action " + describe + " in " + r.actions()));
     }
 
+    /**
+     * Timeline entries at the same instant run in the document's order, as a script's lines do: each sees what the
+     * one before it did, and each is recorded. Raising a cgroup v1 child's quota above its parent's before raising
+     * the parent is EINVAL (the run goes on with the old quota); the other way round both succeed. Entries given
+     * out of time order run in time order.
+     */
+    @Test
+    void entriesAtTheSameInstantRunInTheDocumentsOrder() {
+        String s = """
+                {'duration': '1s', 'machine': {'cpus': 1},
+                 'cgroups': [{'path': '/p', 'cpu.cfs_quota_us': 20000}, {'path': '/p/c', 'cpu.cfs_quota_us': 10000}],
+                 'tasks': [{'name': 'h', 'cgroup': '/p/c', 'workload': {'kind': 'hog'}}],
+                 'timeline': [%s]}""";
+        String parent = "{'at': '0.5s', 'write': '/p/cpu.cfs_quota_us', 'value': '50000'}";
+        String child = "{'at': '0.5s', 'write': '/p/c/cpu.cfs_quota_us', 'value': '40000'}";
+        SimulationResult childFirst = Scenarios.run(json(s.formatted(child + ", " + parent)));
+        assertThat(childFirst.actions()).extracting(ActionRecord::action)
+                .containsExactly("write /p/c/cpu.cfs_quota_us 40000", "write /p/cpu.cfs_quota_us 50000");
+        assertThat(childFirst.actions().get(0).errno()).isEqualTo("EINVAL");
+        assertThat(childFirst.actions().get(1).ok()).isTrue();
+        SimulationResult parentFirst = Scenarios.run(json(s.formatted(parent + ", " + child)));
+        assertThat(parentFirst.actions()).allSatisfy(a -> assertThat(a.ok()).as(a.toString()).isTrue());
+        // 10 % for the first half either way; then 40 % only where the child's write succeeded (a successful write
+        // also refills the pool at once, tg_set_cfs_bandwidth(): up to one quota more in the period of the write)
+        assertThat(childFirst.tasks().get("h").usageUsec()).isBetween(90_000L, 130_000L);
+        assertThat(parentFirst.tasks().get("h").usageUsec()).isBetween(230_000L, 330_000L);
+
+        SimulationResult reversed = Scenarios.run(json(s.formatted(
+                "{'at': '0.7s', 'write': '/p/c/cpu.cfs_quota_us', 'value': '5000'}, " + parent.replace("0.5s", "0.3s"))));
+        assertThat(reversed.actions()).extracting(ActionRecord::action)
+                .containsExactly("write /p/cpu.cfs_quota_us 50000", "write /p/c/cpu.cfs_quota_us 5000");
+    }
+
     @Test
     void rmdirOfAParentAfterTheKillOfItsChildsTasksIsDecidedByTheRun() {
         String scenario = json("""
