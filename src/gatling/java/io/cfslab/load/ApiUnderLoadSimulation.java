@@ -43,8 +43,9 @@ import java.util.regex.Pattern;
  *       {@code simulatedNs}), and the CPU seconds of the simulation threads (the service's threads at a nice value
  *       above 0), of the service's other threads (requests, JIT, GC), of Gatling's JVM, and of everything else on the
  *       machine ({@code /proc/stat}). The simulations' slowdown under load is against the mean of the two quiet
- *       windows; the service's own cost to them is its other threads' extra CPU under load, as a share of the CPU the
- *       simulations had in the quiet windows (Gatling's and other processes' CPU is not the service's doing).</li>
+ *       windows; the service's own cost to them is its other threads' extra CPU under load (against the quiet
+ *       windows), as a share of the processors the two simulation threads can use (Gatling's and other processes' CPU
+ *       is not the service's doing).</li>
  * </ol>
  *
  * The service's process is {@code load.servicePid}, else the process whose command line names
@@ -178,7 +179,9 @@ public class ApiUnderLoadSimulation extends Simulation {
             if (SERVICE_PID > 0) {
                 double quietSims = (quietBefore.perSecond(quietBefore.simCpu()) + quietAfter.perSecond(quietAfter.simCpu())) / 2;
                 double quietOther = (quietBefore.perSecond(quietBefore.serviceCpu()) + quietAfter.perSecond(quietAfter.serviceCpu())) / 2;
-                double serviceCost = (load.perSecond(load.serviceCpu()) - quietOther) / quietSims;
+                // what the two simulation threads could use with nothing else running: one processor each
+                int capacity = Math.min(CPUS, loadRuns.size());
+                double serviceCost = (load.perSecond(load.serviceCpu()) - quietOther) / capacity;
                 System.out.printf("CPU under load, per wall second: simulations %.2f (quiet %.2f), the service's other"
                                 + " threads %.2f (quiet %.2f), Gatling %.2f (%.2f ms per request), other processes %.2f"
                                 + " (quiet %.2f)%n", load.perSecond(load.simCpu()), quietSims,
@@ -187,9 +190,11 @@ public class ApiUnderLoadSimulation extends Simulation {
                         (quietBefore.perSecond(quietBefore.othersCpu()) + quietAfter.perSecond(quietAfter.othersCpu())) / 2);
                 // CPU the service takes from the simulations makes them 1 / (1 - share) slower on busy cores
                 System.out.printf("the service's own cost to the simulations: its extra CPU under load is %.1f %% of the"
-                        + " CPU the simulations had when quiet, i.e. %.1f %% slower on its own (goal: at most 20 %%); the"
-                        + " CPU the simulations lost under load, all causes: %.1f %%%n", 100 * serviceCost,
-                        100 * (1 / (1 - serviceCost) - 1), 100 * (1 - load.perSecond(load.simCpu()) / quietSims));
+                        + " %d processors the simulations can use, i.e. %.1f %% slower on its own on a machine of their own"
+                        + " (goal: at most 20 %%); the CPU the simulations lost under load, all causes (Gatling and other"
+                        + " processes too): %.1f %%%n", 100 * serviceCost, capacity,
+                        serviceCost < 1 ? 100 * (1 / (1 - serviceCost) - 1) : Double.POSITIVE_INFINITY,
+                        100 * (1 - load.perSecond(load.simCpu()) / quietSims));
             }
         } catch (IOException | InterruptedException e) {
             System.out.println("after the load: " + e);
