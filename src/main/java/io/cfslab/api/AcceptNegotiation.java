@@ -57,6 +57,19 @@ final class AcceptNegotiation {
         return best;
     }
 
+    /**
+     * What a read operation writes, chosen before it knows whether its resource exists: {@link #best}, or the first
+     * offered type when the header takes none of them. The answer is checked against the header when it is written
+     * ({@link AcceptChecked}), so an unknown id is still a 404 and a refused type a 406 after it.
+     */
+    static MediaType choose(String accept, List<MediaType> offered) {
+        try {
+            return best(accept, offered);
+        } catch (ApiException refused) {
+            return offered.get(0);
+        }
+    }
+
     /** 2 for type/subtype, 1 for type/*, 0 for *}{@code /*}. */
     private static int specificity(MediaType r) {
         return r.isWildcardType() ? 0 : r.isWildcardSubtype() ? 1 : 2;

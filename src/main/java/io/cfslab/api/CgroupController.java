@@ -103,23 +103,13 @@ public class CgroupController {
     @Operation(summary = "A group (JSON) or one of its files (text/plain, as the kernel prints it)")
     @ApiResponse(responseCode = "200", description = "the group", content = @Content(mediaType = "application/json", schema = @Schema(ref = "CgroupGroup")))
     @Problems(404)
-    // a group is JSON, a file text/plain (as cat prints it): the path decides which, and the Accept header is
-    // checked against that one, q=0 ranges included (AcceptNegotiation); no produces, which would refuse the other
+    // a group is JSON, a file text/plain (as cat prints it): the path decides which, and the answer is checked against
+    // the Accept header when it is written, q=0 ranges included, after the group was found (AcceptChecked: 404 before
+    // 406); no produces, which would refuse the other
     @GetMapping("/cgroups/{*path}")
     public Mono<ResponseEntity<Object>> read(@PathVariable String id, @PathVariable String path,
                                              ServerHttpRequest request) {
         Target target = Target.of(path);
-        MediaType wanted = target.file() == null ? MediaType.APPLICATION_JSON : MediaType.TEXT_PLAIN;
-        String accept = String.join(",", request.getHeaders().getOrEmpty(HttpHeaders.ACCEPT));
-        if (!accept.isBlank()) {
-            try {
-                AcceptNegotiation.best(accept, List.of(wanted));
-            } catch (ApiException e) {
-                return Mono.error(e.status() == HttpStatus.NOT_ACCEPTABLE ? ApiException.of(HttpStatus.NOT_ACCEPTABLE,
-                        "Not acceptable", "/headers/Accept", (target.file() == null ? "a group" : target.file()) + " is "
-                                + wanted + "; Accept " + accept + " does not include it", "EINVAL") : e);
-            }
-        }
         return jdbc.call(() -> {
             ScenarioEntry entry = scenarios.get(id);
             Scenario s = scenarios.parse(entry);
@@ -180,6 +170,7 @@ public class CgroupController {
 
     @Operation(summary = "The methods a group or file allows (a file cannot be deleted)")
     @ApiResponse(responseCode = "200", description = "Allow lists them")
+    @Problems(value = 404, notes = "404: the scenario does not exist (RequestEdgeFilter)")
     @RequestMapping(path = "/cgroups/{*path}", method = RequestMethod.OPTIONS)
     public ResponseEntity<Void> options(@PathVariable String path) {
         return ResponseEntity.ok().header(HttpHeaders.ALLOW, Target.of(path).file() == null ? GROUP_ALLOW : FILE_ALLOW)
@@ -259,12 +250,10 @@ public class CgroupController {
     }
 
     private Mono<ResponseEntity<Object>> mkdir(String id, String group) {
-        try {
-            checkPath(group);
-        } catch (ApiException e) {
-            return Mono.error(e);
-        }
         return scenarios.edit(id, (doc, s) -> {
+            // the name is checked once the scenario is known to exist and be writable: 404, then 409, then 422, as
+            // every other write (docs/api.md, "Order of checks")
+            checkPath(group);
             if (CgroupFiles.Rules.of(s.kernel()).cgroupVersion() == 1) {
                 for (String seg : group.substring(1).split("/")) {
                     if (V1_FILE_NAMES.contains(seg)) {

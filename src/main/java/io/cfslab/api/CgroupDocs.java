@@ -69,6 +69,7 @@ final class CgroupDocs {
                 .summary("the methods a file allows").parameters(new java.util.ArrayList<>(params))
                 .responses(new ApiResponses().addApiResponse("200", new ApiResponse().description("Allow lists them")
                         .addHeaderObject("Allow", new Header().schema(new StringSchema()))));
+        ApiDocs.addProblem(options, 404, "No such scenario (ENOENT)");
         openApi.getPaths().addPathItem(FILE, new PathItem().get(get).put(put).delete(delete).options(options));
     }
 }

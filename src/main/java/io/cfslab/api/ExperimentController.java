@@ -218,8 +218,9 @@ public class ExperimentController {
     @GetMapping(path = "/{id}/table", produces = {MediaType.TEXT_PLAIN_VALUE, "text/markdown", "text/csv",
             MediaType.APPLICATION_JSON_VALUE})
     public Mono<ResponseEntity<String>> table(@PathVariable String id, @RequestParam(required = false) String format,
-                                              @RequestHeader(value = "Accept", required = false) String accept) {
-        String fmt = format != null ? format.toLowerCase(Locale.ROOT) : fromAccept(accept);
+                                              @org.springframework.web.bind.annotation.RequestAttribute(name = AcceptChecked.CLIENT_ACCEPT, required = false) String accept) {
+        String fmt = format != null ? format.toLowerCase(Locale.ROOT)
+                : TABLE_FORMATS.get(TABLE_TYPES.indexOf(AcceptNegotiation.choose(accept, TABLE_TYPES))); // 406 after 404: AcceptChecked
         if (!List.of("text", "markdown", "csv", "json").contains(fmt)) {
             return Mono.error(ApiException.of(HttpStatus.BAD_REQUEST, "Invalid parameter", "/format",
                     "format must be text, markdown, csv or json", "EINVAL"));
@@ -267,7 +268,7 @@ public class ExperimentController {
     @Problems(value = {404, 409}, notes = "409: not every run is done (or the experiment failed or was cancelled)")
     @GetMapping(path = "/{id}/histograms/{name}", produces = {MediaType.APPLICATION_JSON_VALUE, MediaType.TEXT_PLAIN_VALUE})
     public Mono<ResponseEntity<Object>> histogram(@PathVariable String id, @PathVariable String name,
-                                                  @RequestHeader(value = "Accept", required = false) String accept) {
+                                                  @org.springframework.web.bind.annotation.RequestAttribute(name = AcceptChecked.CLIENT_ACCEPT, required = false) String accept) {
         return jdbc.call(() -> {
             ExperimentResult r = resultOf(id);
             Map<String, HistogramSnapshot> byArm = new LinkedHashMap<>();
@@ -276,7 +277,7 @@ public class ExperimentController {
                 if (h != null) byArm.put(arm, h);
             }
             if (byArm.isEmpty()) throw ApiException.notFound("histogram " + name, "/name");
-            if (AcceptNegotiation.best(accept, HISTOGRAM_TYPES).equals(MediaType.TEXT_PLAIN)) {
+            if (AcceptNegotiation.choose(accept, HISTOGRAM_TYPES).equals(MediaType.TEXT_PLAIN)) {
                 return ResponseEntity.ok().contentType(TEXT_PLAIN).<Object>body(SideBySideHistograms.format(name, byArm));
             }
             ObjectNode o = ScenarioDocs.JSON.createObjectNode();

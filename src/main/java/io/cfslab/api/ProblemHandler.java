@@ -161,12 +161,15 @@ public class ProblemHandler {
         response.getHeaders().addAll(problem.getHeaders());
         response.getHeaders().setContentType(MediaType.APPLICATION_PROBLEM_JSON);
         ProblemDetail pd = problem.getBody();
+        // the members in the order, and with the omissions, of a ProblemDetail that a controller's error answers
+        // (Spring's Jackson mixin): one shape for every problem, whoever writes it; "type" about:blank is left out
+        // (RFC 9457 3.1.1: absent means about:blank)
         Map<String, Object> body = new LinkedHashMap<>();
-        body.put("type", pd.getType() == null ? "about:blank" : pd.getType().toString());
-        body.put("title", pd.getTitle());
-        body.put("status", pd.getStatus());
+        if (pd.getType() != null && !"about:blank".equals(pd.getType().toString())) body.put("type", pd.getType().toString());
         body.put("detail", pd.getDetail());
         if (pd.getInstance() != null) body.put("instance", pd.getInstance().toString());
+        body.put("status", pd.getStatus());
+        body.put("title", pd.getTitle());
         if (pd.getProperties() != null) body.putAll(pd.getProperties());
         byte[] bytes = ScenarioDocs.JSON.writeValueAsString(body).getBytes(StandardCharsets.UTF_8);
         return response.writeWith(Mono.fromSupplier(() -> response.bufferFactory().wrap(bytes)));

@@ -348,7 +348,7 @@ public class RunController {
     @GetMapping(path = "/{id}/histograms/{name}", produces = {MediaType.APPLICATION_JSON_VALUE, MediaType.TEXT_PLAIN_VALUE})
     public Mono<ResponseEntity<Object>> histogram(@PathVariable String id, @PathVariable String name,
                                                   @RequestParam(defaultValue = "0") int repeat,
-                                                  @RequestHeader(value = "Accept", required = false) String accept) {
+                                                  @org.springframework.web.bind.annotation.RequestAttribute(name = AcceptChecked.CLIENT_ACCEPT, required = false) String accept) {
         // reads the histogram's own row (run_histogram), never the whole result
         return jdbc.call(() -> {
             requireResult(id, repeat);
@@ -369,7 +369,7 @@ public class RunController {
     @Problems(value = {404, 409}, notes = "409: not done yet")
     @GetMapping(path = "/{id}/cpu.stat", produces = {MediaType.APPLICATION_JSON_VALUE, MediaType.TEXT_PLAIN_VALUE})
     public Mono<ResponseEntity<Object>> cpuStat(@PathVariable String id, @RequestParam(defaultValue = "0") int repeat,
-                                                @RequestHeader(value = "Accept", required = false) String accept) {
+                                                @org.springframework.web.bind.annotation.RequestAttribute(name = AcceptChecked.CLIENT_ACCEPT, required = false) String accept) {
         // reads the result's cgroups part (run_cgroup_stats), never the whole result
         return jdbc.call(() -> {
             requireResult(id, repeat);
@@ -390,7 +390,7 @@ public class RunController {
 
     /** JSON or text (bpftrace's, cpu.stat's layout), by content negotiation: q-values, text/* ({@link AcceptNegotiation}). */
     private static boolean wantsText(String accept) {
-        return AcceptNegotiation.best(accept, JSON_OR_TEXT).equals(MediaType.TEXT_PLAIN);
+        return AcceptNegotiation.choose(accept, JSON_OR_TEXT).equals(MediaType.TEXT_PLAIN);
     }
 
     private static final List<MediaType> JSON_OR_TEXT = List.of(MediaType.APPLICATION_JSON, MediaType.TEXT_PLAIN);

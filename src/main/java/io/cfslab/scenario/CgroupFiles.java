@@ -111,36 +111,54 @@ public final class CgroupFiles {
         // cpu_period_quota_parse(): sscanf(buf, "%20s %llu", tok, &period), then "%llu" or "max" for tok.
         // As lenient as the kernel: "10000 abc" keeps the period, a third field is ignored, "1000abc" is 1000; and as
         // strict: "%llu" takes no sign (lib/vsprintf.c vsscanf()), so "+5000" is EINVAL and a period "+100000" is kept.
-        String t = value == null ? "" : value;
-        int n = t.length(), i = 0;
-        while (i < n && isSpace(t.charAt(i))) i++;
+        // The kernel reads bytes: the text's UTF-8 bytes are scanned with its ctype table (isSpace below), "%20s" takes
+        // at most 20 bytes, and "%llu" every digit, wrapping modulo 2^64 (simple_strtoull() ignores
+        // _parse_integer()'s overflow flag; kstrtoull() would say ERANGE, but cpu.max is not read with it).
+        byte[] t = value == null ? new byte[0] : value.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        int n = t.length, i = 0;
+        while (i < n && isSpace(t[i])) i++;
         int tokStart = i;
-        while (i < n && !isSpace(t.charAt(i)) && i - tokStart < 20) i++;
-        String tok = t.substring(tokStart, i);
-        if (tok.isEmpty()) throw einval("empty cpu.max value; expected \"<quota|max> [period]\"");
+        while (i < n && !isSpace(t[i]) && i - tokStart < 20) i++;
+        int tokEnd = i;
+        String tok = new String(t, tokStart, tokEnd - tokStart, java.nio.charset.StandardCharsets.UTF_8);
+        if (tokEnd == tokStart) throw einval("empty cpu.max value; expected \"<quota|max> [period]\"");
         long period = current == null ? CpuMax.DEFAULT.periodUs() : current.periodUs();
-        while (i < n && isSpace(t.charAt(i))) i++;
+        while (i < n && isSpace(t[i])) i++;
         int digits = i;
-        while (i < n && t.charAt(i) >= '0' && t.charAt(i) <= '9') i++;
-        if (i > digits) {
-            BigInteger p = new BigInteger(t.substring(digits, Math.min(i, digits + 40)));
-            if (p.compareTo(BigInteger.valueOf(MAX_USEC)) > 0) throw einval("period " + p + " us exceeds the " + MAX_PERIOD_US + " us maximum");
-            period = p.longValueExact();
+        long p = 0;
+        boolean wrapped = false;
+        for (; i < n && t[i] >= '0' && t[i] <= '9'; i++) {
+            wrapped |= Long.compareUnsigned(p, Long.divideUnsigned(-1L - (t[i] - '0'), 10)) > 0;
+            p = p * 10 + (t[i] - '0'); // long arithmetic is modulo 2^64: the u64 the kernel computes
         }
-        int q = 0;
-        while (q < tok.length() && tok.charAt(q) >= '0' && tok.charAt(q) <= '9') q++;
+        if (i > digits) {
+            if (Long.compareUnsigned(p, MAX_USEC) > 0) {
+                throw einval("period " + Long.toUnsignedString(p) + " us" + (wrapped ? " (the digits wrapped modulo 2^64,"
+                        + " as the kernel's %llu does)" : "") + " exceeds the " + MAX_PERIOD_US + " us maximum");
+            }
+            period = p;
+        }
+        int q = tokStart;
+        long v = 0;
+        boolean quotaWrapped = false;
+        for (; q < tokEnd && t[q] >= '0' && t[q] <= '9'; q++) {
+            quotaWrapped |= Long.compareUnsigned(v, Long.divideUnsigned(-1L - (t[q] - '0'), 10)) > 0;
+            v = v * 10 + (t[q] - '0');
+        }
         long quota;
-        if (q > 0) {
-            BigInteger v = new BigInteger(tok.substring(0, q));
-            if (runtimeInfInMicroseconds && v.equals(U64_MAX)) {
+        if (q > tokStart) {
+            if (runtimeInfInMicroseconds && v == -1L) {
                 // 6.17+: the quota is parsed in µs and compared with RUNTIME_INF ((u64)~0) as it is, so U64_MAX is "max"
                 // (tg_set_bandwidth() skips its range check for RUNTIME_INF); before, it was multiplied by 1000 first
                 // and the wrapped value failed the range check
                 checkBandwidth(period, CpuMax.MAX, burstUs);
                 return new CpuMax(CpuMax.MAX, period);
             }
-            if (v.compareTo(BigInteger.valueOf(MAX_USEC)) > 0) throw einval("quota " + v + " us exceeds the " + MAX_BW_US + " us maximum");
-            quota = v.longValueExact();
+            if (Long.compareUnsigned(v, MAX_USEC) > 0) {
+                throw einval("quota " + Long.toUnsignedString(v) + " us" + (quotaWrapped ? " (the digits wrapped modulo"
+                        + " 2^64, as the kernel's %llu does)" : "") + " exceeds the " + MAX_BW_US + " us maximum");
+            }
+            quota = v;
         } else if (tok.equals("max")) {
             quota = CpuMax.MAX;
         } else {
@@ -150,9 +168,14 @@ public final class CgroupFiles {
         return new CpuMax(quota, period);
     }
 
-    /** isspace() of the kernel's sscanf: space, \t, \n, \v, \f, \r. */
-    private static boolean isSpace(char ch) {
-        return ch == ' ' || (ch >= '\t' && ch <= '\r');
+    /**
+     * isspace() of the kernel's sscanf on one byte: lib/ctype.c marks space, \t, \n, \v, \f, \r and, in its Latin-1
+     * upper half, 0xA0 (NBSP) as _S. So the UTF-8 NBSP (0xC2 0xA0) is a letter byte (0xC2, _U) then a space: it ends a
+     * field, leaving 0xC2 in it.
+     */
+    private static boolean isSpace(byte b) {
+        int ch = b & 0xff;
+        return ch == ' ' || (ch >= '\t' && ch <= '\r') || ch == 0xA0;
     }
 
     /**

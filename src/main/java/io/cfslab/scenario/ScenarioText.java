@@ -13,6 +13,14 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  * YAML anchors and aliases, control characters, unpaired surrogates and numbers beyond a double's range ({@code 1e400}, and
  * {@code 1e-400}, which would read as 0)
  * are refused, each as one problem.
+ *
+ * <p>YAML plain scalars resolve as the YAML 1.2 core schema says (spec 1.2.2, 10.3.2 "Tag Resolution"): {@code null},
+ * {@code Null}, {@code NULL}, {@code ~} and an empty value are null (JSON null, so a key set to {@code ~} means "left
+ * out" wherever {@code null} does); {@code true|True|TRUE|false|False|FALSE} are booleans; {@code 0x1F} and {@code 0o17}
+ * integers. Jackson's YAML reader took {@code ~}, {@code Null}, {@code True} and {@code 0x1F} as text. Quoted scalars
+ * stay text. Tags: the core schema's ({@code !!str}, {@code !!int}, {@code !!float}, {@code !!bool}, {@code !!null},
+ * {@code !!map}, {@code !!seq}) are honoured; any other ({@code !!binary}, {@code !!timestamp}, {@code !!set},
+ * {@code !local}) is refused at its JSON pointer rather than silently dropped.
  */
 public final class ScenarioText {
     private ScenarioText() {}
@@ -36,6 +44,10 @@ public final class ScenarioText {
                 return null;
             }
             JsonNode n = (json ? JSON : YAML).readTree(t);
+            if (!json && n != null && !n.isMissingNode() && !n.isNull()) {
+                n = resolveCoreSchema(t, n, c);
+                if (n == null) return null;
+            }
             if (n == null || n.isMissingNode() || n.isNull()) {
                 c.add("", "empty scenario", null);
                 return null;
@@ -55,6 +67,69 @@ public final class ScenarioText {
             c.add("", "malformed " + (json ? "JSON" : "YAML") + where + ": " + msg, null);
             return null;
         }
+    }
+
+    /** The core schema's tags (YAML 1.2.2, 10.3 and 10.2 for !!str/!!seq/!!map): the only ones a scenario may carry. */
+    private static final java.util.Set<String> CORE_TAGS = java.util.Set.of("tag:yaml.org,2002:str",
+            "tag:yaml.org,2002:int", "tag:yaml.org,2002:float", "tag:yaml.org,2002:bool", "tag:yaml.org,2002:null",
+            "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq");
+    private static final java.util.regex.Pattern CORE_NULL = java.util.regex.Pattern.compile("null|Null|NULL|~");
+    private static final java.util.regex.Pattern CORE_BOOL = java.util.regex.Pattern.compile("true|True|TRUE|false|False|FALSE");
+    private static final java.util.regex.Pattern CORE_HEX = java.util.regex.Pattern.compile("0x[0-9a-fA-F]+");
+    private static final java.util.regex.Pattern CORE_OCT = java.util.regex.Pattern.compile("0o[0-7]+");
+
+    /**
+     * {@code tree} with its plain scalars resolved by the YAML 1.2 core schema (class comment), or null with a problem in
+     * {@code c} for a tag outside it. A second pass over the text's tokens: Jackson's tree does not say whether a
+     * string was plain or quoted, so the character at each scalar's start decides ({@code '} or {@code "}: quoted).
+     */
+    private static JsonNode resolveCoreSchema(String text, JsonNode tree, ParseContext c) {
+        java.util.Map<tools.jackson.core.JsonPointer, JsonNode> replace = new java.util.LinkedHashMap<>();
+        var nodes = tools.jackson.databind.node.JsonNodeFactory.instance;
+        try (tools.jackson.core.JsonParser p = YAML.createParser(text)) {
+            for (tools.jackson.core.JsonToken tok = p.nextToken(); tok != null; tok = p.nextToken()) {
+                if (tok == tools.jackson.core.JsonToken.PROPERTY_NAME || tok.isStructEnd()) continue; // a key reports its map's tag
+                Object tag = p.getTypeId();
+                tools.jackson.core.JsonPointer at = p.streamReadContext().pathAsPointer();
+                if (tok.isStructStart()) at = p.streamReadContext().getParent() == null ? at
+                        : p.streamReadContext().getParent().pathAsPointer();
+                if (tag != null && (tag.toString().isEmpty() || "!".equals(tag.toString()))) continue; // "!": a string (10.3.2)
+                if (tag != null && !CORE_TAGS.contains(tag.toString())) {
+                    c.add(at.toString(), "YAML tag " + shortTag(tag.toString()) + " is not supported: a scenario takes the"
+                            + " core schema's values only (null, booleans, numbers, strings, sequences, maps)", "EINVAL");
+                    return null;
+                }
+                if ("tag:yaml.org,2002:null".equals(tag)) { replace.put(at, nodes.nullNode()); continue; }
+                if (tok != tools.jackson.core.JsonToken.VALUE_STRING || tag != null) continue;
+                String v = p.getString();
+                if (!CORE_NULL.matcher(v).matches() && !CORE_BOOL.matcher(v).matches() && !CORE_HEX.matcher(v).matches()
+                        && !CORE_OCT.matcher(v).matches()) continue;
+                long offset = p.currentTokenLocation().getCharOffset();
+                if (offset < 0 || offset >= text.length() || !text.startsWith(v, (int) offset)) continue; // quoted or folded
+                replace.put(at, CORE_NULL.matcher(v).matches() ? nodes.nullNode()
+                        : CORE_BOOL.matcher(v).matches() ? nodes.booleanNode(v.charAt(0) == 't' || v.charAt(0) == 'T')
+                        : integer(nodes, new java.math.BigInteger(v.substring(2), v.charAt(1) == 'x' ? 16 : 8)));
+            }
+        }
+        for (var e : replace.entrySet()) {
+            tools.jackson.core.JsonPointer ptr = e.getKey();
+            if (ptr.matches()) return e.getValue(); // the whole document
+            JsonNode parent = tree.at(ptr.head());
+            String last = ptr.last().getMatchingProperty();
+            if (parent instanceof tools.jackson.databind.node.ObjectNode o) o.set(last, e.getValue());
+            else if (parent instanceof tools.jackson.databind.node.ArrayNode a) a.set(ptr.last().getMatchingIndex(), e.getValue());
+        }
+        return tree;
+    }
+
+    /** The node JSON gives the same number: int, long, then BigInteger. */
+    private static JsonNode integer(tools.jackson.databind.node.JsonNodeFactory nodes, java.math.BigInteger v) {
+        return v.bitLength() < 32 ? nodes.numberNode(v.intValue()) : v.bitLength() < 64 ? nodes.numberNode(v.longValue())
+                : nodes.numberNode(v);
+    }
+
+    private static String shortTag(String tag) {
+        return tag.startsWith("tag:yaml.org,2002:") ? "!!" + tag.substring("tag:yaml.org,2002:".length()) : "!" + tag;
     }
 
     /** True if the YAML text uses an anchor or an alias (Jackson reads an alias as its name, silently). */

@@ -54,9 +54,10 @@ class RefusalKindsTest {
         awaitStatus(web, done, "done", Duration.ofSeconds(60));
         List<JsonNode> bodies = new ArrayList<>();
         // Spring's content negotiation (JSON-only operations), the actuator, a cgroup file's own check, and an operation
-        // that negotiates itself (a histogram: JSON or bpftrace text), each refused
+        // that negotiates itself (a histogram: JSON or bpftrace text), each refused (of resources that exist: a missing one
+        // is 404 whatever the Accept, AcceptChecked)
         for (String[] c : new String[][] {{"/api/runs", "image/png"}, {"/api/scenarios/e1-one-hog-10pct", "text/html"},
-                {"/actuator/health", "text/html"}, {"/api/scenarios/e1-one-hog-10pct/cgroups/a/cpu.max", "application/json"},
+                {"/actuator/health", "text/html"}, {"/api/scenarios/e1-one-hog-10pct/cgroups/e1/cpu.max", "application/json"},
                 {"/api/runs/" + done + "/histograms/distribute_cfs_runtime_ns",
                         "text/plain;q=0, application/json;q=0, */*;q=0.5"}}) {
             JsonNode p = problem(web.get().uri(c[0]).header("Accept", c[1]).exchange(), HttpStatus.NOT_ACCEPTABLE,

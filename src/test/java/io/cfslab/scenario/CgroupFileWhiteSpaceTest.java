@@ -90,8 +90,35 @@ class CgroupFileWhiteSpaceTest {
                 new Case("cpu.rt_runtime_us", V1, U64_MAX, "ERANGE"));
     }
 
+    /**
+     * {@code cpu.max} as the kernel reads it, byte by byte (issue 13, breaker findings). v6.18's
+     * cpu_period_quota_parse() (kernel/sched/core.c) calls {@code sscanf(buf, "%20s %llu", tok, &period_us)} and
+     * {@code sscanf(tok, "%llu", &quota_us)}; lib/vsprintf.c vsscanf() reads {@code %llu} with simple_strtoull(), which
+     * drops _parse_integer()'s KSTRTOX_OVERFLOW flag, so every digit is read (no cut after 40) and the value wraps
+     * modulo 2^64 (kstrtoull() would give ERANGE, but cpu.max does not use it). Its isspace() is lib/ctype.c's
+     * table, where 0xA0 (Latin-1 NBSP) is {@code _S|_SP} and 0xC2 is {@code _U}: the UTF-8 NBSP (C2 A0) ends a field
+     * after a stray 0xC2 byte, and {@code %20s} counts bytes.
+     */
+    static List<Case> cpuMaxAsBytes() {
+        String twoTo64 = "18446744073709551616";
+        return List.of(
+                new Case("cpu.max", V2, "50000 " + "0".repeat(50) + "200000", "50000 200000"), // every leading zero read
+                new Case("cpu.max", V2, "50000 18446744073709751616", "50000 200000"), // 2^64 + 200000 wraps to 200000
+                new Case("cpu.max", V2, "50000 " + twoTo64, "EINVAL"), // wraps to period 0: below the 1000 us minimum
+                new Case("cpu.max", V2, "50000 " + "9".repeat(60), "EINVAL"), // wraps to a period far past 1 s
+                new Case("cpu.max", V2, "18446744073709552616", "1000 100000"), // quota 2^64 + 1000 wraps to 1000
+                new Case("cpu.max", V2, "36893488147419103231", "max 100000"), // 2^65 - 1 wraps to U64_MAX = RUNTIME_INF
+                new Case("cpu.max", V2, "18446744073709551617", "EINVAL"), // wraps to quota 1 us
+                new Case("cpu.max", V2, "000000000000000050000", "EINVAL"), // %20s: 20 bytes of quota, the 21st ("0") the period
+                new Case("cpu.max", V2, "50000\u00a0200000", "50000 200000"), // tok "50000\xC2" reads 50000; 0xA0 is a space
+                new Case("cpu.max", V2, "max\u00a0200000", "EINVAL"), // tok "max\xC2" is neither digits nor "max"
+                new Case("cpu.max", V2, "\u00a050000", "EINVAL"), // tok "\xC2": 0xC2 is no space, 0xA0 ends it
+                new Case("cpu.max", V2, "50000 \u00a0200000", "50000 100000"), // the period starts at 0xC2: kept
+                new Case("cpu.max", V2, "50000\u2003200000", "50000 100000")); // EM SPACE (E2 80 83): no byte a space: one token, quota 50000
+    }
+
     @ParameterizedTest(name = "{0}")
-    @MethodSource("cases")
+    @MethodSource({"cases", "cpuMaxAsBytes"})
     void eachFileTakesWhatItsKernelParserTakes(Case c) {
         CgroupSpec group = c.rules().cgroupVersion() == 1 ? CgroupFiles.newGroupV1("/g")
                 .withCpuMax(new CpuMax(50_000, 100_000)) : CgroupFiles.newGroup("/g").withCpuMax(new CpuMax(50_000, 100_000));
