@@ -251,6 +251,19 @@ export function actionSummary(a: Record<string, any>): string {
   return JSON.stringify(a);
 }
 
+/**
+ * A refused timeline action in the words the tree uses for a refused write: the command as the kernel would see it,
+ * then the reason ("at 1s: echo '500 100000' > /web/cpu.max: quota 500 us is below the 1000 us minimum (EINVAL)").
+ * The service's reason for a timeline entry names only the value; a reason that already starts with the command is
+ * kept as it is.
+ */
+export function actionRefusal(entry: Record<string, any>, reason: string, errno?: string | null): string {
+  const command = 'write' in entry ? `echo '${entry.value}' > ${entry.write}` : actionSummary(entry);
+  const text = reason.startsWith(command) || reason.startsWith('echo ') ? reason : `${command}: ${reason}`;
+  const withErrno = errno && !text.includes(`(${errno})`) ? `${text} (${errno})` : text;
+  return entry.at ? `at ${entry.at}: ${withErrno}` : withErrno;
+}
+
 function problemText(e: unknown): string {
   if (e instanceof ApiError) {
     const list = e.problem.errors ?? [];
@@ -863,14 +876,19 @@ export function initEditorPage(body: HTMLElement): void {
   timelineForm.addEventListener('submit', async (ev) => {
     ev.preventDefault();
     const f = timelineForm.elements as any;
+    let entry: Record<string, unknown> | null = null;
     try {
-      const entry = timelineEntry(f.at.value, f.kind.value, f.arg1.value, f.arg2.value);
+      entry = timelineEntry(f.at.value, f.kind.value, f.arg1.value, f.arg2.value);
       await sendJson('POST', `/api/scenarios/${id}/timeline`, entry);
       await loadTimeline();
       timelineForm.reset();
       ok('timeline action added');
     } catch (e) {
       fail(e);
+      // a refused write reads as the tree's do: the command, then the kernel's reason and errno
+      if (entry && e instanceof ApiError && (e.problem.errors?.length ?? 1) <= 1) {
+        errorEl.textContent = actionRefusal(entry, e.problem.detail ?? e.message, e.problem.errno);
+      }
     }
   });
 
