@@ -31,19 +31,27 @@ export class ColorRegistry {
   private readonly used = new Set<number>();
 
   /**
+   * @param ordered names take the palette's colours in the order they are registered (a page's experiment arms, A
+   *                and B): the palette's first colours are the most distinct of all (each picked farthest from those
+   *                before it), so two or three series never land on two neighbouring hues, as a hash can put them
+   */
+  constructor(private readonly ordered = false) {}
+
+  /**
    * Assigns colours to names in sorted order (those not yet known), so that two pages that register the same set
    * of names first (the run page and the compare page of one scenario's groups) give each the same colour
    * whatever order their charts then ask in.
    */
-  registerAll(names: Iterable<string>): void {
-    for (const n of [...new Set(names)].sort()) this.color(n);
+  registerAll(names: Iterable<string>, sorted = true): void {
+    const list = [...new Set(names)];
+    for (const n of sorted ? list.sort() : list) this.color(n);
   }
 
   /** The colour of a series name: the same for every call with that name on this registry. */
   color(name: string): string {
     let i = this.byName.get(name);
     if (i === undefined) {
-      const first = nameHash(name) % PALETTE.length;
+      const first = this.ordered ? this.byName.size % PALETTE.length : nameHash(name) % PALETTE.length;
       i = first;
       if (this.used.size < PALETTE.length) {
         while (this.used.has(i)) i = (i + 1) % PALETTE.length;
@@ -84,3 +92,6 @@ export function distinctColors(registry: ColorRegistry, names: string[]): Map<st
 export const pageColors = new ColorRegistry();
 /** The registry of the page's task names (a namespace of its own: a page's groups and tasks together exceed the palette). */
 export const taskColors = new ColorRegistry();
+
+/** The page's experiment arms (or compare's A and B), in their order: the most distinct colours first. */
+export const armColors = new ColorRegistry(true);

@@ -97,3 +97,14 @@ describe('the series palette', () => {
     expect(minDistance(colors).d).toBeGreaterThanOrEqual(15);
   });
 });
+
+describe('ordered registries (experiment arms, A and B)', () => {
+  it('give the first series the palette’s first, most distinct colours, in their order', () => {
+    const arms = new ColorRegistry(true);
+    arms.registerAll(['40%', '20%'], false);
+    expect(arms.color('40%')).toBe(PALETTE[0]);
+    expect(arms.color('20%')).toBe(PALETTE[1]);
+    // any two of the first three are far apart: ΔE2000 of 30 or more
+    expect(minDistance(PALETTE.slice(0, 3)).d).toBeGreaterThanOrEqual(30);
+  });
+});

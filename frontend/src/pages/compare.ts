@@ -2,7 +2,7 @@
 import { el, fmtInt, getJson, showError } from '../api';
 import { HistogramChart, LineChart, sharedScales } from '../charts';
 import { cgroupLines, xsSeconds } from '../series';
-import { pageColors } from '../colors';
+import { armColors, pageColors } from '../colors';
 import { formatBpftrace, printedBuckets, type Histogram } from '../hist';
 import type { CgroupStats, CpuStat, Sample } from '../stream';
 import { deltaClass, durationTitle, format, formatDelta, kindOfKey } from '../format';
@@ -45,7 +45,7 @@ export function initComparePage(body: HTMLElement): void {
       const ha = ra.histograms?.[HIST];
       const hb = rb.histograms?.[HIST];
       // shares of each run's calls by default (A and B rarely make the same number); raw counts one click away
-      const hist = new HistogramChart(document.getElementById('compare-hist')!, ['A', 'B'], 300);
+      const hist = new HistogramChart(document.getElementById('compare-hist')!, ['A', 'B'], 300, undefined, armColors);
       const scaleOf = () => (document.querySelector<HTMLInputElement>('input[name="hist-scale"]:checked')?.value === 'count' ? 'count' : 'share');
       hist.setScale(scaleOf());
       hist.update([ha, hb]);

@@ -5,6 +5,7 @@ import { HistogramChart, metricAxis, StripChart } from '../charts';
 import { formatBpftrace, printedBuckets } from '../hist';
 import { outcome } from '../runstatus';
 import { readablePath, readableTable } from '../pointers';
+import { armColors } from '../colors';
 import { formatCount, formatDurationNs, formatP, formatPercent } from '../format';
 
 const HIST = 'distribute_cfs_runtime_ns';
@@ -142,7 +143,8 @@ export function initExperimentPage(body: HTMLElement): void {
     const hists = r.arms.map((a) => r.histograms?.[a]?.[HIST]);
     if (hists.some((h) => h && h.count > 0)) {
       $('hist-panel').hidden = false;
-      new HistogramChart($('exp-hist'), r.arms, 300).update(hists);
+      armColors.registerAll(r.arms, false); // in the arms' order: base first
+      new HistogramChart($('exp-hist'), r.arms, 300, undefined, armColors).update(hists);
       $('exp-hist').dataset.arms = String(r.arms.length);
       $('exp-hist-text').textContent = r.arms.map((a, i) => `${a}\n` + formatBpftrace(HIST, { buckets: hists[i] ? printedBuckets(hists[i]!) : [] })).join('\n');
     }
@@ -154,7 +156,7 @@ export function initExperimentPage(body: HTMLElement): void {
       const chart = el('div', { class: 'chart strip' });
       host.append(el('div', { class: 'metric-plot', 'data-metric': metric }, el('h3', { class: 'mono', title: `metric path: ${metric}` }, readablePath(metric), ' ', el('span', { class: 'hint' }, verdicts)), chart));
       const axis = metricAxis(metric);
-      new StripChart(chart, 220, axis.title, undefined, axis.unit).update(r.arms, r.arms.map((a) => byArm[a]?.values ?? []));
+      new StripChart(chart, 220, axis.title, armColors, axis.unit).update(r.arms, r.arms.map((a) => byArm[a]?.values ?? []));
     }
     $('metrics-panel').hidden = false;
     body.dataset.loaded = 'true';
