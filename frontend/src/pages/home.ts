@@ -217,6 +217,9 @@ function whenCell(iso: string | null | undefined): Node[] {
   const t = document.createElement('time');
   t.dateTime = new Date(iso).toISOString();
   t.title = t.dateTime;
-  t.textContent = whenText(iso);
+  // the date over the time and zone (each kept whole), so that the column stays narrow
+  const text = whenText(iso);
+  const cut = text.indexOf(' ');
+  t.append(el('span', { class: 'nowrap' }, text.slice(0, cut)), ' ', el('span', { class: 'nowrap' }, text.slice(cut + 1)));
   return [t];
 }
