@@ -4,8 +4,9 @@
 # Default: embedded H2 under /app/data. With SPRING_PROFILES_ACTIVE=postgres it uses PostgreSQL
 # (CFSLAB_DB_URL, CFSLAB_DB_USER, CFSLAB_DB_PASSWORD); see docker-compose.yml.
 
-# Node for the front-end build (vite needs Node 20.19+, newer than the distribution's nodejs)
-FROM node:20-bookworm-slim AS node
+# Node for the front-end build: the current LTS (Vite 8 needs 20.19+; Node 20 reached its end of life in April 2026).
+# Every base image here is listed in README.md's "Base images" with the date its maintenance ends (DeploymentFilesTest).
+FROM node:26-trixie-slim AS node
 
 FROM eclipse-temurin:17-jdk AS build
 COPY --from=node /usr/local/bin/node /usr/local/bin/node

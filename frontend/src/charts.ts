@@ -433,12 +433,43 @@ export interface Line {
   values: (number | null)[];
 }
 
+/** An x and a y range. */
+export interface Ranges {
+  x: [number, number];
+  y: [number, number];
+}
+
+/**
+ * The ranges that show every chart's data on one scale: x from 0 to the longest time, y from 0 to the largest value
+ * (5 % headroom; at least 1 so that an all-zero chart still has an axis).
+ */
+export function sharedScales(xs: number[][], lines: Line[][]): Ranges {
+  let xMax = 0;
+  for (const x of xs) for (const v of x) if (v > xMax) xMax = v;
+  let yMax = 0;
+  let yMin = 0;
+  for (const ls of lines) for (const l of ls) for (const v of l.values) {
+    if (v != null && Number.isFinite(v)) {
+      if (v > yMax) yMax = v;
+      if (v < yMin) yMin = v;
+    }
+  }
+  return { x: [0, xMax > 0 ? xMax : 1], y: [yMin, yMax > 0 ? yMax * 1.05 : 1] };
+}
+
 /**
  * Time series over simulated time, one colour per line name from the page's registry, values at the cursor in
  * the legend, a filter field above; redraws in place when the set of lines is unchanged.
  */
 export class LineChart extends ReusablePlot {
   private readonly filter: SeriesFilter;
+  /** Fixed x and y ranges shared with another chart (the compare page's A and B), or null: each fits its data. */
+  private fixed: Ranges | null = null;
+
+  /** Draws on these ranges from the next update on (two charts meant to be compared get the same). */
+  setScales(ranges: Ranges): void {
+    this.fixed = ranges;
+  }
 
   constructor(el: HTMLElement, private readonly yTitle: string, private readonly unit: Unit = 'count',
               private readonly height = 220, private readonly colors: ColorRegistry = pageColors) {
@@ -471,7 +502,9 @@ export class LineChart extends ReusablePlot {
       {
         width: width(this.el),
         height: this.height,
-        scales: { x: { time: false } },
+        scales: this.fixed
+          ? { x: { time: false, range: this.fixed.x }, y: { range: this.fixed.y } }
+          : { x: { time: false } },
         axes: [
           { label: 'simulated time', size: 40, values: (_u, splits) => durationTicks(splits.map((v) => v * 1e9)) },
           { label: this.yTitle, size: fitTicks(70), values: (_u, splits) => fmt.ticks(splits) },
@@ -498,6 +531,8 @@ export class LineChart extends ReusablePlot {
     );
     this.el.dataset.colors = JSON.stringify(Object.fromEntries(lines.map((l) => [l.label, colorOf.get(l.label)!])));
     this.el.dataset.axes = JSON.stringify(['simulated time', this.yTitle]);
+    this.el.dataset.ranges = JSON.stringify({ x: this.plot.scales.x.min != null ? [this.plot.scales.x.min, this.plot.scales.x.max] : null,
+      y: this.plot.scales.y.min != null ? [this.plot.scales.y.min, this.plot.scales.y.max] : null });
     this.applyFilter();
   }
 }

@@ -4,14 +4,16 @@
 // gets the next free colour, so that the first PALETTE.length names of a page are all distinct.
 
 /**
- * 32 colours that stay distinct side by side: Tableau 10, then Kelly's colours of maximum contrast less white,
- * black and the near-duplicates of the first ten, then the light halves of Tableau 20.
+ * 32 colours that stay distinct side by side, on a white page: picked greedily, each the sRGB colour (a grid of 17
+ * steps a channel, CIE L* 30 to 82 so that a thin line shows on white, chroma 20 or more so that none is a grey)
+ * farthest in CIEDE2000 from those already picked, starting from Tableau's blue. Any two differ by a ΔE2000 of 15.7
+ * or more (colors.test.ts computes it); the palette before this one had two purples 4 apart (#aec7e8, #a1caf1).
  */
 export const PALETTE = [
-  '#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf',
-  '#875692', '#f3c300', '#a1caf1', '#be0032', '#c2b280', '#008856', '#e68fac', '#0067a5', '#f99379', '#604e97',
-  '#f6a600', '#b3446c', '#dcd300', '#882d17', '#8db600', '#654522', '#e25822', '#2b3d26',
-  '#aec7e8', '#98df8a', '#ff9896', '#c5b0d5',
+  '#1f77b4', '#aadd00', '#ff6600', '#005500', '#ff00dd', '#773333', '#00dddd', '#5500cc', '#bbbbee', '#886600',
+  '#ffbb11', '#559966', '#ffaaaa', '#776688', '#ff0055', '#005555', '#33bbff', '#aa9977', '#aa0077', '#8866ff',
+  '#aa4400', '#00dd77', '#aa7777', '#009999', '#889911', '#224488', '#ffaaee', '#bbcc99', '#555533', '#ffbb88',
+  '#664422', '#7799ff',
 ];
 
 /** FNV-1a of the name: a fixed, well-spread choice of a first colour. */
@@ -29,19 +31,27 @@ export class ColorRegistry {
   private readonly used = new Set<number>();
 
   /**
+   * @param ordered names take the palette's colours in the order they are registered (a page's experiment arms, A
+   *                and B): the palette's first colours are the most distinct of all (each picked farthest from those
+   *                before it), so two or three series never land on two neighbouring hues, as a hash can put them
+   */
+  constructor(private readonly ordered = false) {}
+
+  /**
    * Assigns colours to names in sorted order (those not yet known), so that two pages that register the same set
    * of names first (the run page and the compare page of one scenario's groups) give each the same colour
    * whatever order their charts then ask in.
    */
-  registerAll(names: Iterable<string>): void {
-    for (const n of [...new Set(names)].sort()) this.color(n);
+  registerAll(names: Iterable<string>, sorted = true): void {
+    const list = [...new Set(names)];
+    for (const n of sorted ? list.sort() : list) this.color(n);
   }
 
   /** The colour of a series name: the same for every call with that name on this registry. */
   color(name: string): string {
     let i = this.byName.get(name);
     if (i === undefined) {
-      const first = nameHash(name) % PALETTE.length;
+      const first = this.ordered ? this.byName.size % PALETTE.length : nameHash(name) % PALETTE.length;
       i = first;
       if (this.used.size < PALETTE.length) {
         while (this.used.has(i)) i = (i + 1) % PALETTE.length;
@@ -82,3 +92,6 @@ export function distinctColors(registry: ColorRegistry, names: string[]): Map<st
 export const pageColors = new ColorRegistry();
 /** The registry of the page's task names (a namespace of its own: a page's groups and tasks together exceed the palette). */
 export const taskColors = new ColorRegistry();
+
+/** The page's experiment arms (or compare's A and B), in their order: the most distinct colours first. */
+export const armColors = new ColorRegistry(true);

@@ -77,3 +77,27 @@ describe('histogram x labels', () => {
     expect(LATENCY_NAMES.wakeup_latency_us).toBe('wake-up latency');
   });
 });
+
+describe('the editor after the last newcomer walk', () => {
+  it("says a refused timeline write as the tree says a refused write: the kernel's echo command first", async () => {
+    const { actionRefusal } = await import('../src/pages/editor');
+    expect(actionRefusal({ at: '1s', write: '/web/cpu.max', value: '500 100000' }, 'quota 500 us is below the 1000 us minimum', 'EINVAL'))
+      .toBe("at 1s: echo '500 100000' > /web/cpu.max: quota 500 us is below the 1000 us minimum (EINVAL)");
+    // a reason that already names the command is not repeated
+    expect(actionRefusal({ write: '/a/cpu.max', value: 'x' }, "echo 'x' > /a/cpu.max: bad", null)).toBe("echo 'x' > /a/cpu.max: bad");
+    expect(actionRefusal({ at: '2s', taskset: 't', cpus: '99' }, 'no CPU 99', 'EINVAL')).toBe('at 2s: taskset 99 t: no CPU 99 (EINVAL)');
+  });
+
+  it('lays out the tree with taller rows where a refused write says why (the message wraps, never cut)', async () => {
+    const { rowTops, ROW_HEIGHT, ERROR_HEIGHT } = await import('../src/pages/editor');
+    const { tops, height } = rowTops(['/', '/a', '/b', '/c'], new Set(['/a']));
+    expect(tops).toEqual([0, ROW_HEIGHT, 2 * ROW_HEIGHT + ERROR_HEIGHT, 3 * ROW_HEIGHT + ERROR_HEIGHT]);
+    expect(height).toBe(4 * ROW_HEIGHT + ERROR_HEIGHT);
+  });
+
+  it('creates a new scenario with the placeholders where nothing was typed, keys in order', async () => {
+    const { withSuggestions } = await import('../src/pages/editor');
+    expect(JSON.stringify(withSuggestions({ kernel: { hz: 250 } }))).toBe('{"name":"new scenario","duration":"5s","kernel":{"hz":250}}');
+    expect(JSON.stringify(withSuggestions({ name: 'mine', kernel: { hz: 250 } }))).toBe('{"name":"mine","duration":"5s","kernel":{"hz":250}}');
+  });
+});

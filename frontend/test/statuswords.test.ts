@@ -57,7 +57,7 @@ describe('interruptionNote: attempts that died with their instance', () => {
 describe('latency durations as a person reads them', () => {
   it('goes up to seconds (run_delay of a busy task is tens of seconds, not 28427.81 ms)', () => {
     expect(us(28_427_810)).toBe('28.4 s');
-    expect(us(1_500)).toBe('1.5 ms');
+    expect(us(1_500)).toBe('1.50 ms'); // 3 significant digits, zeros kept (format.ts)
     expect(us(12.5)).toBe('12.5 µs');
     expect(us(undefined)).toBe('–');
   });

@@ -1,10 +1,11 @@
 // Compare: two finished runs, histograms overlaid, per-group cpu.stat with their differences.
 import { el, fmtInt, getJson, showError } from '../api';
-import { HistogramChart, LineChart } from '../charts';
+import { HistogramChart, LineChart, sharedScales } from '../charts';
 import { cgroupLines, xsSeconds } from '../series';
-import { pageColors } from '../colors';
+import { armColors, pageColors } from '../colors';
 import { formatBpftrace, printedBuckets, type Histogram } from '../hist';
 import type { CgroupStats, CpuStat, Sample } from '../stream';
+import { deltaClass, durationTitle, format, formatDelta, kindOfKey } from '../format';
 
 const HIST = 'distribute_cfs_runtime_ns';
 const KEYS: (keyof CpuStat)[] = ['usage_usec', 'nr_periods', 'nr_throttled', 'throttled_usec', 'nr_bursts'];
@@ -26,8 +27,10 @@ export interface DiffRow {
 export function diffRows(a: Record<string, CgroupStats>, b: Record<string, CgroupStats>): DiffRow[] {
   const paths = [...new Set([...Object.keys(a), ...Object.keys(b)])];
   const rows = paths.map((path) => ({ path, a: a[path]?.['cpu.stat'] ?? {}, b: b[path]?.['cpu.stat'] ?? {} }));
-  const d = (r: DiffRow) => Math.abs((r.b.throttled_usec ?? 0) - (r.a.throttled_usec ?? 0));
-  return rows.sort((x, y) => d(y) - d(x) || x.path.localeCompare(y.path));
+  // a group that one run lacks has no difference: after those that both have, the most throttled first
+  const d = (r: DiffRow) => (r.a.throttled_usec == null || r.b.throttled_usec == null ? -1 : Math.abs(r.b.throttled_usec - r.a.throttled_usec));
+  const one = (r: DiffRow) => r.a.throttled_usec ?? r.b.throttled_usec ?? 0;
+  return rows.sort((x, y) => d(y) - d(x) || one(y) - one(x) || x.path.localeCompare(y.path));
 }
 
 export function initComparePage(body: HTMLElement): void {
@@ -42,7 +45,7 @@ export function initComparePage(body: HTMLElement): void {
       const ha = ra.histograms?.[HIST];
       const hb = rb.histograms?.[HIST];
       // shares of each run's calls by default (A and B rarely make the same number); raw counts one click away
-      const hist = new HistogramChart(document.getElementById('compare-hist')!, ['A', 'B'], 300);
+      const hist = new HistogramChart(document.getElementById('compare-hist')!, ['A', 'B'], 300, undefined, armColors);
       const scaleOf = () => (document.querySelector<HTMLInputElement>('input[name="hist-scale"]:checked')?.value === 'count' ? 'count' : 'share');
       hist.setScale(scaleOf());
       hist.update([ha, hb]);
@@ -58,8 +61,14 @@ export function initComparePage(body: HTMLElement): void {
       // the names the run page registers (the lines of its three group charts), so that a group has its run-page colour
       pageColors.registerAll([ra, rb].flatMap((r) => (['nr_throttled', 'throttled_usec', 'usage_usec'] as const)
         .flatMap((k) => cgroupLines(r.series ?? [], k).lines.map((l) => l.label))));
-      [ra, rb].forEach((r, i) => new LineChart(document.getElementById(i === 0 ? 'compare-throttled-a' : 'compare-throttled-b')!,
-        'throttled time', 'usec').update(xsSeconds(r.series ?? []), lines[i]));
+      // A and B on one x and one y scale (the longer run's time, the larger value), so that the two charts compare
+      const xs = [ra, rb].map((r) => xsSeconds(r.series ?? []));
+      const scales = sharedScales(xs, lines);
+      [ra, rb].forEach((_r, i) => {
+        const chart = new LineChart(document.getElementById(i === 0 ? 'compare-throttled-a' : 'compare-throttled-b')!, 'throttled time', 'usec');
+        chart.setScales(scales);
+        chart.update(xs[i], lines[i]);
+      });
 
       const table = document.getElementById('compare-table')!;
       const head = el('tr', {}, el('th', { rowspan: '2' }, 'cgroup'), ...KEYS.map((k) => el('th', { colspan: '3' }, k)));
@@ -70,11 +79,14 @@ export function initComparePage(body: HTMLElement): void {
         ...rows.slice(0, MAX_ROWS).map((r) =>
           el('tr', {}, el('td', { class: 'path' }, r.path),
             ...KEYS.flatMap((k) => {
+              // one rule per kind (format.ts): counts and the kernel's µs counters as integers, "–" where a side
+              // lacks the value (a group only one run has), and colour only where lower is better (throttling)
               const va = r.a[k];
               const vb = r.b[k];
-              const delta = (vb ?? 0) - (va ?? 0);
-              return [el('td', {}, fmtInt(va)), el('td', {}, fmtInt(vb)),
-                el('td', { class: delta > 0 ? 'up' : delta < 0 ? 'down' : '' }, delta > 0 ? `+${fmtInt(delta)}` : fmtInt(delta))];
+              const kind = kindOfKey(k);
+              const title = (v: number | undefined): Record<string, string> => (kind === 'counter' && v != null ? { title: durationTitle(v) } : {});
+              return [el('td', title(va), format(kind, va)), el('td', title(vb), format(kind, vb)),
+                el('td', { class: deltaClass(k, va, vb), 'data-key': k }, formatDelta(kind, va, vb))];
             })),
         ),
       );

@@ -21,6 +21,19 @@ interface ScenarioView {
 
 const FILES = ['cpu.max', 'cpu.max.burst', 'cpu.weight'] as const;
 export const ROW_HEIGHT = 30;
+/** What a row with a refused write's message grows by: the message wraps under the row, up to three lines. */
+export const ERROR_HEIGHT = 54;
+
+/** The top of each row (px) and the total height, when the rows whose paths are in `errors` are ERROR_HEIGHT taller. */
+export function rowTops(paths: string[], errors: { has(path: string): boolean }): { tops: number[]; height: number } {
+  const tops: number[] = [];
+  let y = 0;
+  for (const p of paths) {
+    tops.push(y);
+    y += ROW_HEIGHT + (errors.has(p) ? ERROR_HEIGHT : 0);
+  }
+  return { tops, height: y };
+}
 const OVERSCAN = 10;
 
 /**
@@ -32,6 +45,14 @@ export const DEFAULT_SCENARIO = {
   name: 'new scenario',
   duration: '5s',
 };
+
+/** What the new-scenario form shows greyed in its empty name and duration fields, and stores when they stay empty. */
+export const NEW_SCENARIO_PLACEHOLDERS: Record<string, string> = { name: DEFAULT_SCENARIO.name, duration: DEFAULT_SCENARIO.duration };
+
+/** A new scenario's document with the placeholders' name and duration where the user typed none (keys in order). */
+export function withSuggestions(d: Record<string, any>): Record<string, any> {
+  return { name: d.name ?? DEFAULT_SCENARIO.name, duration: d.duration ?? DEFAULT_SCENARIO.duration, ...d };
+}
 
 /** `GET /api/scenario-defaults?version=`: what each key means when left out (io.cfslab.scenario.ScenarioDefaults). */
 export interface ScenarioDefaults {
@@ -230,6 +251,19 @@ export function actionSummary(a: Record<string, any>): string {
   return JSON.stringify(a);
 }
 
+/**
+ * A refused timeline action in the words the tree uses for a refused write: the command as the kernel would see it,
+ * then the reason ("at 1s: echo '500 100000' > /web/cpu.max: quota 500 us is below the 1000 us minimum (EINVAL)").
+ * The service's reason for a timeline entry names only the value; a reason that already starts with the command is
+ * kept as it is.
+ */
+export function actionRefusal(entry: Record<string, any>, reason: string, errno?: string | null): string {
+  const command = 'write' in entry ? `echo '${entry.value}' > ${entry.write}` : actionSummary(entry);
+  const text = reason.startsWith(command) || reason.startsWith('echo ') ? reason : `${command}: ${reason}`;
+  const withErrno = errno && !text.includes(`(${errno})`) ? `${text} (${errno})` : text;
+  return entry.at ? `at ${entry.at}: ${withErrno}` : withErrno;
+}
+
 function problemText(e: unknown): string {
   if (e instanceof ApiError) {
     const list = e.problem.errors ?? [];
@@ -253,7 +287,7 @@ export function initEditorPage(body: HTMLElement): void {
   const removedKernelKeys = new Set<string>();
   let baseline = '';
   let leaving = false;
-  // the stored scenario's kernel (not the form's): which cgroup files its tree has
+  // the kernel of the version in the form: which cgroup files the tree offers
   let treeDefaults: ScenarioDefaults | null = null;
 
   const nodes = new Map<string, TreeNode>();
@@ -337,6 +371,13 @@ export function initEditorPage(body: HTMLElement): void {
       if (versionInput.value.trim() !== wanted) return; // typed on since: the newer answer labels the form
       defaults = d;
       defaultsFor = wanted;
+      // the tree offers the files of the version in the form at once, not only after Save (cpu.max.burst is gone as
+      // soon as 5.4 is typed); a write is checked against the stored scenario's kernel all the same
+      if (treeDefaults?.version !== d.version) {
+        treeDefaults = d;
+        treeEl.dataset.version = d.version;
+        if (nodes.size) rebuildRows();
+      }
       versionInput.classList.remove('bad');
       effectiveEl.classList.remove('error');
       labelDefaults();
@@ -371,7 +412,7 @@ export function initEditorPage(body: HTMLElement): void {
           input.value = keep;
         }
         auto.textContent = `default (${dflt})`;
-      } else {
+      } else if (id || NEW_SCENARIO_PLACEHOLDERS[input.name] === undefined) {
         input.placeholder = `default: ${dflt}`;
       }
     }
@@ -392,7 +433,13 @@ export function initEditorPage(body: HTMLElement): void {
         auto.dataset.default = 'true';
         input.prepend(auto);
       }
-      input.value = v == null ? '' : String(v);
+      // a new scenario's name and duration are placeholders, not values: typing replaces them (empty: they are used)
+      const suggested = !id ? NEW_SCENARIO_PLACEHOLDERS[input.name] : undefined;
+      input.value = suggested !== undefined || v == null ? '' : String(v);
+      if (suggested !== undefined) {
+        (input as HTMLInputElement).placeholder = suggested;
+        (input as HTMLInputElement).required = false;
+      }
       input.disabled = readOnly;
     }
     optionsForm.querySelector('button')!.hidden = readOnly;
@@ -414,9 +461,7 @@ export function initEditorPage(body: HTMLElement): void {
     const v = await getJson<ScenarioView>(`/api/scenarios/${id}`);
     doc = v.scenario;
     $('scenario-title').textContent = v.name;
-    await fillOptions();
-    treeDefaults = await fetchDefaults(doc.kernel?.version);
-    if (nodes.size) rebuildRows();
+    await fillOptions(); // the tree follows the form's version (loadDefaults)
   }
 
   async function createAndOpen(d: Record<string, any>): Promise<void> {
@@ -455,7 +500,7 @@ export function initEditorPage(body: HTMLElement): void {
   optionsForm.addEventListener('submit', async (ev) => {
     ev.preventDefault();
     try {
-      if (!id) return await createAndOpen(formDoc(doc));
+      if (!id) return await createAndOpen(withSuggestions(formDoc(doc)));
       await saveOptions();
       ok('options saved');
     } catch (e) {
@@ -524,18 +569,33 @@ export function initEditorPage(body: HTMLElement): void {
   });
 
   // ---- cgroup tree ----
+  let tops: number[] = [];
   function rebuildRows(): void {
     rows = nodes.has('/') ? visibleRows(nodes, '/', expanded) : [];
-    spacer.style.height = `${rows.length * ROW_HEIGHT}px`;
+    const layout = rowTops(rows.map((r) => r.path), rowErrors);
+    tops = layout.tops;
+    spacer.style.height = `${layout.height}px`;
     treeEl.dataset.rows = String(rows.length);
     for (const r of rendered.values()) r.remove();
     rendered.clear();
     renderWindow();
   }
 
+  /** The index of the row at `y` px (binary search over the tops: rows with a message are taller). */
+  function rowAt(y: number): number {
+    let lo = 0;
+    let hi = tops.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (tops[mid] <= y) lo = mid;
+      else hi = mid - 1;
+    }
+    return Math.max(0, lo);
+  }
+
   function renderWindow(): void {
-    const first = Math.max(0, Math.floor(treeEl.scrollTop / ROW_HEIGHT) - OVERSCAN);
-    const last = Math.min(rows.length, Math.ceil((treeEl.scrollTop + treeEl.clientHeight) / ROW_HEIGHT) + OVERSCAN);
+    const first = Math.max(0, rowAt(treeEl.scrollTop) - OVERSCAN);
+    const last = Math.min(rows.length, rowAt(treeEl.scrollTop + treeEl.clientHeight) + 1 + OVERSCAN);
     const keep = new Set<string>();
     for (let i = first; i < last; i++) {
       const { path, depth } = rows[i];
@@ -546,7 +606,8 @@ export function initEditorPage(body: HTMLElement): void {
         rendered.set(path, r);
         treeEl.append(r);
       }
-      r.style.top = `${i * ROW_HEIGHT}px`;
+      r.style.top = `${tops[i]}px`;
+      r.style.height = `${ROW_HEIGHT + (rowErrors.has(path) ? ERROR_HEIGHT : 0)}px`;
     }
     for (const [path, r] of rendered) {
       if (!keep.has(path) && !r.contains(document.activeElement)) {
@@ -615,10 +676,11 @@ export function initEditorPage(body: HTMLElement): void {
       const now = (await getText(cgroupFileUrl(id, path, file))).trim();
       n.files![file] = now;
       input.value = now;
-      rowErrors.delete(path);
+      const had = rowErrors.delete(path);
       row.classList.remove('has-error');
       errSpan.textContent = '';
       errSpan.title = '';
+      if (had) relayout();
       input.classList.add('saved');
       setTimeout(() => input.classList.remove('saved'), 800);
       ok(`echo '${value}' > ${path === '/' ? '' : path}/${file}: ok`);
@@ -630,12 +692,21 @@ export function initEditorPage(body: HTMLElement): void {
       row.classList.add('has-error');
       errSpan.textContent = msg;
       errSpan.title = msg;
+      relayout();
       input.classList.add('bad');
       setTimeout(() => input.classList.remove('bad'), 800);
       fail(e);
     } finally {
       setTimeout(() => delete input.dataset.busy, 0);
     }
+  }
+
+  /** Row tops again after a row gained or lost its message (the rendered rows are kept, so focus stays). */
+  function relayout(): void {
+    const layout = rowTops(rows.map((r) => r.path), rowErrors);
+    tops = layout.tops;
+    spacer.style.height = `${layout.height}px`;
+    renderWindow();
   }
 
   async function loadTree(): Promise<void> {
@@ -805,14 +876,19 @@ export function initEditorPage(body: HTMLElement): void {
   timelineForm.addEventListener('submit', async (ev) => {
     ev.preventDefault();
     const f = timelineForm.elements as any;
+    let entry: Record<string, unknown> | null = null;
     try {
-      const entry = timelineEntry(f.at.value, f.kind.value, f.arg1.value, f.arg2.value);
+      entry = timelineEntry(f.at.value, f.kind.value, f.arg1.value, f.arg2.value);
       await sendJson('POST', `/api/scenarios/${id}/timeline`, entry);
       await loadTimeline();
       timelineForm.reset();
       ok('timeline action added');
     } catch (e) {
       fail(e);
+      // a refused write reads as the tree's do: the command, then the kernel's reason and errno
+      if (entry && e instanceof ApiError && (e.problem.errors?.length ?? 1) <= 1) {
+        errorEl.textContent = actionRefusal(entry, e.problem.detail ?? e.message, e.problem.errno);
+      }
     }
   });
 

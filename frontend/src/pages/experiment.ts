@@ -5,24 +5,39 @@ import { HistogramChart, metricAxis, StripChart } from '../charts';
 import { formatBpftrace, printedBuckets } from '../hist';
 import { outcome } from '../runstatus';
 import { readablePath, readableTable } from '../pointers';
+import { armColors } from '../colors';
+import { formatCount, formatDurationNs, formatP, formatPercent } from '../format';
 
 const HIST = 'distribute_cfs_runtime_ns';
 const FINISHED = ['done', 'failed', 'cancelled'];
 
-/** mean±coefvar%, as seed 00 prints it. */
-export function meanCv(m: { amean?: number; coefvar?: number | null } | undefined): string {
+/**
+ * mean±coefvar%, as seed 00 prints it, the mean in its metric's kind (format.ts): counts and the kernel's µs counters
+ * as integers (one decimal for a mean that is not whole), durations in their unit, rates per second.
+ */
+export function meanCv(m: { amean?: number; coefvar?: number | null } | undefined, metric = ''): string {
   if (!m || m.amean == null) return 'n/a';
   const cv = m.coefvar == null ? '-' : `${m.coefvar.toFixed(2)}%`;
-  return `${fmtValue(m.amean)}±${cv}`;
+  return `${fmtValue(m.amean, metric)}±${cv}`;
 }
 
-export function fmtValue(v: number): string {
-  const a = Math.abs(v);
-  if (a >= 100000) return fmtInt(v);
-  if (a >= 100) return v.toFixed(2);
-  if (a >= 1) return v.toFixed(3);
-  if (a >= 0.01 || a === 0) return v.toFixed(4);
-  return v.toPrecision(3);
+/** A metric's value by the kind its name says (`_s`/`_ns` durations, `_per_s` rates; counts and µs counters otherwise). */
+export function fmtValue(v: number, metric = ''): string {
+  const { unit } = metricAxis(metric || 'count');
+  switch (unit) {
+    case 'sec': return formatDurationNs(v * 1e9);
+    case 'nsec': return formatDurationNs(v);
+    case 'per_s': return `${formatCount(Math.round(v * 10) / 10)}/s`;
+    case 'percent': return formatPercent(v);
+    default: return formatCount(Number.isInteger(v) ? v : Math.round(v * 10) / 10);
+  }
+}
+
+/** A description split at its first blank line: [summary, details] (details '' when there is none). */
+export function splitDescription(d: string): [string, string] {
+  const t = d.trim();
+  const i = t.indexOf('\n\n');
+  return i < 0 ? [t, ''] : [t.slice(0, i).trim(), t.slice(i).trim()];
 }
 
 export function initExperimentPage(body: HTMLElement): void {
@@ -68,7 +83,11 @@ export function initExperimentPage(body: HTMLElement): void {
     progressText.textContent = `${x.progress.toFixed(1)} % · ${x.done} of ${x.total} runs done · ${x.arms.length} arms × ${x.repeats}`;
     cancelBtn.hidden = FINISHED.includes(x.status);
     deleteBtn.hidden = !FINISHED.includes(x.status);
-    $('exp-description').textContent = x.description ?? '';
+    // one paragraph first; the setup and what was scaled down behind "details"
+    const [summary, details] = splitDescription(x.description ?? '');
+    $('exp-description').textContent = summary;
+    $('exp-details-text').textContent = details;
+    $('exp-details').hidden = details === '';
     if (x.error) showError(errorEl, new Error(outcome(x.status, x.error)));
     drawResultsNote(x);
     const tbody = document.querySelector('#arms tbody')!;
@@ -113,18 +132,19 @@ export function initExperimentPage(body: HTMLElement): void {
     table.querySelector('tbody')!.replaceChildren(...Object.entries(r.metrics).map(([metric, byArm]) =>
       // the metric as a person reads it; its path as an experiment document writes it (escaped) on hover
       el('tr', { 'data-metric': metric }, el('td', { class: 'path', title: `metric path: ${metric}` }, readablePath(metric)),
-        ...r.arms.map((a) => el('td', { title: (byArm[a]?.values ?? []).map((v) => (v == null ? 'n/a' : String(v))).join(', ') }, meanCv(byArm[a]))),
+        ...r.arms.map((a) => el('td', { title: (byArm[a]?.values ?? []).map((v) => (v == null ? 'n/a' : String(v))).join(', ') }, meanCv(byArm[a], metric))),
         ...others.map((a) => {
           const v = byArm[a]?.verdict ?? '-';
           return el('td', { class: v === 'noise' ? 'noise' : v.startsWith('+') ? 'up' : v.startsWith('-') ? 'down' : '' }, v);
         }),
-        ...others.map((a) => el('td', {}, byArm[a]?.p_value == null ? '-' : byArm[a].p_value! < 1e-4 ? byArm[a].p_value!.toExponential(1) : byArm[a].p_value!.toFixed(4))))));
+        ...others.map((a) => el('td', {}, formatP(byArm[a]?.p_value))))));
     $('table-panel').hidden = false;
 
     const hists = r.arms.map((a) => r.histograms?.[a]?.[HIST]);
     if (hists.some((h) => h && h.count > 0)) {
       $('hist-panel').hidden = false;
-      new HistogramChart($('exp-hist'), r.arms, 300).update(hists);
+      armColors.registerAll(r.arms, false); // in the arms' order: base first
+      new HistogramChart($('exp-hist'), r.arms, 300, undefined, armColors).update(hists);
       $('exp-hist').dataset.arms = String(r.arms.length);
       $('exp-hist-text').textContent = r.arms.map((a, i) => `${a}\n` + formatBpftrace(HIST, { buckets: hists[i] ? printedBuckets(hists[i]!) : [] })).join('\n');
     }
@@ -136,7 +156,7 @@ export function initExperimentPage(body: HTMLElement): void {
       const chart = el('div', { class: 'chart strip' });
       host.append(el('div', { class: 'metric-plot', 'data-metric': metric }, el('h3', { class: 'mono', title: `metric path: ${metric}` }, readablePath(metric), ' ', el('span', { class: 'hint' }, verdicts)), chart));
       const axis = metricAxis(metric);
-      new StripChart(chart, 220, axis.title, undefined, axis.unit).update(r.arms, r.arms.map((a) => byArm[a]?.values ?? []));
+      new StripChart(chart, 220, axis.title, armColors, axis.unit).update(r.arms, r.arms.map((a) => byArm[a]?.values ?? []));
     }
     $('metrics-panel').hidden = false;
     body.dataset.loaded = 'true';

@@ -1,7 +1,8 @@
 // Home: Run buttons (POST /api/runs), ready-made experiments (POST /api/experiments), the experiments table and
 // the runs table (runs that belong to no experiment, with the settings they ran with), refreshed every second
 // while something is active; finished runs and experiments can be deleted.
-import { clearErrorBeside, del, el, fmtSeconds, getJson, paceOption, sendJson, showError, showErrorBeside, startRun, type ExperimentView, type RunView } from '../api';
+import { formatDurationNs } from '../format';
+import { clearErrorBeside, del, el, getJson, paceOption, sendJson, showError, showErrorBeside, startRun, type ExperimentView, type RunView } from '../api';
 import { summarize } from '../settings';
 import { outcome } from '../runstatus';
 
@@ -113,10 +114,11 @@ export function initHomePage(): void {
         el('td', {}, el('span', { class: 'badge' })),
         el('td', { class: 'progress-col' }, el('progress', { max: '100' })),
         el('td', { class: 'num' }), el('td', { class: 'num' }),
+        el('td', { class: 'pace' }, paceText(r.pace)),
         el('td', { 'data-setting': 'throttle' }, s.throttle), el('td', { 'data-setting': 'unthrottle' }, s.unthrottle),
         el('td', { 'data-setting': 'version' }, s.version), el('td', { 'data-setting': 'hz' }, s.hz),
         el('td', { 'data-setting': 'machine' }, s.machine),
-        el('td', {}), el('td', { class: 'actions' }));
+        el('td', { class: 'when' }, ...whenCell(r.createdAt)), el('td', { class: 'actions' }));
       rows.set(r.id, tr);
     }
     const cells = tr.children;
@@ -128,10 +130,9 @@ export function initHomePage(): void {
     bar.value = r.progress;
     bar.dataset.progress = String(r.progress);
     (cells[0].firstElementChild as HTMLInputElement).disabled = r.status !== 'done';
-    cells[5].textContent = `${fmtSeconds(r.simulatedNs)} / ${fmtSeconds(r.durationNs)}`;
-    cells[6].textContent = `${(r.wallMs / 1000).toFixed(1)} s`;
-    cells[12].textContent = r.startedAt ? new Date(r.startedAt).toLocaleTimeString() : '';
-    const actions = cells[13] as HTMLElement;
+    cells[5].textContent = `${formatDurationNs(r.simulatedNs)} / ${formatDurationNs(r.durationNs)}`;
+    cells[6].textContent = r.wallMs > 0 ? formatDurationNs(r.wallMs * 1e6) : '–';
+    const actions = cells[14] as HTMLElement;
     if (FINISHED.includes(r.status) && !actions.firstChild) {
       actions.append(deleteButton(`/api/runs/${r.id}`, 'run', () => {
         tr!.remove();
@@ -145,7 +146,7 @@ export function initHomePage(): void {
     try {
       const runs = await getJson<RunView[]>('/api/runs?standalone=true');
       if (runs.length === 0) {
-        tbody.replaceChildren(el('tr', {}, el('td', { colspan: '14', class: 'hint' }, 'No runs yet: press Run on a scenario.')));
+        tbody.replaceChildren(el('tr', {}, el('td', { colspan: '15', class: 'hint' }, 'No runs yet: press Run on a scenario.')));
       } else {
         tbody.replaceChildren(...runs.slice(0, 200).map(row));
       }
@@ -179,7 +180,7 @@ export function initHomePage(): void {
             el('td', {}, el('span', { class: `badge ${x.status}`, title: x.error ? outcome(x.status, x.error) : '' }, x.status)),
             el('td', { class: 'progress-col' }, bar),
             el('td', { class: 'num' }, `${x.done}/${x.total} (${x.arms.length} arms × ${x.repeats})`),
-            el('td', {}, new Date(x.createdAt).toLocaleTimeString()),
+            el('td', { class: 'when' }, ...whenCell(x.createdAt)),
             actions);
         }));
       }
@@ -191,4 +192,34 @@ export function initHomePage(): void {
     }
   }
   void refreshExperiments();
+}
+
+/** A run's pace as the run page's chip says it: "10× real time", or "as fast as possible" when none was asked. */
+export function paceText(pace: number | null | undefined): string {
+  return pace == null ? 'as fast as possible' : `${Number(pace.toPrecision(3))}× real time`;
+}
+
+/**
+ * When something was created, as a person here reads it: the date and time in this browser's time zone with the
+ * zone's name ("2026-12-01 08:30:05 GMT+1", "2026-12-01 02:30:05 EST"); the exact instant, ISO 8601 in UTC, is the
+ * cell's hover text and its `datetime`.
+ */
+export function whenText(iso: string, timeZone?: string): string {
+  const p = Object.fromEntries(new Intl.DateTimeFormat('en-CA', {
+    timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+    hourCycle: 'h23', timeZoneName: 'short',
+  }).formatToParts(new Date(iso)).map((x) => [x.type, x.value]));
+  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second} ${p.timeZoneName}`;
+}
+
+function whenCell(iso: string | null | undefined): Node[] {
+  if (!iso) return [document.createTextNode('–')];
+  const t = document.createElement('time');
+  t.dateTime = new Date(iso).toISOString();
+  t.title = t.dateTime;
+  // the date over the time and zone (each kept whole), so that the column stays narrow
+  const text = whenText(iso);
+  const cut = text.indexOf(' ');
+  t.append(el('span', { class: 'nowrap' }, text.slice(0, cut)), ' ', el('span', { class: 'nowrap' }, text.slice(cut + 1)));
+  return [t];
 }

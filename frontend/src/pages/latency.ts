@@ -1,9 +1,9 @@
 // Run page, per-task latency (contract v1.1): a table of each task's run_delay, wake-up latency and run-stretch
 // wall-time percentiles, and the log2 histogram (µs, as runqlat prints it) of the task chosen in the table.
-import { el, fmtInt } from '../api';
+import { el } from '../api';
 import { HistogramChart } from '../charts';
 import type { Bucket } from '../hist';
-import { formatDuration } from '../units';
+import { formatCount, formatDurationNs } from '../format';
 import { hideBlankColumns } from '../tables';
 
 export interface Latency {
@@ -31,7 +31,7 @@ export const MAX_LATENCY_ROWS = 200;
 
 /** A duration in µs as a person reads it (28.4 s, 340 ms, 12.5 µs; units.ts), '–' when absent. */
 export function us(v: number | undefined): string {
-  return v == null ? '–' : formatDuration(v * 1e3) || '–';
+  return v == null ? '–' : formatDurationNs(v * 1e3);
 }
 
 /** The tasks worth a row, most delayed first (p99 wake-up latency, then run_delay). */
@@ -72,13 +72,13 @@ export function drawTaskLatency(panel: HTMLElement, tasks: Record<string, TaskRe
     const i = t.iteration_wall_us;
     const tr = el('tr', { 'data-task': name }, el('td', { class: 'path' }, name),
       el('td', {}, t.cpu == null ? '–' : String(t.cpu)),
-      el('td', {}, fmtInt(t.nr_switches)),
+      el('td', {}, formatCount(t.nr_switches)),
       el('td', {}, us(t.run_delay_usec)),
-      el('td', {}, fmtInt(w?.count ?? 0)),
+      el('td', {}, formatCount(w?.count ?? 0)),
       ...[w?.p50, w?.p90, w?.p99, w?.p999, w?.max].map((v) => el('td', {}, us(v))),
       el('td', {}, i ? us(i.p50) : '–'),
       el('td', {}, i ? us(i.max) : '–'),
-      el('td', {}, t.exit_s == null ? '–' : formatDuration(t.exit_s * 1e9)));
+      el('td', {}, t.exit_s == null ? '–' : formatDurationNs(t.exit_s * 1e9)));
     tr.addEventListener('click', () => show(name, t));
     return tr;
   }));

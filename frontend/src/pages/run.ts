@@ -8,6 +8,7 @@ import { drawTaskLatency, type TaskResult } from './latency';
 import { emptyState, RunStream, type CgroupStats, type DistributeCall, type RunState, type Sample } from '../stream';
 import { CpuTimelineView } from '../cputimeline';
 import { formatDuration } from '../units';
+import { durationTitle, format, formatCount, formatDurationNs, formatPercent, kindOfKey } from '../format';
 import { pageColors, taskColors } from '../colors';
 import { interruptionNote, isFinished, outcome, StatusView, type RunStatusWord } from '../runstatus';
 import { explain, readPanelNotes, statusNote } from '../emptynotes';
@@ -190,7 +191,8 @@ export function initRunPage(body: HTMLElement): void {
     document.querySelector('#cpustat-live tbody')!.replaceChildren(...shown.map(([path, s]) => {
       const c = s['cpu.stat'];
       return el('tr', {}, el('td', { class: 'path' }, path),
-        ...[c.usage_usec, c.nr_periods, c.nr_throttled, c.throttled_usec, c.nr_bursts, c.burst_usec].map((v) => el('td', {}, fmtInt(v))));
+        ...statCells([c.usage_usec, c.nr_periods, c.nr_throttled, c.throttled_usec, c.nr_bursts, c.burst_usec],
+          ['usage_usec', 'nr_periods', 'nr_throttled', 'throttled_usec', 'nr_bursts', 'burst_usec']));
     }));
     hideBlankColumns(document.getElementById('cpustat-live') as HTMLTableElement, CPU_STAT_WHY);
     $('live-panel').hidden = false;
@@ -201,9 +203,9 @@ export function initRunPage(body: HTMLElement): void {
     tbody.replaceChildren(
       ...calls.map((c) =>
         el('tr', {},
-          el('td', {}, fmtSeconds(c.at_ns)), el('td', {}, String(c.cpu)), el('td', { class: 'path' }, c.cgroup ?? ''),
-          el('td', {}, formatDuration(c.duration_ns)), el('td', {}, String(c.rqs)), el('td', {}, String(c.remote_rqs ?? '')),
-          el('td', {}, String(c.cfs_rqs)), el('td', {}, String(c.tasks)),
+          el('td', {}, formatDurationNs(c.at_ns)), el('td', {}, String(c.cpu)), el('td', { class: 'path' }, c.cgroup ?? ''),
+          el('td', {}, formatDurationNs(c.duration_ns)), el('td', {}, formatCount(c.rqs)), el('td', {}, formatCount(c.remote_rqs)),
+          el('td', {}, formatCount(c.cfs_rqs)), el('td', {}, formatCount(c.tasks)),
           // which hrtimer ran the call: the period timer's refill, or the slack timer returning unused runtime early
           el('td', { class: c.slack ? 'slack' : '' }, c.slack ? 'slack' : 'period')),
       ),
@@ -225,13 +227,13 @@ export function initRunPage(body: HTMLElement): void {
     const host = $('cpu-totals-host');
     const total = simulatedNs / 1000;
     const table = el('table', { class: 'list num', id: 'cpu-totals' },
-      el('thead', {}, el('tr', {}, ...['cpu', 'busy_usec', 'irq_usec', 'sched_usec', 'busy %', ''].map((h) => el('th', {}, h)))));
+      el('thead', {}, el('tr', {}, ...['cpu', 'busy_usec', 'irq_usec', 'sched_usec', 'busy', ''].map((h) => el('th', {}, h)))));
     const tb = el('tbody');
     for (const c of cpus) {
       const pct = total ? (100 * c.busy_usec) / total : 0;
       const bar = el('div', { class: 'meter' }, el('i', { style: `width:${Math.min(100, pct).toFixed(1)}%` }));
-      tb.append(el('tr', {}, el('td', {}, `cpu${c.cpu}`), el('td', {}, fmtInt(c.busy_usec)), el('td', {}, fmtInt(c.irq_usec)),
-        el('td', {}, fmtInt(c.sched_usec)), el('td', {}, pct.toFixed(1)), el('td', { class: 'meter-cell' }, bar)));
+      tb.append(el('tr', {}, el('td', {}, `cpu${c.cpu}`), ...statCells([c.busy_usec, c.irq_usec, c.sched_usec], ['busy_usec', 'irq_usec', 'sched_usec']),
+        el('td', {}, formatPercent(pct)), el('td', { class: 'meter-cell' }, bar)));
     }
     table.append(tb);
     host.replaceChildren(el('div', { class: 'table-scroll' }, table));
@@ -290,8 +292,9 @@ export function initRunPage(body: HTMLElement): void {
     for (const [path, s] of Object.entries(stats)) {
       const c = s['cpu.stat'];
       rows.push(el('tr', {}, el('td', { class: 'path' }, path),
-        ...[c.usage_usec, c.user_usec, c.system_usec, c.nr_periods, c.nr_throttled, c.throttled_usec, c.nr_bursts, c.burst_usec,
-          s['cpu.stat.local']?.throttled_usec].map((v) => el('td', {}, fmtInt(v)))));
+        ...statCells([c.usage_usec, c.user_usec, c.system_usec, c.nr_periods, c.nr_throttled, c.throttled_usec, c.nr_bursts, c.burst_usec,
+          s['cpu.stat.local']?.throttled_usec], ['usage_usec', 'user_usec', 'system_usec', 'nr_periods', 'nr_throttled', 'throttled_usec',
+          'nr_bursts', 'burst_usec', 'throttled_usec'])));
     }
     tbody.replaceChildren(...rows);
     hideBlankColumns(document.getElementById('cpustat-final') as HTMLTableElement, CPU_STAT_WHY);
@@ -402,4 +405,12 @@ export function initRunPage(body: HTMLElement): void {
     }).start();
   })();
 
+}
+
+/** Table cells of cpu.stat-like values by key: the kernel's integers (µs counters with their duration on hover), "–" when absent. */
+function statCells(values: (number | undefined | null)[], keys: string[]): HTMLElement[] {
+  return values.map((v, i) => {
+    const kind = kindOfKey(keys[i]);
+    return el('td', kind === 'counter' && v != null ? { title: durationTitle(v) } : {}, format(kind, v));
+  });
 }

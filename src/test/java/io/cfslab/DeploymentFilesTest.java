@@ -72,6 +72,29 @@ class DeploymentFilesTest {
         assertThat(ignored).contains(".git", "data/", "target/", "node_modules/", "frontend/node_modules/");
     }
 
+    /**
+     * Every base image the Dockerfile names is in README's "Base images" table with the date its maintenance ends,
+     * and none of those dates has passed (Node 20's image was used past its end of life, a newcomer's finding); the
+     * Node.js the README asks for names the image's major version.
+     */
+    @Test
+    void theDockerfilesBaseImagesAreListedInTheReadmeAndStillMaintained() throws Exception {
+        String readme = Files.readString(Path.of("README.md"));
+        List<String> images = Files.readAllLines(Path.of("Dockerfile")).stream().filter(l -> l.startsWith("FROM "))
+                .map(l -> l.substring(5).trim().split("\\s+")[0]).toList();
+        assertThat(images).isNotEmpty();
+        for (String image : images) {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\| `" + java.util.regex.Pattern.quote(image)
+                    + "` \\| [^|]+ \\| (\\d{4}-\\d{2}-\\d{2}) \\|").matcher(readme);
+            assertThat(m.find()).as(image + " in README's base images table").isTrue();
+            assertThat(java.time.LocalDate.parse(m.group(1))).as(image + " still maintained").isAfterOrEqualTo(java.time.LocalDate.now());
+        }
+        String node = images.stream().filter(i -> i.startsWith("node:")).findFirst().orElseThrow();
+        String major = node.substring("node:".length()).split("[-.]")[0];
+        assertThat(Integer.parseInt(major)).as("not Node 20 (end of life 2026-04-30)").isGreaterThan(20);
+        assertThat(readme).contains("Node.js " + major + ", the current LTS").contains("use 24 or " + major);
+    }
+
     @Test
     void composeCliAcceptsTheFile() throws Exception {
         // like the PostgreSQL tests: skipped, with the reason, where no compose command is installed

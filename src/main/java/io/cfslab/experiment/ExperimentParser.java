@@ -79,7 +79,7 @@ public final class ExperimentParser {
         } else if (io.cfslab.scenario.Names.invisible(name) != null) {
             problems.add(new Problem("/name", "name " + io.cfslab.scenario.Names.invisible(name), "EINVAL"));
         }
-        String description = string(o, "description", problems);
+        String description = description(o, problems);
 
         ObjectNode scenario = null;
         JsonNode sn = value(o, "scenario");
@@ -239,6 +239,35 @@ public final class ExperimentParser {
     private static JsonNode value(ObjectNode o, String key) {
         JsonNode v = o.get(key);
         return v == null || v.isNull() ? null : v;
+    }
+
+    /**
+     * {@code description}: a string, or a list of paragraphs (strings), the first of which is the summary the pages
+     * show first (the rest behind "details"); kept as one text with the paragraphs apart by a blank line.
+     */
+    private static String description(ObjectNode o, Set<Problem> problems) {
+        JsonNode v = value(o, "description");
+        if (v == null || !v.isArray()) return string(o, "description", problems);
+        List<String> paragraphs = new ArrayList<>();
+        for (int i = 0; i < v.size(); i++) {
+            JsonNode p = v.get(i);
+            String bad = p.isString() ? io.cfslab.scenario.ScenarioText.badText(p.stringValue()) : "must be a string, not " + type(p);
+            if (bad != null) {
+                problems.add(new Problem("/description/" + i, p.isString() ? "string " + bad : bad, null));
+                return null;
+            }
+            paragraphs.add(p.stringValue().strip());
+        }
+        return String.join("\n\n", paragraphs);
+    }
+
+    /** A document's description as {@link #parse} reads it (a list of paragraphs joined by blank lines), or "". */
+    public static String descriptionText(JsonNode doc) {
+        JsonNode v = doc.path("description");
+        if (!v.isArray()) return v.asString("");
+        List<String> paragraphs = new ArrayList<>();
+        for (JsonNode p : v) paragraphs.add(p.asString("").strip());
+        return String.join("\n\n", paragraphs);
     }
 
     private static String string(ObjectNode o, String key, Set<Problem> problems) {

@@ -30,7 +30,20 @@ public class ReadyMadeExperiments {
      * @param repeats     repeats per arm
      * @param document    the experiment document, JSON text
      */
-    public record Entry(String id, String name, String description, int arms, int repeats, String document) { }
+    public record Entry(String id, String name, String description, int arms, int repeats, String document) {
+        /** The description's first paragraph: what the experiment shows, in a few lines (the pages show it first). */
+        public String summary() { return paragraphs(description)[0]; }
+
+        /** The rest of the description (setup, what was scaled down and why), shown behind "details"; or empty. */
+        public String details() { return paragraphs(description)[1]; }
+    }
+
+    /** A description split at its first blank line: {summary, details}, details empty when there is none. */
+    public static String[] paragraphs(String description) {
+        String d = description == null ? "" : description.strip();
+        int i = d.indexOf("\n\n");
+        return i < 0 ? new String[] {d, ""} : new String[] {d.substring(0, i).strip(), d.substring(i).strip()};
+    }
 
     private final Map<String, Entry> byId = new LinkedHashMap<>();
 
@@ -45,7 +58,7 @@ public class ReadyMadeExperiments {
                 LOG.info("ready-made experiment {} left out: machine profile(s) {} not implemented", d.id(), missing);
                 continue;
             }
-            byId.put(d.id(), new Entry(d.id(), doc.path("name").asString(d.id()), doc.path("description").asString(""),
+            byId.put(d.id(), new Entry(d.id(), doc.path("name").asString(d.id()), io.cfslab.experiment.ExperimentParser.descriptionText(doc),
                     doc.path("arms").size(), doc.path("repeats").asInt(), d.text()));
         }
     }

@@ -49,6 +49,25 @@ class ReadyMadeExperimentsTest {
         assertThat(docs).hasSize(plan.arms().size());
     }
 
+    /**
+     * What a user reads first is one paragraph (the home page and the experiment page show it, the rest behind
+     * "details"), and no description carries notes about how the product is built or tested: test class names,
+     * issue numbers, CPU-minute budgets, what "the build" has, what changed on which date (a newcomer's finding).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("files")
+    void saysWhatItShowsInOneParagraphWithoutBuildNotes(Path file) throws IOException {
+        String description = ExperimentParser.parse(Files.readString(file)).description();
+        String[] parts = ReadyMadeExperiments.paragraphs(description);
+        assertThat(parts[0]).as("the summary: one paragraph of a few lines").isNotBlank().hasSizeLessThanOrEqualTo(320)
+                .doesNotContain("\n");
+        assertThat(parts[1]).as("the details").isNotBlank();
+        assertThat(description).as("no build or implementation notes")
+                .doesNotContainPattern("\\b[A-Z]\\w+Test\\b")
+                .doesNotContainPattern("(?i)\\bissue \\d")
+                .doesNotContainPattern("(?i)CPU minutes|budget|the build|before: |until 20\\d\\d|preset took|does not exist yet");
+    }
+
     @org.junit.jupiter.api.Test
     void theIssuesPresetsExist() throws IOException {
         assertThat(files().map(p -> p.getFileName().toString()))

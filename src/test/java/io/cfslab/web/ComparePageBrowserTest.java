@@ -69,6 +69,127 @@ class ComparePageBrowserTest extends BrowserTestBase {
         Chromium.screenshot(driver, "compare-shares");
     }
 
+    /** The columns shown (not hidden) of the page's tables in which no body row has anything to read or draw. */
+    @SuppressWarnings("unchecked")
+    private List<String> emptyColumns() {
+        return (List<String>) ((JavascriptExecutor) driver).executeScript("""
+                const out = [];
+                for (const t of document.querySelectorAll('main table')) {
+                  if (t.closest('[hidden]') || !t.tBodies[0] || t.tBodies[0].rows.length === 0) continue;
+                  const headRows = t.tHead ? [...t.tHead.rows] : [];
+                  const head = headRows.length ? [...headRows[headRows.length - 1].cells] : [];
+                  const rows = [...t.tBodies[0].rows].map((r) => [...r.cells]).filter((r) => !(r.length === 1 && r[0].colSpan > 1));
+                  if (rows.length === 0) continue;
+                  const width = Math.max(...rows.map((r) => r.length));
+                  for (let i = 0; i < width; i++) {
+                    if (rows.every((r) => !r[i] || r[i].hidden)) continue;
+                    const filled = rows.some((r) => r[i] && !r[i].hidden && (!['', '–', '-'].includes(r[i].textContent.trim())
+                      || r[i].querySelector('div, canvas, svg, progress, a, input, button, time')));
+                    if (!filled) out.push((t.id || 'table') + ': ' + (head[i] ? head[i].textContent.trim() || 'column ' + (i + 1) : 'column ' + (i + 1)));
+                  }
+                }
+                return out;""");
+    }
+
+    /**
+     * The last newcomer walk's chart and table findings, each as its kind: one colour per group in A's and B's charts
+     * and on the run page, A and B on one x and one y scale; the cpu.stat table says "–" where a side lacks the value,
+     * counts as integers, colour only where lower is better; every table of the compare, run, home and experiment
+     * pages in one format per quantity kind, and no column of theirs empty throughout; the home page says each run's
+     * pace and when it was created (with the zone; ISO 8601 on hover); an experiment's description is a summary
+     * with the rest behind "details".
+     */
+    @Test
+    void oneColourPerGroupSharedScalesAndOneFormatPerQuantityKindOnEveryPage() throws Exception {
+        String a = doneRun("{\"scenario\": " + A + "}");
+        String b = doneRun("{\"scenario\": " + B + ", \"pace\": 100}");
+        driver.get(url("/compare?a=" + a + "&b=" + b));
+        waitFor("the compare page loaded", () -> "true".equals(Chromium.attr(driver, "body", "data-loaded")));
+        JsonNode ca = JSON.readTree(Chromium.attr(driver, "#compare-throttled-a", "data-colors"));
+        JsonNode cb = JSON.readTree(Chromium.attr(driver, "#compare-throttled-b", "data-colors"));
+        assertThat(ca.propertyNames()).contains("/web", "/db");
+        for (String g : ca.propertyNames()) {
+            if (cb.has(g)) assertThat(cb.path(g).asString()).as(g + " in A and B").isEqualTo(ca.path(g).asString());
+        }
+        assertThat(Chromium.attr(driver, "#compare-throttled-a", "data-ranges")).as("A and B on one scale")
+                .isEqualTo(Chromium.attr(driver, "#compare-throttled-b", "data-ranges"));
+        // the cpu.stat table: /batch is only B's, so A's values and B − A are "–"; counts are integers; periods neutral
+        List<String> batch = driver.findElements(By.cssSelector("#compare-table tbody tr")).stream()
+                .filter(r -> r.findElement(By.tagName("td")).getText().equals("/batch")).findFirst().orElseThrow()
+                .findElements(By.tagName("td")).stream().map(WebElement::getText).toList();
+        for (int k = 0; k < 5; k++) {
+            assertThat(batch.get(1 + 3 * k)).as("A's value of a group A lacks").isEqualTo("–");
+            assertThat(batch.get(3 + 3 * k)).as("B − A of a group A lacks").isEqualTo("–");
+        }
+        for (WebElement td : driver.findElements(By.cssSelector("#compare-table tbody td:not(.path)"))) {
+            assertThat(td.getText()).matches("–|[+-]?\\d{1,3}(,\\d{3})*");
+        }
+        for (WebElement td : driver.findElements(By.cssSelector("#compare-table td[data-key='nr_periods'], #compare-table td[data-key='usage_usec']"))) {
+            assertThat(td.getDomAttribute("class")).as("no better direction: neutral").isEqualTo("neutral");
+        }
+        assertThat(emptyColumns()).as("compare: columns empty in every row").isEmpty();
+        Chromium.screenshot(driver, "compare-scales");
+
+        // the run page gives A's groups the colours the compare page gave them
+        driver.get(url("/runs/" + a));
+        waitFor("the stored result drawn", () -> "true".equals(Chromium.attr(driver, "body", "data-final")));
+        JsonNode run = JSON.readTree(Chromium.attr(driver, "#chart-throttled-usec", "data-colors"));
+        for (String g : run.propertyNames()) {
+            if (ca.has(g)) assertThat(run.path(g).asString()).as(g + " on the run page and the compare page").isEqualTo(ca.path(g).asString());
+        }
+        // one rule per kind in the run page's tables: integers, durations with 3 significant digits, percentages
+        String duration = "0|(\\d{3}|\\d{2}\\.\\d|\\d\\.\\d{2}|\\d{1,3}(,\\d{3})+) (ns|µs|ms|s)";
+        for (WebElement td : driver.findElements(By.cssSelector("#cpustat-final tbody td:not(.path)"))) {
+            if (td.isDisplayed()) assertThat(td.getText()).as("cpu.stat").matches("–|\\d{1,3}(,\\d{3})*");
+        }
+        for (WebElement tr : driver.findElements(By.cssSelector("#slowest tbody tr"))) {
+            List<WebElement> td = tr.findElements(By.tagName("td"));
+            assertThat(td.get(0).getText()).as("at").matches(duration);
+            assertThat(td.get(3).getText()).as("duration").matches(duration);
+        }
+        for (WebElement tr : driver.findElements(By.cssSelector("#cpu-totals tbody tr"))) {
+            assertThat(tr.findElements(By.tagName("td")).get(4).getText()).as("busy").matches("\\d{1,3}\\.\\d %");
+        }
+
+        // home: each run's pace and when it was created, in the browser's zone, ISO 8601 on hover
+        driver.get(url("/"));
+        waitFor("the runs listed", () -> driver.findElements(By.cssSelector("#runs tbody tr[data-run-id]")).size() >= 2);
+        WebElement paced = driver.findElement(By.cssSelector("#runs tbody tr[data-run-id='" + b + "']"));
+        assertThat(paced.findElement(By.cssSelector("td.pace")).getText()).isEqualTo("100× real time");
+        assertThat(driver.findElement(By.cssSelector("#runs tbody tr[data-run-id='" + a + "'] td.pace")).getText()).isEqualTo("as fast as possible");
+        WebElement when = paced.findElement(By.cssSelector("td.when time"));
+        assertThat(when.getText()).matches("\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} \\S+");
+        assertThat(when.getDomAttribute("title")).matches("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z")
+                .isEqualTo(when.getDomAttribute("datetime"));
+        // ready-made experiments: a summary, the rest behind "details", no build notes
+        for (WebElement td : driver.findElements(By.cssSelector("#ready-made-experiments td.description"))) {
+            assertThat(td.findElement(By.tagName("span")).getText()).hasSizeLessThanOrEqualTo(320);
+            assertThat(td.findElements(By.cssSelector("details summary"))).hasSize(1);
+        }
+        assertThat(emptyColumns()).as("home: columns empty in every row").isEmpty();
+        Chromium.screenshot(driver, "home-pace-created");
+
+        // an experiment: a summary and details; its tables in the same formats, no column empty throughout
+        String x = api("POST", "/api/experiments", """
+                {"name": "two quotas", "description": ["What it shows, in one line.", "How it is set up, at length."],
+                 "scenario": %s, "repeats": 2,
+                 "arms": [{"name": "20%%", "set": {"/cgroups/0/cpu.max": "20000 100000"}}, {"name": "40%%", "set": {"/cgroups/0/cpu.max": "40000 100000"}}]}
+                """.formatted(A)).path("id").asString();
+        driver.get(url("/experiments/" + x));
+        waitFor("the experiment's table", () -> !driver.findElements(By.cssSelector("#summary-table tbody tr[data-metric]")).isEmpty());
+        assertThat(Chromium.text(driver, "#exp-description")).isEqualTo("What it shows, in one line.");
+        assertThat(driver.findElement(By.id("exp-details")).isDisplayed()).isTrue();
+        for (WebElement tr : driver.findElements(By.cssSelector("#summary-table tbody tr[data-metric]"))) {
+            String metric = tr.getDomAttribute("data-metric");
+            String mean = tr.findElements(By.tagName("td")).get(1).getText();
+            if (metric.endsWith("nr_periods") || metric.endsWith("nr_throttled")) {
+                assertThat(mean).as(metric + ": a count").matches("\\d{1,3}(,\\d{3})*(\\.\\d)?±.*");
+            }
+        }
+        assertThat(emptyColumns()).as("experiment: columns empty in every row").isEmpty();
+        Chromium.screenshot(driver, "experiment-formats");
+    }
+
     private String yTitle() {
         return JSON.readTree(Chromium.attr(driver, "#compare-hist", "data-axes")).get(1).asString();
     }
@@ -80,22 +201,7 @@ class ComparePageBrowserTest extends BrowserTestBase {
         waitFor("the stored result drawn", () -> "true".equals(Chromium.attr(driver, "body", "data-final")));
         waitFor("the latency table drawn", () -> !driver.findElements(By.cssSelector("#task-latency tbody tr")).isEmpty());
         // every table the page shows: for each column shown, some body cell has something to read (or draws)
-        @SuppressWarnings("unchecked")
-        List<String> empty = (List<String>) ((JavascriptExecutor) driver).executeScript("""
-                const out = [];
-                for (const t of document.querySelectorAll('main table')) {
-                  if (t.closest('[hidden]') || !t.tBodies[0] || t.tBodies[0].rows.length === 0) continue;
-                  const head = t.tHead ? [...t.tHead.rows[0].cells] : [];
-                  const rows = [...t.tBodies[0].rows].map((r) => [...r.cells]);
-                  const width = Math.max(...rows.map((r) => r.length));
-                  for (let i = 0; i < width; i++) {
-                    if (head[i] && head[i].hidden) continue;
-                    const filled = rows.some((r) => r[i] && !r[i].hidden && (!['', '–', '-'].includes(r[i].textContent.trim())
-                      || r[i].querySelector('div, canvas, svg, progress, a, input, button')));
-                    if (!filled) out.push((t.id || 'table') + ': ' + (head[i] ? head[i].textContent.trim() : 'column ' + (i + 1)));
-                  }
-                }
-                return out;""");
+        List<String> empty = emptyColumns();
         assertThat(empty).as("columns empty in every row").isEmpty();
         // the column that was always empty says which timer ran each call
         List<String> timers = driver.findElements(By.cssSelector("#slowest tbody tr td:last-child")).stream()

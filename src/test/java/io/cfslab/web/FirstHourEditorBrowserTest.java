@@ -190,6 +190,64 @@ class FirstHourEditorBrowserTest extends BrowserTestBase {
         waitFor("the mark gone", () -> !"3px".equals(run.getCssValue("border-left-width")));
     }
 
+    /**
+     * The last newcomer walk's editor findings: a new scenario's name and duration are placeholders (typing replaces
+     * them; left empty they are stored); the tree follows the kernel version typed in the form before it is saved; a
+     * refused timeline write reads like the tree's (the kernel's echo command); the tree's message of a refused
+     * write is read whole, wrapped in its row, not cut off.
+     */
+    @Test
+    void newScenarioFieldsAreReplacedByTypingTheTreeFollowsTheFormsVersionAndRefusalsReadWhole() throws Exception {
+        driver.get(url("/scenarios/new"));
+        waitFor("the form labelled", () -> Chromium.attr(driver, "#options-form", "data-defaults") != null);
+        for (String[] f : new String[][] {{"name", "new scenario"}, {"duration", "5s"}}) {
+            WebElement input = driver.findElement(By.cssSelector("#options-form [name='" + f[0] + "']"));
+            assertThat(input.getDomProperty("value")).as(f[0] + " is empty, not a value to append to").isEmpty();
+            assertThat(input.getDomAttribute("placeholder")).isEqualTo(f[1]);
+        }
+        driver.findElement(By.cssSelector("#options-form [name='name']")).sendKeys("typed");
+        assertThat(driver.findElement(By.cssSelector("#options-form [name='name']")).getDomProperty("value")).isEqualTo("typed");
+        driver.findElement(By.cssSelector("#options-form button[type='submit']")).click();
+        waitFor("the new scenario opened", () -> driver.getCurrentUrl().matches(".*/scenarios/[0-9a-f-]{36}$")
+                && "true".equals(Chromium.attr(driver, "body", "data-loaded")));
+        JsonNode stored = api("/api/scenarios/" + driver.getCurrentUrl().replaceAll(".*/scenarios/", "")).path("scenario");
+        assertThat(stored.toString()).isEqualTo("{\"name\":\"typed\",\"duration\":\"5s\"}");
+
+        String id = scenario("version switch", "{\"version\": \"6.18\"}");
+        open(id);
+        By burst = By.cssSelector(".tree-row[data-path='/a'] input[data-file='cpu.max.burst']");
+        assertThat(driver.findElement(burst).isEnabled()).isTrue();
+        type("kernel.version", "5.4");
+        waitFor("the tree offers 5.4's files before Save", () -> !driver.findElement(burst).isEnabled()
+                && "not on 5.4 (5.14+)".equals(driver.findElement(burst).getDomAttribute("title")));
+        type("kernel.version", "6.18");
+        waitFor("and 6.18's again", () -> driver.findElement(burst).isEnabled());
+
+        // a refused timeline write: the kernel's command, then the reason
+        WebElement tl = driver.findElement(By.id("timeline-form"));
+        tl.findElement(By.name("at")).sendKeys("100ms");
+        tl.findElement(By.name("arg1")).sendKeys("/a/cpu.max");
+        tl.findElement(By.name("arg2")).sendKeys("500 100000");
+        tl.findElement(By.cssSelector("button[type='submit']")).click();
+        waitFor("the timeline refusal", () -> driver.findElement(By.id("editor-error")).isDisplayed());
+        assertThat(Chromium.text(driver, "#editor-error"))
+                .isEqualTo("at 100ms: echo '500 100000' > /a/cpu.max: quota 500 us is below the 1000 us minimum (EINVAL)");
+
+        // the tree's own refusal: the whole message in view, wrapped in a taller row
+        WebElement max = driver.findElement(By.cssSelector(".tree-row[data-path='/a'] input[data-file='cpu.max']"));
+        max.clear();
+        max.sendKeys("500 100000", org.openqa.selenium.Keys.ENTER);
+        By rowError = By.cssSelector(".tree-row[data-path='/a'] .row-error");
+        waitFor("the row's message", () -> driver.findElement(rowError).getText().contains("minimum"));
+        Boolean whole = (Boolean) ((JavascriptExecutor) driver).executeScript(
+                "const e = document.querySelector(arguments[0]); return e.scrollWidth <= e.clientWidth + 1 && e.scrollHeight <= e.clientHeight + 1;",
+                ".tree-row[data-path='/a'] .row-error");
+        assertThat(whole).as("the message is not cut off").isTrue();
+        assertThat(driver.findElement(rowError).getText())
+                .isEqualTo("echo '500 100000' > /a/cpu.max: quota 500 us is below the 1000 us minimum (EINVAL)");
+        Chromium.screenshot(driver, "editor-refusals");
+    }
+
     int status(String path) throws Exception {
         HttpRequest req = HttpRequest.newBuilder(URI.create(url(path))).header("Accept", "application/json").GET().build();
         return HttpClient.newHttpClient().send(req, HttpResponse.BodyHandlers.discarding()).statusCode();

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { ABSENT, deltaClass, durationTitle, format, formatCount, formatDelta, formatDurationNs, formatP, formatPercent, kindOfKey } from '../src/format';
+
+describe('one formatting rule per quantity kind', () => {
+  it('counts: integers as integers (nr_periods 600, never 600.000), a mean that is not whole with one decimal', () => {
+    expect(formatCount(600)).toBe('600');
+    expect(formatCount(1234567)).toBe('1,234,567');
+    expect(formatCount(0)).toBe('0');
+    expect(formatCount(599.44)).toBe('599.4');
+    expect(formatCount(-200)).toBe('-200');
+  });
+
+  it("kernel µs counters (cpu.stat's *_usec) as the kernel prints them, the duration on hover", () => {
+    expect(format('counter', 376497246)).toBe('376,497,246');
+    expect(durationTitle(376497246)).toBe('376 s');
+    expect(kindOfKey('throttled_usec')).toBe('counter');
+    expect(kindOfKey('nr_periods')).toBe('count');
+  });
+
+  it('durations: 3 significant digits in their own unit, zeros kept, so that a column reads alike', () => {
+    expect(formatDurationNs(54_000)).toBe('54.0 µs');
+    expect(formatDurationNs(54_100)).toBe('54.1 µs');
+    expect(formatDurationNs(7.38e9)).toBe('7.38 s');
+    expect(formatDurationNs(50.1e9)).toBe('50.1 s');
+    expect(formatDurationNs(51e6)).toBe('51.0 ms');
+    expect(formatDurationNs(155e6)).toBe('155 ms');
+    expect(formatDurationNs(800)).toBe('800 ns');
+    expect(formatDurationNs(2_000e9)).toBe('2,000 s');
+    expect(formatDurationNs(0)).toBe('0');
+  });
+
+  it('ratios in % with one decimal, probabilities with four decimals or an exponent', () => {
+    expect(formatPercent(78.66)).toBe('78.7 %');
+    expect(formatPercent(100)).toBe('100.0 %');
+    expect(formatP(0.03125)).toBe('0.0313');
+    expect(formatP(0.00001234)).toBe('1e-5');
+    expect(format('cpus', 1.5)).toBe('1.50 CPUs');
+  });
+
+  it('an absent value is the dash in every kind', () => {
+    for (const k of ['count', 'counter', 'duration', 'percent', 'cpus', 'p'] as const) {
+      expect(format(k, undefined)).toBe(ABSENT);
+      expect(format(k, null)).toBe(ABSENT);
+      expect(format(k, NaN)).toBe(ABSENT);
+    }
+  });
+});
+
+describe('differences B − A', () => {
+  it('are "–" where a side lacks the value, never B − 0', () => {
+    expect(formatDelta('counter', undefined, 5000)).toBe(ABSENT);
+    expect(formatDelta('count', 600, undefined)).toBe(ABSENT);
+    expect(formatDelta('count', 600, 400)).toBe('-200');
+    expect(formatDelta('counter', 100, 1100)).toBe('+1,000');
+    expect(formatDelta('count', 3, 3)).toBe('0');
+  });
+
+  it('are red or green only where lower is better (throttling); neutral for periods, usage, bursts', () => {
+    expect(deltaClass('nr_throttled', 1, 3)).toBe('up');
+    expect(deltaClass('throttled_usec', 3, 1)).toBe('down');
+    expect(deltaClass('nr_periods', 600, 400)).toBe('neutral');
+    expect(deltaClass('usage_usec', 1, 9)).toBe('neutral');
+    expect(deltaClass('nr_bursts', 0, 1)).toBe('neutral');
+    expect(deltaClass('throttled_usec', undefined, 1)).toBe('neutral');
+  });
+});
