@@ -139,6 +139,12 @@ public final class Kernel implements WorkloadContext {
     private long contextSwitches;
     /** Moves of a task to a CPU of another LLC. */
     private long llcMigrations;
+    /** Task models: tasks that dequeued themselves from their throttle task work ({@code throttle_cfs_rq_work()}). */
+    long parks;
+    /** Wake-ups that enqueued a task into a throttled hierarchy (it runs on in kernel mode in the task models). */
+    private long throttledWakeups;
+    /** Load-balancer pulls of a task into a throttled hierarchy on the pulling CPU ({@code throttled_lb none}). */
+    long pullsIntoThrottled;
     /** The machine's power model, or null. */
     private final PowerModel power;
     /** The hot fields of entities and cfs_rqs, packed by record (shared by FairRq, EntityQueue, Throttling). */
@@ -792,6 +798,7 @@ public final class Kernel implements WorkloadContext {
             migrated(t, tCpu[t], c);
         }
         makeRunnable(t, c, true);
+        if (isFair(t) && thr.throttledHierarchy(leafQ(t, c))) throttledWakeups++;
         latency.woken(t, now);
         wakeupPreempt(c, t);
     }
@@ -973,6 +980,15 @@ public final class Kernel implements WorkloadContext {
 
     /** Moves of a task to a CPU of another last-level cache, by wake-up placement or load balancing. */
     public long llcMigrations() { return llcMigrations; }
+
+    /** Task models: parks so far, each a task's throttle task work dequeuing it ({@code throttle_cfs_rq_work()}). */
+    public long parks() { return parks; }
+
+    /** Wake-ups so far that enqueued a fair task into a throttled hierarchy (its cfs_rq or an ancestor throttled). */
+    public long throttledWakeups() { return throttledWakeups; }
+
+    /** Load-balancer pulls so far that moved a task into a throttled hierarchy of the pulling CPU. */
+    public long pullsIntoThrottled() { return pullsIntoThrottled; }
 
     /** Last-level caches of the machine. */
     public int llcs() { return topo.llcs(); }

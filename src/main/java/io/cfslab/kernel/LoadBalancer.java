@@ -301,6 +301,7 @@ final class LoadBalancer {
             if (checkSrc && (ns < 0 ? thr.throttledHierarchy(g, src) : Throttling.inRanges(g, srcThrottled, ns))) continue;
             if (checkDst && (nd < 0 ? thr.throttledHierarchy(g, dst) : Throttling.inRanges(g, dstThrottled, nd))) continue;
             if (!k.isFair(t) || !tAllowed[t].get(dst)) continue;
+            if (!checkDst && thr.throttledHierarchy(g, dst)) k.pullsIntoThrottled++;
             fair.dequeueTask(t, src);
             fair.migrateVruntime(t, src, dst);
             tCpu[t] = dst;

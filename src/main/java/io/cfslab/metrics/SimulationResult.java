@@ -87,13 +87,21 @@ public record SimulationResult(String scenario, long seed, long simulatedNs,
      *                        balancing; the kernel's count of the kind is new-idle {@code lb_gained} above the LLC
      *                        domain, which seed 00's fix 0d4eaf8caf8c reports); null on a named profile with one LLC
      *                        and on {@code generic}
+     * @param parks           task-based throttling: tasks that dequeued themselves from their throttle task work on
+     *                        the way back to user mode ({@code throttle_cfs_rq_work()}); 0 under per-cfs_rq throttling
+     * @param throttledWakeups wake-ups that enqueued a task into a throttled hierarchy: under per-cfs_rq throttling
+     *                        it waits there for the unthrottle, under task-based throttling it runs on in kernel
+     *                        mode and parks at its return to user mode
+     * @param pullsIntoThrottled load-balancer pulls of a task into a throttled hierarchy of the pulling CPU (only
+     *                        {@code throttled_lb none}, the series seed 00 measured, allows them; the task parks where
+     *                        it lands)
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record MachineStats(long schedCalls, long contextSwitches, Double powerW, Double energyJ,
-                               Long llcMigrations) {
-        /** Counters without a power model. */
+                               Long llcMigrations, long parks, long throttledWakeups, long pullsIntoThrottled) {
+        /** Counters without a power model, the throttle counters 0. */
         public MachineStats(long schedCalls, long contextSwitches) {
-            this(schedCalls, contextSwitches, null, null, null);
+            this(schedCalls, contextSwitches, null, null, null, 0, 0, 0);
         }
     }
 

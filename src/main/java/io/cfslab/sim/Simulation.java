@@ -308,8 +308,10 @@ public final class Simulation {
     /** Counters, and with a power model the mean power and the energy over {@code end} ns (rounded to mW, mJ). */
     private MachineStats machineStats(long end) {
         double w = kernel.meanPowerW();
-        if (Double.isNaN(w)) return new MachineStats(kernel.schedCalls(), kernel.contextSwitches());
-        return new MachineStats(kernel.schedCalls(), kernel.contextSwitches(), Math.round(w * 1000) / 1000.0,
-                Math.round(w * end / 1e6) / 1000.0, kernel.llcs() > 1 ? kernel.llcMigrations() : null);
+        boolean powered = !Double.isNaN(w);
+        return new MachineStats(kernel.schedCalls(), kernel.contextSwitches(),
+                powered ? Math.round(w * 1000) / 1000.0 : null, powered ? Math.round(w * end / 1e6) / 1000.0 : null,
+                powered && kernel.llcs() > 1 ? kernel.llcMigrations() : null,
+                kernel.parks(), kernel.throttledWakeups(), kernel.pullsIntoThrottled());
     }
 }

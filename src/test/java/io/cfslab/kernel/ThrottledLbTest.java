@@ -49,6 +49,8 @@ class ThrottledLbTest {
         assertThat(k.fair.cpuTaskCount[1]).isEqualTo(pulled ? 1 : 0);
         long migrated = java.util.stream.LongStream.of(k.nrMigrations).sum();
         assertThat(migrated).isEqualTo(pulled ? 1 : 0);
+        assertThat(k.pullsIntoThrottled()).as("pulls into a throttled hierarchy of the puller")
+                .isEqualTo(pulled && dstThrottled ? 1 : 0);
     }
 
     private static Kernel kernel(String rule) {
