@@ -386,7 +386,7 @@ public class CgroupController {
     }
 
     /** cgroup v1's files of other names than cgroup.* / cpu.*: a group of such a name cannot exist there (EEXIST). */
-    static final Set<String> V1_FILE_NAMES = Set.of("tasks", "notify_on_release", "release_agent");
+    static final Set<String> V1_FILE_NAMES = CgroupFiles.V1_OTHER_FILES;
 
     /** A written value as a message shows it: without echo's newline, at most 40 characters. */
     private static String shown(String value) {

@@ -40,6 +40,12 @@ public final class CgroupFiles {
     /** cgroup v1 {@code cpu.rt_period_us} (CONFIG_RT_GROUP_SCHED): µs, default 1000000. */
     public static final String RT_PERIOD_US = "cpu.rt_period_us";
     /** The cgroup v1 files a scenario may write. */
+    /**
+     * cgroup v1's files of other names than {@code cgroup.*} / {@code cpu.*} in every group directory (and
+     * {@code release_agent} in the root): on v1, a group of such a name cannot be made (mkdir gives EEXIST).
+     */
+    public static final java.util.Set<String> V1_OTHER_FILES = java.util.Set.of("tasks", "notify_on_release", "release_agent");
+
     public static final List<String> FILES_V1 = List.of(CFS_QUOTA_US, CFS_PERIOD_US, CFS_BURST_US, SHARES, RT_RUNTIME_US,
             RT_PERIOD_US);
     /** MIN_SHARES. */

@@ -79,6 +79,22 @@ final class CgroupTree implements CgroupFiles.Hierarchy {
 
     static String child(String parent, String name) { return parent.equals("/") ? "/" + name : parent + "/" + name; }
 
+    /**
+     * Whether every name in path {@code p} can be made on this cgroup version: on v1 each group directory holds a
+     * file {@code tasks} (and {@code notify_on_release}; {@code release_agent} in the root), so mkdir of such a name
+     * fails with EEXIST, as the API's mkdir answers (problem at {@code ptr} if not).
+     */
+    boolean namesFree(String p, String ptr) {
+        if (rules.cgroupVersion() != 1 || p.equals("/")) return true;
+        for (String name : p.substring(1).split("/")) {
+            if (CgroupFiles.V1_OTHER_FILES.contains(name)) {
+                c.add(ptr, "cgroup name \"" + name + "\" in " + p + " is the name of a cgroup v1 file", "EEXIST");
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** mkdir -p of a checked path; false if the cgroup limit is reached (problem at ptr, once). */
     boolean mkdirP(String p, String ptr) {
         if (nodes.containsKey(p)) return true;

@@ -117,7 +117,7 @@ final class CgroupsSection {
                 if (s != null) values.put(f, s);
             }
             o.finish(c);
-            if (p == null) continue;
+            if (p == null || !tree.namesFree(p, o.at("path"))) continue;
             if (!listed.add(p)) {
                 c.add(o.at("path"), "cgroup " + p + " is listed twice", "EEXIST");
                 continue;
@@ -186,7 +186,7 @@ final class CgroupsSection {
                         + " in all); exceeds the limit of " + Limits.MAX_CGROUPS, null);
                 continue;
             }
-            if (!tree.mkdirP(under, o.at("under"))) continue;
+            if (!tree.namesFree(under, o.at("under")) || !tree.mkdirP(under, o.at("under"))) continue;
             expand(tree.get(under), null, 1, levels, writes, o);
         }
     }

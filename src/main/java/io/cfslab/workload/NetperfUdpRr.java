@@ -22,13 +22,12 @@ public final class NetperfUdpRr implements WorkloadInstance {
 
     private static final int START = 0, SENDING = 1, RECEIVING = 2, USER = 3, BLOCKED = 4;
 
-    private final long requestSendNs, requestRecvNs, responseSendNs, responseRecvNs, wakeupNs, userNs;
+    private final long requestSendNs, responseSendNs, wakeupNs, userNs;
     private final int client, server;
-    private final Workload clientTask = new Client(), serverTask = new Server();
+    /** The server's socket (requests) and the client's (responses). */
+    private final Socket requests, responses;
+    private final Workload clientTask, serverTask; // made after the sockets they read
 
-    private int requests, responses;              // datagrams queued on the server's, the client's socket
-    private long requestTransferNs, responseTransferNs; // their cache-line transfers, paid again by the receiver
-    private boolean clientWaiting, serverWaiting;
     private long transactions;
     private long startNs = -1;
 
@@ -40,13 +39,15 @@ public final class NetperfUdpRr implements WorkloadInstance {
      */
     public NetperfUdpRr(int requestSize, int responseSize, IpcCosts costs, int firstTask) {
         this.requestSendNs = costs.udpSendNs() + costs.copyNs(requestSize);
-        this.requestRecvNs = costs.udpRecvNs() + costs.copyNs(requestSize);
         this.responseSendNs = costs.udpSendNs() + costs.copyNs(responseSize);
-        this.responseRecvNs = costs.udpRecvNs() + costs.copyNs(responseSize);
+        this.requests = new Socket(costs.udpRecvNs() + costs.copyNs(requestSize));
+        this.responses = new Socket(costs.udpRecvNs() + costs.copyNs(responseSize));
         this.wakeupNs = costs.wakeupNs();
         this.userNs = costs.netperfUserNs();
         this.client = firstTask;
         this.server = firstTask + 1;
+        this.clientTask = new Client();
+        this.serverTask = new Server();
     }
 
     @Override
@@ -61,16 +62,48 @@ public final class NetperfUdpRr implements WorkloadInstance {
     /** When the pair started, ns (-1 before). */
     public long startNs() { return startNs; }
 
+    /** One direction's socket: datagrams queued on it, their cache-line transfers, and whether its reader waits. */
+    private static final class Socket {
+        final long recvNs;
+        int queued;
+        long transferNs; // paid again by the receiver, spread over the queued datagrams
+        boolean readerWaiting;
+
+        Socket(long recvNs) { this.recvNs = recvNs; }
+    }
+
+    /** A task that reads datagrams from its own socket: {@code recvfrom()} blocks while the socket is empty. */
+    private abstract static class Peer implements Workload {
+        int phase = START;
+        private final Socket in;
+
+        Peer(Socket in) { this.in = in; }
+
+        final void receive(Segment out) {
+            if (in.queued == 0) {
+                in.readerWaiting = true;
+                phase = BLOCKED;
+                out.set(Segment.BLOCK, 0);
+                return;
+            }
+            in.queued--;
+            phase = RECEIVING;
+            long x = in.transferNs / (in.queued + 1);
+            in.transferNs -= x;
+            out.set(Segment.RUN_KERNEL, in.recvNs + x);
+        }
+    }
+
     /** The client: send a request, receive the response, count it, repeat. */
-    private final class Client implements Workload {
-        private int phase = START;
+    private final class Client extends Peer {
+        Client() { super(responses); }
 
         @Override
         public void next(WorkloadContext ctx, Segment out) {
             switch (phase) {
                 case SENDING -> { // the request is on the server's socket
-                    requests++;
-                    if (serverWaiting) { serverWaiting = false; ctx.wake(server); }
+                    requests.queued++;
+                    if (requests.readerWaiting) { requests.readerWaiting = false; ctx.wake(server); }
                     receive(out);
                 }
                 case BLOCKED -> receive(out);
@@ -83,30 +116,16 @@ public final class NetperfUdpRr implements WorkloadInstance {
                     if (phase == START && startNs < 0) startNs = ctx.nowNs();
                     phase = SENDING;
                     long x = ctx.messageTransferNs(client, server);
-                    requestTransferNs += x;
-                    out.set(Segment.RUN_KERNEL, requestSendNs + x + (serverWaiting ? wakeupNs : 0));
+                    requests.transferNs += x;
+                    out.set(Segment.RUN_KERNEL, requestSendNs + x + (requests.readerWaiting ? wakeupNs : 0));
                 }
             }
-        }
-
-        private void receive(Segment out) {
-            if (responses == 0) {
-                clientWaiting = true;
-                phase = BLOCKED;
-                out.set(Segment.BLOCK, 0);
-                return;
-            }
-            responses--;
-            phase = RECEIVING;
-            long x = responseTransferNs / (responses + 1);
-            responseTransferNs -= x;
-            out.set(Segment.RUN_KERNEL, responseRecvNs + x);
         }
     }
 
     /** The server: receive a request, send the response, repeat. */
-    private final class Server implements Workload {
-        private int phase = START;
+    private final class Server extends Peer {
+        Server() { super(requests); }
 
         @Override
         public void next(WorkloadContext ctx, Segment out) {
@@ -118,30 +137,16 @@ public final class NetperfUdpRr implements WorkloadInstance {
                 case USER -> {
                     phase = SENDING;
                     long x = ctx.messageTransferNs(server, client);
-                    responseTransferNs += x;
-                    out.set(Segment.RUN_KERNEL, responseSendNs + x + (clientWaiting ? wakeupNs : 0));
+                    responses.transferNs += x;
+                    out.set(Segment.RUN_KERNEL, responseSendNs + x + (responses.readerWaiting ? wakeupNs : 0));
                 }
                 case SENDING -> { // the response is on the client's socket
-                    responses++;
-                    if (clientWaiting) { clientWaiting = false; ctx.wake(client); }
+                    responses.queued++;
+                    if (responses.readerWaiting) { responses.readerWaiting = false; ctx.wake(client); }
                     receive(out);
                 }
                 default -> receive(out); // START or BLOCKED (woken)
             }
-        }
-
-        private void receive(Segment out) {
-            if (requests == 0) {
-                serverWaiting = true;
-                phase = BLOCKED;
-                out.set(Segment.BLOCK, 0);
-                return;
-            }
-            requests--;
-            phase = RECEIVING;
-            long x = requestTransferNs / (requests + 1);
-            requestTransferNs -= x;
-            out.set(Segment.RUN_KERNEL, requestRecvNs + x);
         }
     }
 }

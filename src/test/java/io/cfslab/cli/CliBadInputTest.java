@@ -87,24 +87,13 @@ class CliBadInputTest {
         Path file = dir.resolve("bad.json");
         Files.writeString(file, GOOD.replace(good, bad));
 
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        PrintStream oldErr = System.err, oldOut = System.out;
-        int status;
-        try {
-            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            status = Cli.run(new String[] {"simulate", file.toString()});
-        } finally {
-            System.setErr(oldErr);
-            System.setOut(oldOut);
-        }
-        String text = err.toString(StandardCharsets.UTF_8).strip();
-        assertThat(status).isEqualTo(2);
+        Captured run = run("simulate", file.toString());
+        String text = run.err();
+        assertThat(run.status()).isEqualTo(2);
         assertThat(text.lines()).hasSize(1);
         assertThat(text).startsWith(file + ": " + pointer + ": ");
         if (errno != null) assertThat(text).endsWith("(" + errno + ")");
-        assertThat(out.toString(StandardCharsets.UTF_8)).isEmpty();
+        assertThat(run.out()).isEmpty();
     }
 
     @ParameterizedTest(name = "good scenario runs")
@@ -115,6 +104,25 @@ class CliBadInputTest {
         Files.writeString(file, GOOD);
         assertThat(Cli.run(new String[] {"simulate", file.toString(), "--out", out.toString()})).isZero();
         assertThat(Files.readString(out)).contains("\"nr_throttled\"");
+    }
+
+    /** What a command line printed (stripped) and its exit status. */
+    record Captured(int status, String out, String err) {}
+
+    /** Runs the CLI in this JVM with standard output and error captured. */
+    static Captured run(String... args) {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PrintStream oldErr = System.err, oldOut = System.out;
+        try {
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            int status = Cli.run(args);
+            return new Captured(status, out.toString(StandardCharsets.UTF_8).strip(), err.toString(StandardCharsets.UTF_8).strip());
+        } finally {
+            System.setErr(oldErr);
+            System.setOut(oldOut);
+        }
     }
 
     static Stream<String> goodOnly() { return Stream.of("x"); }
@@ -166,17 +174,9 @@ class CliBadInputTest {
         {
             for (String[] args : cases) {
                 String out = args[args.length - 1].startsWith("--out=") ? "--out" : args[args.length - 1];
-                ByteArrayOutputStream err = new ByteArrayOutputStream();
-                PrintStream oldErr = System.err;
-                int status;
-                try {
-                    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-                    status = Cli.run(args);
-                } finally {
-                    System.setErr(oldErr);
-                }
-                String said = err.toString(StandardCharsets.UTF_8).strip();
-                assertThat(status).as(args[0] + " --out " + out + ": " + said).isEqualTo(2);
+                Captured run = run(args);
+                String said = run.err();
+                assertThat(run.status()).as(args[0] + " --out " + out + ": " + said).isEqualTo(2);
                 // one line saying why, and no run started (no progress line)
                 assertThat(said.lines()).as(said).hasSize(1);
                 assertThat(said).startsWith(out);
@@ -209,17 +209,9 @@ class CliBadInputTest {
                 if (!numeric || option.longestName().equals("--seed")) continue;
                 for (String value : java.util.List.of("0", "-1")) {
                     String[] args = {command.getKey(), inputs.get(command.getKey()).toString(), option.longestName() + "=" + value};
-                    ByteArrayOutputStream err = new ByteArrayOutputStream();
-                    PrintStream oldErr = System.err;
-                    int status;
-                    try {
-                        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-                        status = Cli.run(args);
-                    } finally {
-                        System.setErr(oldErr);
-                    }
-                    String said = err.toString(StandardCharsets.UTF_8).strip();
-                    assertThat(status).as(String.join(" ", args) + ": " + said).isEqualTo(2);
+                    Captured run = run(args);
+                    String said = run.err();
+                    assertThat(run.status()).as(String.join(" ", args) + ": " + said).isEqualTo(2);
                     assertThat(said).as(String.join(" ", args)).contains(option.longestName().substring(2));
                     checked++;
                 }

@@ -56,6 +56,12 @@ class EraBadInputTest {
                         "/timeline/0/write", "cpu.cfs_quota_us is a cgroup v1 file", "ENOENT"),
                 bad("{'duration': '1s', 'generate': [{'levels': [2], 'cpu.cfs_quota_us': {'1': 10000}, 'cpu.weight': {'1': 50}}]}",
                         "/generate/0/cpu.weight", "cpu.weight is a cgroup v2 file", "ENOENT"),
+                // on v1 every group directory holds a file `tasks` (and notify_on_release): mkdir of that name is EEXIST,
+                // as the API's mkdir answers
+                bad("{'duration': '1s', 'cgroups': [" + v1Parent + ", {'path': '/p/tasks', 'cpu.cfs_quota_us': 10000}]}",
+                        "/cgroups/1/path", "cgroup name \"tasks\" in /p/tasks is the name of a cgroup v1 file", "EEXIST"),
+                bad("{'duration': '1s', 'cgroups': [{'path': '/notify_on_release/a', 'cpu.shares': 512}]}",
+                        "/cgroups/0/path", "is the name of a cgroup v1 file", "EEXIST"),
                 // cgroup v1's hierarchy: a child at or below its parent
                 bad("{'duration': '1s', 'cgroups': [" + v1Parent + ", {'path': '/p/c', 'cpu.cfs_quota_us': 60000}]}",
                         "/cgroups/1/cpu.cfs_quota_us", "exceeds the parent's", "EINVAL"),
