@@ -12,9 +12,11 @@ import static io.cfslab.kernel.SchedRecords.VRUNTIME;
 
 /**
  * The queued scheduling entities of every cfs_rq, each cfs_rq's in a pairing heap ordered by (vruntime,
- * entity index): the simulator's stand-in for the kernel's vruntime-ordered rbtree with its cached leftmost
- * ({@code __pick_first_entity()}). The order is total, so the first entity is the same as a scan for the
- * minimum would find, however the heap is shaped.
+ * insertion): the simulator's stand-in for the kernel's rbtree with its cached leftmost
+ * ({@code __pick_first_entity()}). Entities of equal vruntime come in the order they were inserted, as in the
+ * rbtree, where {@code __enqueue_entity()} links an entity to the right of every equal key (a running entity is
+ * re-inserted when it is put back, {@link #first}); the order is total, so the first entity is the same as a
+ * scan for the minimum would find, however the heap is shaped.
  *
  * <p>Entities are the kernel's indices (tasks, then group entities); the heap links are arrays over them
  * ({@code child}, {@code next} sibling, {@code prev}: the previous sibling, or the parent of a first child),
@@ -32,10 +34,18 @@ import static io.cfslab.kernel.SchedRecords.VRUNTIME;
 final class EntityQueue {
     private final SchedRecords r;
     private final int[] in;
+    /**
+     * Each entity's insertion number (the order of its last {@link #place}): the tie-break between equal
+     * vruntimes, read only on a tie (its own array, so the records keep one cache line per entity).
+     */
+    private final long[] inserted;
+    private long insertions;
 
-    EntityQueue(SchedRecords records) {
+    /** @param entities tasks and cfs_rqs (one group entity each) */
+    EntityQueue(SchedRecords records, int entities) {
         this.r = records;
         this.in = records.ints;
+        this.inserted = new long[entities];
     }
 
     /** cfs_rq->nr_queued: entities queued on cfs_rq q. */
@@ -58,7 +68,7 @@ final class EntityQueue {
         in[qb + NR_QUEUED]--;
     }
 
-    /** The queued entity of cfs_rq q with the least (vruntime, index), or NONE. */
+    /** The queued entity of cfs_rq q with the least vruntime (the first inserted of equals), or NONE. */
     int first(int q) {
         int qb = r.rq(q);
         int s = in[qb + HEAP_STALE];
@@ -84,6 +94,7 @@ final class EntityQueue {
 
     /** Puts entity e (unlinked) into cfs_rq q's heap. */
     private void place(int q, int e) {
+        inserted[e] = ++insertions;
         int b = r.ent(e);
         in[b + CHILD] = in[b + NEXT] = in[b + PREV] = NONE;
         int qb = r.rq(q);
@@ -95,7 +106,7 @@ final class EntityQueue {
 
     private boolean before(int a, int b) {
         long ka = r.getLong(r.ent(a) + VRUNTIME), kb = r.getLong(r.ent(b) + VRUNTIME);
-        return ka < kb || (ka == kb && a < b);
+        return ka < kb || (ka == kb && inserted[a] < inserted[b]);
     }
 
     /** Joins two heap roots; returns the new root (its next/prev are left to the caller). */

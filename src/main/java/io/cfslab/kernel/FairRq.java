@@ -64,10 +64,19 @@ final class FairRq {
 
     /**
      * DELAY_DEQUEUE (6.12, 152e11f6df29) above a task's own level, task models only: a group entity whose cfs_rq
-     * empties as a task parks, exits or migrates stays queued while it is not eligible (a delayed entity: queued,
-     * with an empty cfs_rq), until it is picked or its cfs_rq gets a task back.
+     * empties as a task sleeps, exits or migrates stays queued while it is not eligible (a delayed entity: queued,
+     * with an empty cfs_rq), until it is picked or its cfs_rq gets a task back. Never as a task parks: 6.18's
+     * throttle_cfs_rq_work() dequeues with DEQUEUE_THROTTLE, which dequeue_entities() keeps at every level and
+     * dequeue_entity() exempts from the delay (eb962f251fbb).
      */
     private final boolean delayDequeue;
+
+    /**
+     * cfs_rq->next of each cfs_rq (NONE when unset): the next buddy that a parking task nominates (253b3f587241,
+     * 6.18: dequeue_entities() calls set_next_buddy() for a throttled hierarchy too) and that pick_next_entity()
+     * takes first while it is eligible (PICK_BUDDY). Task models only; null otherwise.
+     */
+    private final int[] nextBuddy;
 
     FairRq(Kernel k) {
         this.k = k;
@@ -81,7 +90,7 @@ final class FairRq {
         records = k.records;
         recInts = records.ints;
         nonEmpty = clockStart != ThrottledClockStart.FIRST_PARK ? new GroupBitmap(k.ngroups, k.ncpu) : null;
-        queued = new EntityQueue(records);
+        queued = new EntityQueue(records, ntasks + k.ngroups * k.ncpu);
         cpuTaskHead = new int[k.ncpu];
         Arrays.fill(cpuTaskHead, NONE);
         cpuTaskCount = new int[k.ncpu];
@@ -89,6 +98,12 @@ final class FairRq {
         cpuTaskPrev = new int[ntasks];
         lagLimitNs = Math.max(2 * schedSliceNs, k.tickNs);
         delayDequeue = k.taskBased && k.delayDequeue;
+        if (k.taskBased) {
+            nextBuddy = new int[k.ngroups * k.ncpu];
+            Arrays.fill(nextBuddy, NONE);
+        } else {
+            nextBuddy = null;
+        }
         if (lagLimitNs > Integer.MAX_VALUE) throw new IllegalStateException("lag limit " + lagLimitNs + " ns beyond an int");
     }
 
@@ -163,6 +178,7 @@ final class FairRq {
 
     /** __dequeue_entity(): entity se leaves cfs_rq q. */
     void entRemove(int q, int se) {
+        if (nextBuddy != null) clearBuddies(q, se);
         updateEntityLag(q, se);
         queued.remove(q, se);
         addVruntimeSum(q, -(vruntime(se) - minVruntime(q)));
@@ -274,14 +290,23 @@ final class FairRq {
     }
 
     /** dequeue_task_fair(): dequeue entities upwards while their cfs_rq empties; return slack on empty ones. */
-    void dequeueTask(int t, int c) {
+    void dequeueTask(int t, int c) { dequeueTask(t, c, false); }
+
+    /**
+     * {@link #dequeueTask(int, int)}; {@code park}: task t throttles itself (throttle_cfs_rq_work(), 6.18), whose
+     * DEQUEUE_THROTTLE stays set at every level (eb962f251fbb), so no entity is delayed, and whose DEQUEUE_SLEEP
+     * nominates the next buddy where the walk stops (253b3f587241).
+     */
+    void dequeueTask(int t, int c, boolean park) {
         int q = k.leafQ(t, c);
         cpuTaskRemove(c, t);
         boolean structural = true;
+        boolean mayDelay = delayDequeue && !park;
         int se = t;
         for (int g = k.tGroup[t], x = q; ; g = k.tree.parent(g), x = g * k.ncpu + c) { // x: group g's cfs_rq on c
             if (structural && onRq(se)) {
-                if (delayDequeue && se != t && !entityEligible(x, se)) {
+                if (mayDelay && se != t && !entityEligible(x, se)) {
+                    if (nextBuddy != null) clearBuddies(x, se);
                     structural = false; // delayed: stays queued on x, its cfs_rq empty
                 } else {
                     entRemove(x, se);
@@ -289,6 +314,7 @@ final class FairRq {
                         if (!k.isRootQ(x)) bwc.returnCfsRqRuntime(x);
                     } else {
                         structural = false;
+                        if (park && nextBuddy != null && !k.isRootQ(x)) setNextBuddy(x);
                     }
                 }
             } else {
@@ -348,7 +374,7 @@ final class FairRq {
                     if (thr.isThrottled(g, c)) throttledAbove++; // per-CPU bitmap: a hot line
                     if (throttledAbove > 0 || thr.inWalk(g, c)) lastPickThrottled = true; // throttle_count > 0
                 }
-                int best = queued.first(x); // least vruntime, the lower index of equals
+                int best = queued.first(x); // least vruntime, the first inserted of equals
                 long bv = vruntime(best);
                 int minAt = records.rq(x) + SchedRecords.MIN_VRUNTIME;
                 long min = records.getLong(minAt);
@@ -356,9 +382,34 @@ final class FairRq {
                     addVruntimeSum(x, -(bv - min) * nrQueued(x));
                     records.setLong(minAt, bv);
                 }
+                if (nextBuddy != null) {
+                    int nb = nextBuddy[x];
+                    if (nb != NONE && (nb == best || entityEligible(x, nb))) { // PICK_BUDDY
+                        best = nb;
+                        nextBuddy[x] = NONE; // set_next_entity()'s clear_buddies()
+                    }
+                }
                 if (best < ntasks) return best;
                 x = best - ntasks;
             }
+        }
+    }
+
+    /**
+     * set_next_buddy() from the group entity of cfs_rq x (where a parking task's dequeue stopped, x keeping other
+     * entities) up to the root: each level's cfs_rq nominates the entity on the parking task's path.
+     */
+    private void setNextBuddy(int x) {
+        for (; !k.isRootQ(x); x = k.parentQ(x)) nextBuddy[k.parentQ(x)] = k.groupEntity(x);
+    }
+
+    /** clear_buddies() as entity se leaves cfs_rq q: the nominations of se and of its ancestors above it. */
+    private void clearBuddies(int q, int se) {
+        while (nextBuddy[q] == se) {
+            nextBuddy[q] = NONE;
+            if (k.isRootQ(q)) return;
+            se = k.groupEntity(q);
+            q = k.parentQ(q);
         }
     }
 

@@ -601,7 +601,7 @@ final class Throttling {
     void parkTask(int t, int c) {
         k.chargeSchedOverhead(t, c, cost.taskParkNs()); // the task work runs on t's clock, before its dequeue
         k.parks++;
-        fair.dequeueTask(t, c);
+        fair.dequeueTask(t, c, true);
         tState[t] = T_PARKED;
         throttleWorkPending[t] = false;
         int q = k.leafQ(t, c);
