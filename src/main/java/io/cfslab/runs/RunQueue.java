@@ -50,11 +50,13 @@ public class RunQueue implements SmartLifecycle {
     private final RunsProperties props;
     private final OneTimeTask<Void> task;
     private final SchedulerClient client;
-    private final Scheduler scheduler;
+    private final java.util.function.Supplier<Scheduler> schedulers; // null if this instance does not execute
+    private volatile Scheduler scheduler;
     private final String name;
     private final RunRepository runs;
     private final QueueTable queue;
     private volatile boolean running;
+    private volatile boolean stopped; // the current scheduler was stopped: start() makes a new one
 
     public RunQueue(DataSource dataSource, RunWorker worker, RunsProperties props, RunRepository runs,
                     QueueTable queue, Environment env) {
@@ -73,8 +75,8 @@ public class RunQueue implements SmartLifecycle {
         // Transaction-aware: a submit inserts the run row and the queue row in one transaction.
         DataSource ds = new TransactionAwareDataSourceProxy(dataSource);
         this.client = SchedulerClient.Builder.create(ds, List.of(task)).build();
-        this.scheduler = props.execute()
-                ? Scheduler.create(ds, List.of(task))
+        // a new scheduler at each start: a stopped one cannot start again (its executors are terminated)
+        this.schedulers = !props.execute() ? null : () -> Scheduler.create(ds, List.of(task))
                     .schedulerName(new SchedulerName.Fixed(name))
                     .threads(props.threads())
                     .pollingInterval(props.pollInterval())
@@ -82,8 +84,8 @@ public class RunQueue implements SmartLifecycle {
                     .missedHeartbeatsLimit(props.missedHeartbeats())
                     .shutdownMaxWait(Duration.ofSeconds(30))
                     .enableImmediateExecution()
-                    .build()
-                : null;
+                    .build();
+        this.scheduler = schedulers == null ? null : schedulers.get();
     }
 
     /** Queues run {@code runId} for execution now (joins the caller's transaction, if any). */
@@ -165,7 +167,10 @@ public class RunQueue implements SmartLifecycle {
 
     @Override
     public void start() {
-        if (scheduler != null) {
+        worker.resume();
+        if (schedulers != null) {
+            if (stopped) scheduler = schedulers.get();
+            stopped = false;
             try {
                 recoverOwnExecutions();
             } catch (RuntimeException e) {
@@ -183,6 +188,7 @@ public class RunQueue implements SmartLifecycle {
         running = false;
         worker.shutdown();
         if (scheduler != null) scheduler.stop();
+        stopped = true;
     }
 
     @Override

@@ -41,11 +41,8 @@ public class RunWorker {
     private final LiveProperties live;
     private final ApplicationEventPublisher events;
     private final Map<String, LiveRun> active = new ConcurrentHashMap<>();
-    private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "cfslab-progress");
-        t.setDaemon(true);
-        return t;
-    });
+    private final long tickEveryMs;
+    private ScheduledExecutorService ticker; // made at each start: a stopped context may be started again
     private volatile boolean shuttingDown;
     private volatile String workerName = "unnamed";
 
@@ -57,8 +54,23 @@ public class RunWorker {
         this.engine = engine;
         this.props = props;
         this.metrics = metrics;
-        long every = Math.max(10, props.progressInterval().toMillis());
-        ticker.scheduleWithFixedDelay(this::tick, every, every, TimeUnit.MILLISECONDS);
+        this.tickEveryMs = Math.max(10, props.progressInterval().toMillis());
+        resume();
+    }
+
+    /**
+     * Starts the progress ticker and accepts runs again. Called at construction and when the run queue starts
+     * again after a stop (Spring's test context cache stops an idle context and restarts it when a test needs it).
+     */
+    synchronized void resume() {
+        if (ticker != null && !ticker.isShutdown()) return;
+        ticker = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "cfslab-progress");
+            t.setDaemon(true);
+            return t;
+        });
+        ticker.scheduleWithFixedDelay(this::tick, tickEveryMs, tickEveryMs, TimeUnit.MILLISECONDS);
+        shuttingDown = false;
     }
 
     void setWorkerName(String name) { this.workerName = name; }
@@ -241,7 +253,7 @@ public class RunWorker {
     public LiveRun live(String runId) { return active.get(runId); }
 
     /** Stops every local run; each goes back to the queue. Called before the queue stops. */
-    void shutdown() {
+    synchronized void shutdown() {
         shuttingDown = true;
         active.values().forEach(a -> {
             GuardedRunControl c = a.control();
