@@ -1,14 +1,7 @@
 package io.cfslab.kernel;
 
-import io.cfslab.event.EventQueue;
-import io.cfslab.machine.MachineProfile;
-import io.cfslab.scenario.Scenario;
-import io.cfslab.scenario.ScenarioParser;
-import io.cfslab.workload.Workloads;
 import org.junit.jupiter.api.Test;
 
-import java.util.BitSet;
-import java.util.SplittableRandom;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -24,7 +17,7 @@ class ParkDequeueTest {
     private static final long MS = 1_000_000L;
 
     private static Kernel kernel() {
-        Scenario s = ScenarioParser.parse("""
+        Kernel k = OneCpuKernel.of("""
                 {"name": "park", "duration": "1s", "machine": {"cpus": 1},
                  "kernel": {"hz": 250, "throttle": "task", "delay_dequeue": true},
                  "cgroups": [{"path": "/p"}, {"path": "/p/a"}, {"path": "/p/b"}, {"path": "/q"}, {"path": "/r"}],
@@ -33,16 +26,7 @@ class ParkDequeueTest {
                            {"name": "q", "cgroup": "/q", "workload": {"kind": "hog"}},
                            {"name": "r", "cgroup": "/r", "workload": {"kind": "hog"}}]}
                 """);
-        GroupTree tree = new GroupTree(s.cgroups());
-        Kernel k = new Kernel(MachineProfile.generic(1, 1, 1), s.kernel(), tree, 4, new EventQueue(),
-                new SplittableRandom(1), new KernelObserver() { });
-        BitSet all = new BitSet();
-        all.set(0);
-        for (int t = 0; t < 4; t++) {
-            var spec = s.tasks().get(t);
-            k.initTask(t, tree.indexOf(spec.cgroups().get(0)), spec.policy(), 0, all, Workloads.create(spec.workload()));
-            k.fair.enqueueTask(t, 0, false);
-        }
+        for (int t = 0; t < 4; t++) k.fair.enqueueTask(t, 0, false);
         k.fair.updateCurrFair(0, 0, 4 * MS);
         k.fair.updateCurrFair(3, 0, 8 * MS);
         return k;

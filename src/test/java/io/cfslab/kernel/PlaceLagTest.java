@@ -1,14 +1,7 @@
 package io.cfslab.kernel;
 
-import io.cfslab.event.EventQueue;
-import io.cfslab.machine.MachineProfile;
-import io.cfslab.scenario.Scenario;
-import io.cfslab.scenario.ScenarioParser;
-import io.cfslab.workload.Workloads;
 import org.junit.jupiter.api.Test;
 
-import java.util.BitSet;
-import java.util.SplittableRandom;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -21,20 +14,11 @@ class PlaceLagTest {
 
     /** One CPU (slice 0.75 ms), HZ 250 (tick 4 ms): the lag limit is max(2 × 0.75 ms, 4 ms) = 4 ms. */
     private static Kernel kernel() {
-        Scenario s = ScenarioParser.parse("""
+        return OneCpuKernel.of("""
                 {"name": "lag", "duration": "1s", "machine": {"cpus": 1}, "kernel": {"hz": 250},
                  "cgroups": [{"path": "/a"}],
                  "tasks": [{"name": "t", "cgroup": "/a", "count": 3, "workload": {"kind": "hog"}}]}
                 """);
-        GroupTree tree = new GroupTree(s.cgroups());
-        Kernel k = new Kernel(MachineProfile.generic(1, 1, 1), s.kernel(), tree, 3, new EventQueue(),
-                new SplittableRandom(1), new KernelObserver() { });
-        BitSet all = new BitSet();
-        all.set(0);
-        for (int t = 0; t < 3; t++) {
-            k.initTask(t, tree.indexOf("/a"), s.tasks().get(0).policy(), 0, all, Workloads.create(s.tasks().get(0).workload()));
-        }
-        return k;
     }
 
     private static void queue(Kernel k, int t, long vruntime) {
