@@ -5,9 +5,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
@@ -87,8 +84,8 @@ class CliBadInputTest {
         Path file = dir.resolve("bad.json");
         Files.writeString(file, GOOD.replace(good, bad));
 
-        Captured run = run("simulate", file.toString());
-        String text = run.err();
+        ExperimentCommandTest.Out run = ExperimentCommandTest.run("simulate", file.toString());
+        String text = run.err().strip();
         assertThat(run.status()).isEqualTo(2);
         assertThat(text.lines()).hasSize(1);
         assertThat(text).startsWith(file + ": " + pointer + ": ");
@@ -104,25 +101,6 @@ class CliBadInputTest {
         Files.writeString(file, GOOD);
         assertThat(Cli.run(new String[] {"simulate", file.toString(), "--out", out.toString()})).isZero();
         assertThat(Files.readString(out)).contains("\"nr_throttled\"");
-    }
-
-    /** What a command line printed (stripped) and its exit status. */
-    record Captured(int status, String out, String err) {}
-
-    /** Runs the CLI in this JVM with standard output and error captured. */
-    static Captured run(String... args) {
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        PrintStream oldErr = System.err, oldOut = System.out;
-        try {
-            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            int status = Cli.run(args);
-            return new Captured(status, out.toString(StandardCharsets.UTF_8).strip(), err.toString(StandardCharsets.UTF_8).strip());
-        } finally {
-            System.setErr(oldErr);
-            System.setOut(oldOut);
-        }
     }
 
     static Stream<String> goodOnly() { return Stream.of("x"); }
@@ -174,8 +152,8 @@ class CliBadInputTest {
         {
             for (String[] args : cases) {
                 String out = args[args.length - 1].startsWith("--out=") ? "--out" : args[args.length - 1];
-                Captured run = run(args);
-                String said = run.err();
+                ExperimentCommandTest.Out run = ExperimentCommandTest.run(args);
+                String said = run.err().strip();
                 assertThat(run.status()).as(args[0] + " --out " + out + ": " + said).isEqualTo(2);
                 // one line saying why, and no run started (no progress line)
                 assertThat(said.lines()).as(said).hasSize(1);
@@ -209,8 +187,8 @@ class CliBadInputTest {
                 if (!numeric || option.longestName().equals("--seed")) continue;
                 for (String value : java.util.List.of("0", "-1")) {
                     String[] args = {command.getKey(), inputs.get(command.getKey()).toString(), option.longestName() + "=" + value};
-                    Captured run = run(args);
-                    String said = run.err();
+                    ExperimentCommandTest.Out run = ExperimentCommandTest.run(args);
+                    String said = run.err().strip();
                     assertThat(run.status()).as(String.join(" ", args) + ": " + said).isEqualTo(2);
                     assertThat(said).as(String.join(" ", args)).contains(option.longestName().substring(2));
                     checked++;
