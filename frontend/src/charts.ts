@@ -5,7 +5,8 @@ import 'uplot/dist/uPlot.min.css';
 import { bucketLabel, printedBuckets, type Histogram } from './hist';
 import { box, stripData, tickLabels } from './strip';
 import { distinctColors, pageColors, type ColorRegistry } from './colors';
-import { durationTicks, formatDuration } from './units';
+import { durationTicks } from './units';
+import { formatCount, formatDuration, formatPercent } from './format';
 import { pointerSteps } from './pointers';
 
 /**
@@ -33,17 +34,17 @@ export function metricAxis(metric: string): { title: string; unit: Unit } {
 export function unitFormat(unit: Unit): { ticks: (splits: number[]) => string[]; value: (v: number | null | undefined) => string } {
   switch (unit) {
     case 'usec':
-      return { ticks: (splits) => durationTicks(splits.map((v) => v * 1e3)), value: (v) => (v == null ? '' : formatDuration(v * 1e3)) };
+      return { ticks: (splits) => durationTicks(splits.map((v) => v * 1e3)), value: (v) => (v == null ? '' : formatDuration(v * 1e3, 1e3)) };
     case 'nsec':
       return { ticks: (splits) => durationTicks(splits), value: (v) => (v == null ? '' : formatDuration(v)) };
     case 'sec':
-      return { ticks: (splits) => durationTicks(splits.map((v) => v * 1e9)), value: (v) => (v == null ? '' : formatDuration(v * 1e9)) };
+      return { ticks: (splits) => durationTicks(splits.map((v) => v * 1e9)), value: (v) => (v == null ? '' : formatDuration(v * 1e9, 1e9)) };
     case 'per_s':
       return { ticks: (splits) => tickLabels(splits).map((t) => `${t}/s`), value: (v) => (v == null ? '' : `${Number(v.toPrecision(6)).toLocaleString('en-US')}/s`) };
     case 'percent':
-      return { ticks: (splits) => tickLabels(splits).map((t) => `${t} %`), value: (v) => (v == null ? '' : `${v.toFixed(1)} %`) };
+      return { ticks: (splits) => tickLabels(splits).map((t) => `${t} %`), value: (v) => (v == null ? '' : formatPercent(v)) };
     default:
-      return { ticks: tickLabels, value: (v) => (v == null ? '' : Math.round(v).toLocaleString('en-US')) };
+      return { ticks: tickLabels, value: (v) => (v == null ? '' : formatCount(Math.round(v))) };
   }
 }
 

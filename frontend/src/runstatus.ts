@@ -4,6 +4,7 @@
 // badge or the bar on its own ("queued" beside a full bar). Every report now goes through mergeStatus, and one
 // view writes badge, bar and text together from the merged facts.
 import { fmtSeconds } from './api';
+import { formatDurationNs } from './format';
 
 export type RunStatusWord = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
 
@@ -66,7 +67,7 @@ export class StatusView {
     this.badge.className = `badge ${merged.status}`;
     this.bar.value = merged.progress;
     this.bar.dataset.progress = String(merged.progress);
-    const eta = merged.etaMs != null ? ` · ETA ${(merged.etaMs / 1000).toFixed(1)} s` : '';
+    const eta = merged.etaMs != null ? ` · ETA ${formatDurationNs(merged.etaMs * 1e6, 1e6)}` : '';
     this.text.textContent = `${merged.progress.toFixed(1)} % · ${fmtSeconds(merged.simulatedNs)} of ${fmtSeconds(merged.durationNs)}${eta}`;
     this.onChange(merged);
     return merged;

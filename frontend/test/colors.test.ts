@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ColorRegistry, distinctColors, PALETTE } from '../src/colors';
-import { durationTicks, formatDuration } from '../src/units';
+import { durationTicks } from '../src/units';
+import { formatDuration } from '../src/format';
 import { niceStep } from '../src/cputimeline';
 
 describe('series colours', () => {
@@ -29,18 +30,20 @@ describe('series colours', () => {
 });
 
 describe('durations', () => {
-  it('read as a person reads them', () => {
-    expect(formatDuration(0)).toBe('0');
+  it('read as a person reads them, with the tables\' one rule (format.ts)', () => {
+    expect(formatDuration(0)).toBe('0 ns');
+    expect(formatDuration(0, 1e3)).toBe('0 µs');
     expect(formatDuration(800)).toBe('800 ns');
     expect(formatDuration(12_345)).toBe('12.3 µs');
-    expect(formatDuration(2_000_000_000_000)).toBe('2000 s');
+    expect(formatDuration(2_219_000_000_000)).toBe('2,219 s'); // a legend said "2219 s"
     expect(formatDuration(340e6)).toBe('340 ms');
-    expect(formatDuration(1.5e9)).toBe('1.5 s');
+    expect(formatDuration(1.5e9)).toBe('1.50 s');
+    expect(formatDuration(undefined)).toBe('');
   });
 
   it('tick in one unit with the decimals the step needs (no "2B")', () => {
     expect(durationTicks([0, 5e8, 1e9, 1.5e9])).toEqual(['0', '0.5 s', '1 s', '1.5 s']);
-    expect(durationTicks([0, 1e12, 2e12])).toEqual(['0', '1000 s', '2000 s']);
+    expect(durationTicks([0, 1e12, 2e12])).toEqual(['0', '1,000 s', '2,000 s']);
     // 0.25 s apart: read as 0.25 s, 0.5 s, 0.75 s (not 0.3 s, 0.5 s, 0.8 s)
     expect(durationTicks([2.5e8, 5e8, 7.5e8, 1e9])).toEqual(['0.25 s', '0.5 s', '0.75 s', '1 s']);
     expect(durationTicks([0, 2000, 4000])).toEqual(['0', '2 µs', '4 µs']);

@@ -26,14 +26,22 @@ describe('one formatting rule per quantity kind', () => {
     expect(formatDurationNs(155e6)).toBe('155 ms');
     expect(formatDurationNs(800)).toBe('800 ns');
     expect(formatDurationNs(2_000e9)).toBe('2,000 s');
-    expect(formatDurationNs(0)).toBe('0');
+    expect(formatDurationNs(0)).toBe('0 ns');
+    // zero with the unit it was measured in: a latency (µs) of 0 beside 12.3 µs, never a bare 0
+    expect(formatDurationNs(0, 1e3)).toBe('0 µs');
+    expect(formatDurationNs(2_219e9)).toBe('2,219 s');
   });
 
   it('ratios in % with one decimal, probabilities with four decimals or an exponent', () => {
     expect(formatPercent(78.66)).toBe('78.7 %');
     expect(formatPercent(100)).toBe('100.0 %');
     expect(formatP(0.03125)).toBe('0.0313');
-    expect(formatP(0.00001234)).toBe('1e-5');
+    // below 0.0001 as a paper prints it, never JavaScript's 6e-12
+    expect(formatP(0.00001234)).toBe('1.2×10⁻⁵');
+    expect(formatP(6e-12)).toBe('6.0×10⁻¹²');
+    expect(formatP(1e-4)).toBe('0.0001');
+    expect(formatP(0)).toBe('< 1.0×10⁻³⁰⁰');
+    expect(formatP(1)).toBe('1.0000');
     expect(format('cpus', 1.5)).toBe('1.50 CPUs');
   });
 

@@ -29,9 +29,9 @@ export interface TaskResult {
 /** Most task rows drawn (a large tree has thousands of tasks): the ones with the largest p99 wake-up latency. */
 export const MAX_LATENCY_ROWS = 200;
 
-/** A duration in µs as a person reads it (28.4 s, 340 ms, 12.5 µs; units.ts), '–' when absent. */
+/** A duration in µs as a person reads it (28.4 s, 340 ms, 12.5 µs, 0 µs; format.ts), '–' when absent. */
 export function us(v: number | undefined): string {
-  return v == null ? '–' : formatDurationNs(v * 1e3);
+  return v == null ? '–' : formatDurationNs(v * 1e3, 1e3);
 }
 
 /** The tasks worth a row, most delayed first (p99 wake-up latency, then run_delay). */

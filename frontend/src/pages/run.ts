@@ -7,8 +7,7 @@ import { cgroupLines, slowestCalls, taskLines, xsSeconds, MAX_LINES } from '../s
 import { drawTaskLatency, type TaskResult } from './latency';
 import { emptyState, RunStream, type CgroupStats, type DistributeCall, type RunState, type Sample } from '../stream';
 import { CpuTimelineView } from '../cputimeline';
-import { formatDuration } from '../units';
-import { durationTitle, format, formatCount, formatDurationNs, formatPercent, kindOfKey } from '../format';
+import { durationTitle, format, formatCount, formatDuration, formatDurationNs, formatPercent, kindOfKey } from '../format';
 import { pageColors, taskColors } from '../colors';
 import { interruptionNote, isFinished, outcome, StatusView, type RunStatusWord } from '../runstatus';
 import { explain, readPanelNotes, statusNote } from '../emptynotes';
@@ -278,7 +277,7 @@ export function initRunPage(body: HTMLElement): void {
       drawTaskLatency($('latency-panel'), result.tasks);
       if (Object.keys(result.tasks ?? {}).length) drawn.add('latency-panel');
       explainTheRest((id) => notes.ifEmpty[id] ?? emptyInResult(id, result.simulated_ns));
-      sourceEl.textContent = `finished in ${(run.wallMs / 1000).toFixed(1)} s wall time · ${fmtInt(run.events)} events`;
+      sourceEl.textContent = `finished in ${formatDurationNs(run.wallMs * 1e6, 1e6)} wall time · ${fmtInt(run.events)} events`;
       body.dataset.final = 'true';
     } catch (e) {
       finalShown = false;
