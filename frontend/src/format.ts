@@ -84,6 +84,14 @@ export function formatP(v: number | null | undefined): string {
   return `${mantissa}×10${[...String(Number(exp))].map((ch) => SUPERSCRIPT[ch]).join('')}`;
 }
 
+/**
+ * A count and its noun in agreement: `1 group`, `2 groups`, `1,234 calls` (the count as formatCount writes it). Every
+ * page's "N things" goes through it (format.test.ts scans the sources); the server's twin is io.cfslab.scenario.Plural.
+ */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
+}
+
 /** The rule of a kind (durations in ns). */
 export function format(kind: Quantity, v: number | null | undefined): string {
   switch (kind) {

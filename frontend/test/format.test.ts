@@ -72,3 +72,27 @@ describe('differences B − A', () => {
     expect(deltaClass('throttled_usec', undefined, 1)).toBe('neutral');
   });
 });
+
+describe('a count and its noun', () => {
+  it('agree: 1 group, 2 groups, 0 calls, 1,234 runs', async () => {
+    const { plural } = await import('../src/format');
+    expect(plural(1, 'group')).toBe('1 group');
+    expect(plural(2, 'group')).toBe('2 groups');
+    expect(plural(0, 'call')).toBe('0 calls');
+    expect(plural(1234, 'run')).toBe('1,234 runs');
+    expect(plural(1, 'CPU')).toBe('1 CPU');
+  });
+
+  it('go through plural() on every page: no "${n} groups" written by hand (a newcomer read "1 groups")', async () => {
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const dir = join(__dirname, '../src');
+    const files = [...readdirSync(dir).filter((f) => f.endsWith('.ts')).map((f) => join(dir, f)),
+      ...readdirSync(join(dir, 'pages')).map((f) => join(dir, 'pages', f))];
+    const nouns = 'groups|cgroups|tasks|runs|calls|CPUs|arms|events|samples|snapshots|rows|lines|repeats|keys|buckets|wake-ups';
+    // a decimal amount (1.50 CPUs) is plural whatever its value
+    const byHand = new RegExp(`\\$\\{(?![^}]*toFixed)[^}]+\\} (${nouns})\\b`, 'g');
+    const found = files.flatMap((f) => [...readFileSync(f, 'utf8').matchAll(byHand)].map((m) => `${f.replace(dir, 'src')}: ${m[0]}`));
+    expect(found).toEqual([]);
+  });
+});

@@ -1,6 +1,7 @@
 // Scenario editor: the cgroup tree as a virtual list (only the rows in view exist, so seed 01's 2,202
 // groups stay fast), cgroupfs-style in-place writes of cpu.max, cpu.max.burst and cpu.weight with the
 // kernel's message on a refused write, tasks, timeline, kernel options and machine, import/export.
+import { plural } from '../format';
 import { ApiError, cgroupFileUrl, del, el, getJson, getText, paceOption, putText, sendJson, showError, startRun } from '../api';
 import { readablePath } from '../pointers';
 
@@ -37,21 +38,25 @@ export function rowTops(paths: string[], errors: { has(path: string): boolean })
 const OVERSCAN = 10;
 
 /**
- * A new scenario: only what the form shows filled in (a name, and the duration the parser requires). Every other key
- * is left out, so it takes the parser's default for the chosen kernel.version (docs/scenarios.md), and a later
- * version switch is not silently overridden by values the user never chose.
+ * A new scenario: only what the form shows filled in (a name, and the duration the parser requires, which the user
+ * types: no duration is made up). Every other key is left out, so it takes the parser's default for the chosen
+ * kernel.version (docs/scenarios.md), and a later version switch is not silently overridden by values the user never
+ * chose.
  */
 export const DEFAULT_SCENARIO = {
   name: 'new scenario',
-  duration: '5s',
 };
 
-/** What the new-scenario form shows greyed in its empty name and duration fields, and stores when they stay empty. */
-export const NEW_SCENARIO_PLACEHOLDERS: Record<string, string> = { name: DEFAULT_SCENARIO.name, duration: DEFAULT_SCENARIO.duration };
+/**
+ * What the new-scenario form shows greyed in its empty name and duration fields. The name is optional: left empty,
+ * the placeholder says the name it gets. The duration is required (the parser has no default): its placeholder is an
+ * example, never used, and the form does not submit while it is empty.
+ */
+export const NEW_SCENARIO_PLACEHOLDERS: Record<string, string> = { name: `left empty: ${DEFAULT_SCENARIO.name}`, duration: 'required, e.g. 5s' };
 
-/** A new scenario's document with the placeholders' name and duration where the user typed none (keys in order). */
+/** A new scenario's document with the default name where the user typed none (keys in order); the duration as typed. */
 export function withSuggestions(d: Record<string, any>): Record<string, any> {
-  return { name: d.name ?? DEFAULT_SCENARIO.name, duration: d.duration ?? DEFAULT_SCENARIO.duration, ...d };
+  return { name: d.name ?? DEFAULT_SCENARIO.name, ...d };
 }
 
 /** `GET /api/scenario-defaults?version=`: what each key means when left out (io.cfslab.scenario.ScenarioDefaults). */
@@ -436,10 +441,7 @@ export function initEditorPage(body: HTMLElement): void {
       // a new scenario's name and duration are placeholders, not values: typing replaces them (empty: they are used)
       const suggested = !id ? NEW_SCENARIO_PLACEHOLDERS[input.name] : undefined;
       input.value = suggested !== undefined || v == null ? '' : String(v);
-      if (suggested !== undefined) {
-        (input as HTMLInputElement).placeholder = suggested;
-        (input as HTMLInputElement).required = false;
-      }
+      if (suggested !== undefined) (input as HTMLInputElement).placeholder = suggested;
       input.disabled = readOnly;
     }
     optionsForm.querySelector('button')!.hidden = readOnly;
@@ -497,6 +499,11 @@ export function initEditorPage(body: HTMLElement): void {
     }
   }
 
+  // a required field left empty (the duration): the browser keeps the form from submitting; say which and why here too
+  optionsForm.addEventListener('invalid', (ev) => {
+    const input = ev.target as HTMLInputElement;
+    fail(new Error(`${input.name} is required${input.name === 'duration' ? ': how long to simulate, e.g. 5s or 300ms' : ''}`));
+  }, true);
   optionsForm.addEventListener('submit', async (ev) => {
     ev.preventDefault();
     try {
@@ -717,7 +724,7 @@ export function initEditorPage(body: HTMLElement): void {
       expanded.add('/');
       if (list.length <= 200) for (const n of list) expanded.add(n.path);
     }
-    $('tree-count').textContent = `${list.length - 1} groups`;
+    $('tree-count').textContent = plural(list.length - 1, 'group');
     rebuildRows();
   }
 

@@ -6,7 +6,7 @@ import { formatBpftrace, printedBuckets } from '../hist';
 import { outcome } from '../runstatus';
 import { readablePath, readableTable } from '../pointers';
 import { armColors } from '../colors';
-import { formatCount, formatDurationNs, formatP, formatPercent } from '../format';
+import { formatCount, formatDurationNs, formatP, formatPercent, plural } from '../format';
 
 const HIST = 'distribute_cfs_runtime_ns';
 const FINISHED = ['done', 'failed', 'cancelled'];
@@ -80,7 +80,7 @@ export function initExperimentPage(body: HTMLElement): void {
     statusEl.className = `badge ${x.status}`;
     progressEl.value = x.progress;
     progressEl.dataset.progress = String(x.progress);
-    progressText.textContent = `${x.progress.toFixed(1)} % · ${x.done} of ${x.total} runs done · ${x.arms.length} arms × ${x.repeats}`;
+    progressText.textContent = `${formatPercent(x.progress)} · ${x.done} of ${plural(x.total, 'run')} done · ${plural(x.arms.length, 'arm')} × ${x.repeats}`;
     cancelBtn.hidden = FINISHED.includes(x.status);
     deleteBtn.hidden = !FINISHED.includes(x.status);
     // one paragraph first; the setup and what was scaled down behind "details"
@@ -114,9 +114,9 @@ export function initExperimentPage(body: HTMLElement): void {
     if (x.total === 0) {
       text = 'No runs: this experiment has no runs, so it has no results.';
     } else if (x.status === 'queued' || x.status === 'running') {
-      text = `The results table, histograms and per-metric plots appear here when all ${x.total} runs are done (${x.done} so far).`;
+      text = `The results table, histograms and per-metric plots appear here when ${x.total === 1 ? 'its run is' : `all ${plural(x.total, 'run')} are`} done (${x.done} so far).`;
     } else if (x.status !== 'done') {
-      text = `No results: the experiment ${x.status === 'failed' ? 'failed' : 'was cancelled'} with ${x.done} of ${x.total} runs done` +
+      text = `No results: the experiment ${x.status === 'failed' ? 'failed' : 'was cancelled'} with ${x.done} of ${plural(x.total, 'run')} done` +
         `${x.error ? ` (${x.error})` : ''}; its table needs every run. Each done run's page still shows its own result.`;
     }
     note.textContent = text;

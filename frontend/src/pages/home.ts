@@ -1,7 +1,7 @@
 // Home: Run buttons (POST /api/runs), ready-made experiments (POST /api/experiments), the experiments table and
 // the runs table (runs that belong to no experiment, with the settings they ran with), refreshed every second
 // while something is active; finished runs and experiments can be deleted.
-import { formatDurationNs } from '../format';
+import { formatDurationNs, plural } from '../format';
 import { clearErrorBeside, del, el, getJson, paceOption, sendJson, showError, showErrorBeside, startRun, type ExperimentView, type RunView } from '../api';
 import { summarize } from '../settings';
 import { outcome } from '../runstatus';
@@ -179,7 +179,7 @@ export function initHomePage(): void {
             el('td', {}, el('a', { href: `/experiments/${x.id}` }, x.name)),
             el('td', {}, el('span', { class: `badge ${x.status}`, title: x.error ? outcome(x.status, x.error) : '' }, x.status)),
             el('td', { class: 'progress-col' }, bar),
-            el('td', { class: 'num' }, `${x.done}/${x.total} (${x.arms.length} arms × ${x.repeats})`),
+            el('td', { class: 'num' }, `${x.done}/${x.total} (${plural(x.arms.length, 'arm')} × ${x.repeats})`),
             el('td', { class: 'when' }, ...whenCell(x.createdAt)),
             actions);
         }));

@@ -1,13 +1,13 @@
 // Run page: live from GET /api/runs/{id}/events while running (polling GET /api/runs/{id} where the
 // events endpoint is missing), from the result when done.
-import { el, fmtInt, fmtSeconds, getJson, showError, del, type RunView } from '../api';
+import { el, fmtSeconds, getJson, showError, del, type RunView } from '../api';
 import { HistogramChart, LineChart } from '../charts';
 import { formatBpftrace, printedBuckets } from '../hist';
 import { cgroupLines, slowestCalls, taskLines, xsSeconds, MAX_LINES } from '../series';
 import { drawTaskLatency, type TaskResult } from './latency';
 import { emptyState, RunStream, type CgroupStats, type DistributeCall, type RunState, type Sample } from '../stream';
 import { CpuTimelineView } from '../cputimeline';
-import { durationTitle, format, formatCount, formatDuration, formatDurationNs, formatPercent, kindOfKey } from '../format';
+import { durationTitle, format, formatCount, formatDuration, formatDurationNs, formatPercent, kindOfKey, plural } from '../format';
 import { pageColors, taskColors } from '../colors';
 import { interruptionNote, isFinished, outcome, StatusView, type RunStatusWord } from '../runstatus';
 import { explain, readPanelNotes, statusNote } from '../emptynotes';
@@ -149,7 +149,7 @@ export function initRunPage(body: HTMLElement): void {
     const buckets = printedBuckets(h);
     histChart.update([{ ...h, buckets }]);
     histText.textContent = formatBpftrace(HIST, { buckets });
-    histMeta.textContent = `${fmtInt(h.count)} calls · mean ${h.count ? formatDuration(Math.round(h.sum / h.count)) : '-'}`;
+    histMeta.textContent = `${plural(h.count, 'call')} · mean ${h.count ? formatDuration(Math.round(h.sum / h.count)) : '-'}`;
   }
 
   function drawSeries(samples: Sample[]): void {
@@ -186,7 +186,7 @@ export function initRunPage(body: HTMLElement): void {
     entries.sort((a, b) => (b[1]['cpu.stat']?.throttled_usec ?? 0) - (a[1]['cpu.stat']?.throttled_usec ?? 0) || a[0].localeCompare(b[0]));
     const shown = entries.slice(0, 100);
     $('live-title').textContent = `cpu.stat at ${fmtSeconds(state.cgroupsAtNs)} simulated` +
-      (entries.length > shown.length ? ` (the ${shown.length} most throttled of ${entries.length} groups)` : '');
+      (entries.length > shown.length ? ` (the ${shown.length} most throttled of ${plural(entries.length, 'group')})` : '');
     document.querySelector('#cpustat-live tbody')!.replaceChildren(...shown.map(([path, s]) => {
       const c = s['cpu.stat'];
       return el('tr', {}, el('td', { class: 'path' }, path),
@@ -277,7 +277,7 @@ export function initRunPage(body: HTMLElement): void {
       drawTaskLatency($('latency-panel'), result.tasks);
       if (Object.keys(result.tasks ?? {}).length) drawn.add('latency-panel');
       explainTheRest((id) => notes.ifEmpty[id] ?? emptyInResult(id, result.simulated_ns));
-      sourceEl.textContent = `finished in ${formatDurationNs(run.wallMs * 1e6, 1e6)} wall time · ${fmtInt(run.events)} events`;
+      sourceEl.textContent = `finished in ${formatDurationNs(run.wallMs * 1e6, 1e6)} wall time · ${plural(run.events, 'event')}`;
       body.dataset.final = 'true';
     } catch (e) {
       finalShown = false;

@@ -255,6 +255,7 @@ class DashboardBrowserTest {
         WebElement name = driver.findElement(By.cssSelector("#options-form input[name='name']"));
         name.clear();
         name.sendKeys("built in the browser");
+        driver.findElement(By.cssSelector("#options-form input[name='duration']")).sendKeys("5s");
         driver.findElement(By.cssSelector("#options-form button[type='submit']")).click();
         waitFor(Duration.ofSeconds(20), "the new scenario opened",
                 () -> driver.getCurrentUrl().matches(".*/scenarios/[0-9a-f-]{36}$") && "true".equals(attr("body", "data-loaded")));

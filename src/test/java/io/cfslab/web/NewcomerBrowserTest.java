@@ -108,6 +108,7 @@ class NewcomerBrowserTest extends BrowserTestBase {
         WebElement name = driver.findElement(By.name("name"));
         name.clear();
         name.sendKeys("only what I chose");
+        driver.findElement(By.name("duration")).sendKeys("5s");
         driver.findElement(By.name("kernel.version")).sendKeys("5.4");
         waitForDefaults("5.4");
         new Select(driver.findElement(By.name("kernel.hz"))).selectByVisibleText("250");
