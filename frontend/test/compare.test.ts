@@ -35,7 +35,7 @@ describe('the note under the A and B charts', () => {
   it('says the scales are shared and how much of the time axis the shorter run fills', () => {
     const n = scalesNote(true, [2e9, 300e9]);
     expect(n).toContain('share one time axis (0 to 300 s, the longer run)');
-    expect(n).toContain('A ran 2.00 s simulated and B 300 s, so the shorter run fills 1 % of the time axis');
+    expect(n).toContain('A ran 2.00 s simulated and B 300 s, so the shorter run fills 1\u00a0% of the time axis');
     expect(scalesNote(true, [5e9, 5e9])).not.toContain('fills');
     expect(scalesNote(false, [2e9, 300e9])).toContain('own scales');
   });

@@ -104,3 +104,15 @@ describe('the editor after the last newcomer walk', () => {
     expect(NEW_SCENARIO_PLACEHOLDERS.duration).toMatch(/^required/);
   });
 });
+
+describe('a placeholder fits its field', () => {
+  it('keeps a short default whole and cuts a long rule at a word, with "…"', async () => {
+    const { shortPlaceholder } = await import('../src/pages/editor');
+    expect(shortPlaceholder('default: 5000')).toBe('default: 5000');
+    const long = 'default: duration/200 rounded up to 1, 2 or 5 × 10^k, at least 100ms';
+    const p = shortPlaceholder(long);
+    expect(p.length).toBeLessThanOrEqual(26);
+    expect(p.endsWith('…')).toBe(true);
+    expect(long.startsWith(p.slice(0, -1))).toBe(true);
+  });
+});

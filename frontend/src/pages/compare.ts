@@ -3,6 +3,7 @@ import { el, fmtSeconds, getJson, showError } from '../api';
 import { HistogramChart, LineChart, sharedScales } from '../charts';
 import { cgroupLines, xsSeconds } from '../series';
 import { armColors, pageColors } from '../colors';
+import { labelCells } from '../tables';
 import { formatBpftrace, printedBuckets, type Histogram } from '../hist';
 import type { CgroupStats, CpuStat, Sample } from '../stream';
 import { deltaClass, durationTitle, format, formatDelta, kindOfKey, plural } from '../format';
@@ -72,7 +73,7 @@ export function diffRows(a: Record<string, CgroupStats>, b: Record<string, Cgrou
 export function scalesNote(shared: boolean, [a, b]: [number, number]): string {
   if (!shared) return 'Each chart on its own scales: compare the shapes of the lines, not their heights or lengths.';
   const lengths = a === b ? '' : ` A ran ${fmtSeconds(a)} simulated and B ${fmtSeconds(b)}, so the shorter run fills ` +
-    `${Math.max(1, Math.round((100 * Math.min(a, b)) / Math.max(a, b)))} % of the time axis.`;
+    `${Math.max(1, Math.round((100 * Math.min(a, b)) / Math.max(a, b)))}\u00a0% of the time axis.`;
   return `A and B share one time axis (0 to ${fmtSeconds(Math.max(a, b))}, the longer run) and one y axis (the larger ` +
     `value), so that their lines compare at a glance.${lengths}`;
 }
@@ -125,10 +126,10 @@ export function initComparePage(body: HTMLElement): void {
 
       const table = document.getElementById('compare-table')!;
       const columns = statColumns(ra.cgroups ?? {}, rb.cgroups ?? {});
-      const head = el('tr', {}, el('th', { rowspan: '2' }, 'cgroup'),
-        ...columns.map((c) => el('th', { colspan: '3', 'data-file': c.file, 'data-key': c.key }, c.label)));
-      const sub = el('tr', {}, ...columns.flatMap(() => [el('th', {}, 'A'), el('th', {}, 'B'), el('th', {}, 'B − A')]));
-      table.querySelector('thead')!.replaceChildren(head, sub);
+      // one column a key, each cell A over B over B − A: nine keys side by side fit the panel (27 columns did not)
+      const head = el('tr', {}, el('th', {}, 'cgroup', el('div', { class: 'hint' }, 'A / B / B − A')),
+        ...columns.map((c) => el('th', { 'data-file': c.file, 'data-key': c.key }, c.label)));
+      table.querySelector('thead')!.replaceChildren(head);
       const rows = diffRows(ra.cgroups ?? {}, rb.cgroups ?? {});
       const value = (g: CgroupStats | undefined, c: StatColumn): number | undefined =>
         (g?.[c.file] as Record<string, number> | undefined)?.[c.key];
@@ -143,11 +144,13 @@ export function initComparePage(body: HTMLElement): void {
               const vb = value(r.gb, c);
               const kind = kindOfKey(c.key);
               const title = (v: number | undefined): Record<string, string> => (kind === 'counter' && v != null ? { title: durationTitle(v) } : {});
-              return [el('td', title(va), format(kind, va)), el('td', title(vb), format(kind, vb)),
-                el('td', { class: deltaClass(c.key, va, vb), 'data-key': c.file === 'cpu.stat' ? c.key : `${c.file}/${c.key}` }, formatDelta(kind, va, vb))];
+              return [el('td', { class: 'abd', 'data-key': c.file === 'cpu.stat' ? c.key : `${c.file}/${c.key}` },
+                el('div', { ...title(va), 'data-side': 'a' }, format(kind, va)), el('div', { ...title(vb), 'data-side': 'b' }, format(kind, vb)),
+                el('div', { class: deltaClass(c.key, va, vb), 'data-side': 'd' }, formatDelta(kind, va, vb)))];
             })),
         ),
       );
+      labelCells(table as HTMLTableElement);
       if (rows.length > MAX_ROWS) table.after(el('p', { class: 'hint' }, `${MAX_ROWS} of ${plural(rows.length, 'group')} shown (largest throttled_usec difference first)`));
       body.dataset.loaded = 'true';
     } catch (e) {

@@ -59,6 +59,14 @@ export function withSuggestions(d: Record<string, any>): Record<string, any> {
   return { name: d.name ?? DEFAULT_SCENARIO.name, ...d };
 }
 
+/** A placeholder that fits its field (about 26 characters): cut at a word, with "…"; the whole text goes in the title. */
+export function shortPlaceholder(text: string, max = 26): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1);
+  const at = Math.max(cut.lastIndexOf(' '), cut.lastIndexOf(','));
+  return `${(at > max / 2 ? cut.slice(0, at) : cut).replace(/[ ,]+$/, '')}…`;
+}
+
 /** `GET /api/scenario-defaults?version=`: what each key means when left out (io.cfslab.scenario.ScenarioDefaults). */
 export interface ScenarioDefaults {
   version: string;
@@ -322,7 +330,7 @@ export function initEditorPage(body: HTMLElement): void {
   /** `base` with the options form's fields written over it and the dropped kernel keys removed. */
   function formDoc(base: Record<string, any>): Record<string, any> {
     const next = structuredClone(base);
-    for (const input of optionsForm.querySelectorAll<HTMLInputElement | HTMLSelectElement>('input[name],select[name]')) {
+    for (const input of optionsForm.querySelectorAll<HTMLInputElement | HTMLSelectElement>('input[name],select[name],textarea[name]')) {
       const raw = input.value.trim();
       setPath(next, input.name, raw === '' ? null : NUMERIC.has(input.name) ? Number(raw) : raw);
     }
@@ -403,7 +411,7 @@ export function initEditorPage(body: HTMLElement): void {
       list.replaceChildren(...d.versions.releases.map((v) => el('option', { value: v })),
         ...Object.entries(d.versions.distributions).map(([alias, base]) => el('option', { value: alias, label: `${alias} (${base})` })));
     }
-    for (const input of optionsForm.querySelectorAll<HTMLInputElement | HTMLSelectElement>('input[name],select[name]')) {
+    for (const input of optionsForm.querySelectorAll<HTMLInputElement | HTMLSelectElement>('input[name],select[name],textarea[name]')) {
       const dflt = optionDefault(input.name, d);
       if (dflt === undefined) continue;
       if (input instanceof HTMLSelectElement) {
@@ -418,7 +426,9 @@ export function initEditorPage(body: HTMLElement): void {
         }
         auto.textContent = `default (${dflt})`;
       } else if (id || NEW_SCENARIO_PLACEHOLDERS[input.name] === undefined) {
-        input.placeholder = `default: ${dflt}`;
+        // a rule too long for the field (record.interval's) is cut to what fits, whole on hover
+        input.placeholder = shortPlaceholder(`default: ${dflt}`);
+        input.title = `left empty: ${dflt}`;
       }
     }
     const shown = new Set(['version', 'cgroup_version', 'throttle', 'unthrottle', 'hz', 'bandwidth_slice_us', 'timer_placement']);
@@ -431,7 +441,7 @@ export function initEditorPage(body: HTMLElement): void {
   }
 
   function fillOptions(): Promise<void> {
-    for (const input of optionsForm.querySelectorAll<HTMLInputElement | HTMLSelectElement>('input[name],select[name]')) {
+    for (const input of optionsForm.querySelectorAll<HTMLInputElement | HTMLSelectElement>('input[name],select[name],textarea[name]')) {
       const v = getPath(doc, input.name);
       if (input instanceof HTMLSelectElement && !input.querySelector('option[data-default]')) {
         const auto = Object.assign(document.createElement('option'), { value: '', textContent: 'default' });
@@ -444,6 +454,8 @@ export function initEditorPage(body: HTMLElement): void {
       if (suggested !== undefined) (input as HTMLInputElement).placeholder = suggested;
       input.disabled = readOnly;
     }
+    // the name's box fits the name just filled in (its own input events do it while typing)
+    optionsForm.querySelector('textarea[name="name"]')?.dispatchEvent(new Event('input'));
     optionsForm.querySelector('button')!.hidden = readOnly;
     if (!id) optionsForm.querySelector('button')!.textContent = 'Create scenario';
     removedKernelKeys.clear();
@@ -499,6 +511,20 @@ export function initEditorPage(body: HTMLElement): void {
     }
   }
 
+  // the name is a one-line text that wraps (a ready-made scenario's name is longer than the field): Enter submits, as
+  // in an input, and the box grows with the text so that none of it is cut off
+  const nameBox = optionsForm.querySelector<HTMLTextAreaElement>('textarea[name="name"]');
+  if (nameBox) {
+    const grow = () => { nameBox.style.height = 'auto'; nameBox.style.height = `${nameBox.scrollHeight + 2}px`; };
+    nameBox.addEventListener('input', grow);
+    nameBox.addEventListener('keydown', (ev) => {
+      if (ev.key === 'Enter') {
+        ev.preventDefault();
+        optionsForm.requestSubmit();
+      }
+    });
+    new ResizeObserver(grow).observe(nameBox);
+  }
   // a required field left empty (the duration): the browser keeps the form from submitting; say which and why here too
   optionsForm.addEventListener('invalid', (ev) => {
     const input = ev.target as HTMLInputElement;

@@ -6,6 +6,7 @@ import { formatBpftrace, printedBuckets } from '../hist';
 import { outcome } from '../runstatus';
 import { readablePath, readableTable } from '../pointers';
 import { armColors } from '../colors';
+import { labelCells } from '../tables';
 import { formatCount, formatDurationNs, formatP, formatPercent, plural } from '../format';
 
 const HIST = 'distribute_cfs_runtime_ns';
@@ -138,6 +139,7 @@ export function initExperimentPage(body: HTMLElement): void {
           return el('td', { class: v === 'noise' ? 'noise' : v.startsWith('+') ? 'up' : v.startsWith('-') ? 'down' : '' }, v);
         }),
         ...others.map((a) => el('td', {}, formatP(byArm[a]?.p_value))))));
+    labelCells(table as HTMLTableElement);
     $('table-panel').hidden = false;
 
     const hists = r.arms.map((a) => r.histograms?.[a]?.[HIST]);

@@ -4,7 +4,7 @@ import { el } from '../api';
 import { HistogramChart } from '../charts';
 import type { Bucket } from '../hist';
 import { formatCount, formatDurationNs } from '../format';
-import { hideBlankColumns } from '../tables';
+import { hideBlankColumns, labelCells } from '../tables';
 
 export interface Latency {
   count: number;
@@ -82,6 +82,7 @@ export function drawTaskLatency(panel: HTMLElement, tasks: Record<string, TaskRe
     tr.addEventListener('click', () => show(name, t));
     return tr;
   }));
+  labelCells(panel.querySelector('#task-latency') as HTMLTableElement);
   hideBlankColumns(panel.querySelector('#task-latency') as HTMLTableElement,
     'no task of this run has one: wake-up latencies need tasks that sleep, run-stretch times periodic tasks, exit times tasks that exit');
   panel.hidden = false;

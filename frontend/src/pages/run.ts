@@ -12,7 +12,9 @@ import { pageColors, taskColors } from '../colors';
 import { interruptionNote, isFinished, outcome, StatusView, type RunStatusWord } from '../runstatus';
 import { explain, readPanelNotes, statusNote } from '../emptynotes';
 import { PaceWatch } from '../pacing';
-import { hideBlankColumns } from '../tables';
+import { callsCaption } from '../calls';
+import type { Histogram } from '../hist';
+import { hideBlankColumns, labelCells } from '../tables';
 
 /** Why a cpu.stat column can be empty for a whole run: the kernel it simulates does not print that key. */
 const CPU_STAT_WHY = "this kernel's cpu.stat has no such key: nr_bursts and burst_usec from 5.16, cpu.stat.local from 6.6; " +
@@ -172,9 +174,17 @@ export function initRunPage(body: HTMLElement): void {
     put(charts.tasks, taskChart, 'chart-tasks');
   }
 
+  /** How many calls a done run's list was chosen from (the result's distribute_calls), and the histogram of all; null live. */
+  let keptCalls: number | null = null;
+  let allCalls: Histogram | undefined;
+  let simulatedAt = 0;
   function drawCalls(state: RunState): void {
     const calls = showRecent ? [...state.recent].reverse() : state.slowest;
-    $('calls-title').textContent = showRecent ? 'Latest distribute_cfs_runtime() calls' : 'Slowest distribute_cfs_runtime() calls';
+    const caption = callsCaption(showRecent ? 'latest' : 'slowest', calls, keptCalls, allCalls, simulatedAt);
+    $('calls-title').textContent = caption.title;
+    const note = $('calls-note');
+    note.textContent = caption.note;
+    note.hidden = caption.note === '';
     if (calls.length) drawn.add('slowest');
     drawSlowest(calls);
   }
@@ -194,6 +204,7 @@ export function initRunPage(body: HTMLElement): void {
           ['usage_usec', 'nr_periods', 'nr_throttled', 'throttled_usec', 'nr_bursts', 'burst_usec']));
     }));
     hideBlankColumns(document.getElementById('cpustat-live') as HTMLTableElement, CPU_STAT_WHY);
+    labelCells(document.getElementById('cpustat-live') as HTMLTableElement);
     $('live-panel').hidden = false;
   }
 
@@ -267,6 +278,9 @@ export function initRunPage(body: HTMLElement): void {
       drawHistogram(result.histograms?.[HIST], false);
       drawSeries(result.series ?? []);
       const calls = result.distribute_calls ?? [];
+      keptCalls = calls.length;
+      allCalls = result.histograms?.[HIST];
+      simulatedAt = result.simulated_ns;
       lastState = { ...(lastState ?? emptyState()), slowest: slowestCalls(calls), recent: calls.slice(-50) };
       drawCalls(lastState);
       $('live-panel').hidden = true;
@@ -297,6 +311,7 @@ export function initRunPage(body: HTMLElement): void {
     }
     tbody.replaceChildren(...rows);
     hideBlankColumns(document.getElementById('cpustat-final') as HTMLTableElement, CPU_STAT_WHY);
+    labelCells(document.getElementById('cpustat-final') as HTMLTableElement);
     if (rows.length) drawn.add('final-panel');
     $('final-panel').hidden = false;
   }

@@ -114,18 +114,16 @@ class ComparePageBrowserTest extends BrowserTestBase {
         assertThat(Chromium.attr(driver, "#compare-throttled-a", "data-ranges")).as("A and B on one scale")
                 .isEqualTo(Chromium.attr(driver, "#compare-throttled-b", "data-ranges"));
         // the cpu.stat table: /batch is only B's, so A's values and B − A are "–"; counts are integers; periods neutral
-        List<String> batch = driver.findElements(By.cssSelector("#compare-table tbody tr")).stream()
-                .filter(r -> r.findElement(By.tagName("td")).getText().equals("/batch")).findFirst().orElseThrow()
-                .findElements(By.tagName("td")).stream().map(WebElement::getText).toList();
+        List<String> batch = sides(groupRow("/batch"));
         for (int k = 0; k < 5; k++) {
-            assertThat(batch.get(1 + 3 * k)).as("A's value of a group A lacks").isEqualTo("–");
-            assertThat(batch.get(3 + 3 * k)).as("B − A of a group A lacks").isEqualTo("–");
+            assertThat(batch.get(3 * k)).as("A's value of a group A lacks").isEqualTo("–");
+            assertThat(batch.get(2 + 3 * k)).as("B − A of a group A lacks").isEqualTo("–");
         }
-        for (WebElement td : driver.findElements(By.cssSelector("#compare-table tbody td:not(.path)"))) {
-            assertThat(td.getText()).matches("–|[+-]?\\d{1,3}(,\\d{3})*");
+        for (WebElement side : driver.findElements(By.cssSelector("#compare-table tbody td [data-side]"))) {
+            assertThat(side.getText()).matches("–|[+-]?\\d{1,3}(,\\d{3})*");
         }
-        for (WebElement td : driver.findElements(By.cssSelector("#compare-table td[data-key='nr_periods'], #compare-table td[data-key='usage_usec']"))) {
-            assertThat(td.getDomAttribute("class")).as("no better direction: neutral").isEqualTo("neutral");
+        for (WebElement d : driver.findElements(By.cssSelector("#compare-table td[data-key='nr_periods'] [data-side='d'], #compare-table td[data-key='usage_usec'] [data-side='d']"))) {
+            assertThat(d.getDomAttribute("class")).as("no better direction: neutral").isEqualTo("neutral");
         }
         assertThat(emptyColumns()).as("compare: columns empty in every row").isEmpty();
         Chromium.screenshot(driver, "compare-scales");
@@ -288,13 +286,11 @@ class ComparePageBrowserTest extends BrowserTestBase {
                 .map(e -> e.getDomAttribute("data-file") + "/" + e.getDomAttribute("data-key")).toList();
         assertThat(heads).containsExactly("cpu.stat/usage_usec", "cpu.stat/user_usec", "cpu.stat/system_usec", "cpu.stat/nr_periods",
                 "cpu.stat/nr_throttled", "cpu.stat/throttled_usec", "cpu.stat/nr_bursts", "cpu.stat/burst_usec", "cpu.stat.local/throttled_usec");
-        List<String> y = driver.findElements(By.cssSelector("#compare-table tbody tr")).stream()
-                .filter(r -> r.findElement(By.tagName("td")).getText().equals(xy[1])).findFirst().orElseThrow()
-                .findElements(By.tagName("td")).stream().map(WebElement::getText).toList();
+        List<String> y = sides(groupRow(xy[1]));
         for (int k : new int[] {6, 7, 8}) { // nr_bursts, burst_usec, cpu.stat.local's throttled_usec: A's 5.4 lacks them
-            assertThat(y.get(1 + 3 * k)).as("A's " + heads.get(k)).isEqualTo("–");
-            assertThat(y.get(2 + 3 * k)).as("B's " + heads.get(k)).matches("\\d{1,3}(,\\d{3})*");
-            assertThat(y.get(3 + 3 * k)).as("B − A of " + heads.get(k)).isEqualTo("–");
+            assertThat(y.get(3 * k)).as("A's " + heads.get(k)).isEqualTo("–");
+            assertThat(y.get(1 + 3 * k)).as("B's " + heads.get(k)).matches("\\d{1,3}(,\\d{3})*");
+            assertThat(y.get(2 + 3 * k)).as("B − A of " + heads.get(k)).isEqualTo("–");
         }
         // the shared scales say why the 1 s run takes a third of the axis, and each run can have its own
         assertThat(Chromium.text(driver, "#scales-note")).contains("share one time axis").contains("fills 33 % of the time axis");
@@ -322,6 +318,17 @@ class ComparePageBrowserTest extends BrowserTestBase {
         driver.get(url(armRun));
         waitFor("the arm's run drawn", () -> "true".equals(Chromium.attr(driver, "body", "data-final")));
         sameColours("an experiment's run and run 1", groups1, chartColours("experiment run").get("chart-throttled-usec"));
+    }
+
+    /** The compare table's row of a group. */
+    private WebElement groupRow(String path) {
+        return driver.findElements(By.cssSelector("#compare-table tbody tr")).stream()
+                .filter(r -> r.findElement(By.tagName("td")).getText().equals(path)).findFirst().orElseThrow();
+    }
+
+    /** A row's values, key by key: A, B, B − A. */
+    private static List<String> sides(WebElement row) {
+        return row.findElements(By.cssSelector("td [data-side]")).stream().map(WebElement::getText).toList();
     }
 
     private String yTitle() {
