@@ -528,6 +528,8 @@ export function initEditorPage(body: HTMLElement): void {
   // a required field left empty (the duration): the browser keeps the form from submitting; say which and why here too
   optionsForm.addEventListener('invalid', (ev) => {
     const input = ev.target as HTMLInputElement;
+    input.classList.add('missing'); // marked until something is typed
+    input.addEventListener('input', () => input.classList.remove('missing'), { once: true });
     fail(new Error(`${input.name} is required${input.name === 'duration' ? ': how long to simulate, e.g. 5s or 300ms' : ''}`));
   }, true);
   optionsForm.addEventListener('submit', async (ev) => {

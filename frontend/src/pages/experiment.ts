@@ -7,7 +7,7 @@ import { outcome } from '../runstatus';
 import { readablePath, readableTable } from '../pointers';
 import { armColors } from '../colors';
 import { labelCells } from '../tables';
-import { formatCount, formatDurationNs, formatP, formatPercent, plural } from '../format';
+import { betterDirection, formatCount, formatDurationNs, formatP, formatPercent, plural } from '../format';
 
 const HIST = 'distribute_cfs_runtime_ns';
 const FINISHED = ['done', 'failed', 'cancelled'];
@@ -32,6 +32,19 @@ export function fmtValue(v: number, metric = ''): string {
     case 'percent': return formatPercent(v);
     default: return formatCount(Number.isInteger(v) ? v : Math.round(v * 10) / 10);
   }
+}
+
+/**
+ * The colour of a metric's verdict, by the pages' one rule (format.ts betterDirection): red or green only where lower
+ * is better (throttling: nr_throttled, throttled_usec), "noise" muted, every other difference (usage, periods, a
+ * latency) neutral: usage_usec +98.7 % is no worse than −98.7 %.
+ */
+export function verdictClass(metric: string, verdict: string): string {
+  if (verdict === 'noise') return 'noise';
+  const key = metric.split('/').pop() ?? metric;
+  if (betterDirection(key) === 'none') return 'neutral';
+  // a signed difference (+5.0%); "-" alone is no verdict
+  return /^\+\d/.test(verdict) ? 'up' : /^-\d/.test(verdict) ? 'down' : 'neutral';
 }
 
 /** A description split at its first blank line: [summary, details] (details '' when there is none). */
@@ -136,7 +149,7 @@ export function initExperimentPage(body: HTMLElement): void {
         ...r.arms.map((a) => el('td', { title: (byArm[a]?.values ?? []).map((v) => (v == null ? 'n/a' : String(v))).join(', ') }, meanCv(byArm[a], metric))),
         ...others.map((a) => {
           const v = byArm[a]?.verdict ?? '-';
-          return el('td', { class: v === 'noise' ? 'noise' : v.startsWith('+') ? 'up' : v.startsWith('-') ? 'down' : '' }, v);
+          return el('td', { class: verdictClass(metric, v) }, v);
         }),
         ...others.map((a) => el('td', {}, formatP(byArm[a]?.p_value))))));
     labelCells(table as HTMLTableElement);

@@ -311,6 +311,14 @@ class ComparePageBrowserTest extends BrowserTestBase {
         driver.get(url("/experiments/" + x));
         waitFor("the experiment's table", () -> !driver.findElements(By.cssSelector("#summary-table tbody tr[data-metric]")).isEmpty());
         waitFor("its histogram", () -> Chromium.attr(driver, "#exp-hist", "data-colors") != null);
+        // a verdict is red or green only where lower is better (usage_usec +98.7 % was red)
+        for (WebElement tr : driver.findElements(By.cssSelector("#summary-table tbody tr[data-metric]"))) {
+            String metric = tr.getDomAttribute("data-metric");
+            String cls = String.valueOf(tr.findElements(By.tagName("td")).get(3).getDomAttribute("class"));
+            if (!metric.endsWith("nr_throttled") && !metric.endsWith("/throttled_usec")) {
+                assertThat(cls).as(metric + "'s verdict").isIn("neutral", "noise");
+            }
+        }
         java.util.Map<String, JsonNode> exp = chartColours("experiment");
         JsonNode arms = exp.get("exp-hist");
         for (JsonNode c : exp.values()) if (c.has("20%")) sameColours("an arm on every chart", arms, c);

@@ -215,6 +215,7 @@ class FirstHourEditorBrowserTest extends BrowserTestBase {
         assertThat((Boolean) ((org.openqa.selenium.JavascriptExecutor) driver).executeScript(
                 "return document.querySelector(\"#options-form [name='duration']\").matches(':invalid')")).isTrue();
         assertThat(api("/api/scenarios").size()).as("nothing stored").isEqualTo(before);
+        assertThat(driver.findElement(By.cssSelector("#options-form [name='duration']")).getDomAttribute("class")).as("marked").contains("missing");
         driver.findElement(By.cssSelector("#options-form [name='duration']")).sendKeys("5s");
         driver.findElement(By.cssSelector("#options-form button[type='submit']")).click();
         waitFor("the new scenario opened", () -> driver.getCurrentUrl().matches(".*/scenarios/[0-9a-f-]{36}$")
