@@ -1,4 +1,5 @@
 // Small helpers over the REST API (docs/api.md). Errors are RFC 9457 problem bodies.
+import { formatDurationNs } from './format';
 import type { Settings } from './settings';
 
 export interface ProblemBody {
@@ -261,6 +262,7 @@ export function fmtInt(n: number | undefined | null): string {
   return n == null ? '' : Math.round(n).toLocaleString('en-US');
 }
 
+/** A simulated time (ns) in a sentence: the one duration format (format.ts), e.g. `60.0 s`, `200 ms`, `0 s`. */
 export function fmtSeconds(ns: number): string {
-  return `${(ns / 1e9).toFixed(ns < 1e10 ? 2 : 1)} s`;
+  return formatDurationNs(ns, 1e9);
 }

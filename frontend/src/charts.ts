@@ -4,8 +4,9 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { bucketLabel, printedBuckets, type Histogram } from './hist';
 import { box, stripData, tickLabels } from './strip';
-import { distinctColors, pageColors, type ColorRegistry } from './colors';
-import { durationTicks, formatDuration } from './units';
+import { armColors, ColorRegistry, distinctColors, pageColors } from './colors';
+import { durationTicks } from './units';
+import { formatCount, formatDuration, formatPercent } from './format';
 import { pointerSteps } from './pointers';
 
 /**
@@ -33,17 +34,17 @@ export function metricAxis(metric: string): { title: string; unit: Unit } {
 export function unitFormat(unit: Unit): { ticks: (splits: number[]) => string[]; value: (v: number | null | undefined) => string } {
   switch (unit) {
     case 'usec':
-      return { ticks: (splits) => durationTicks(splits.map((v) => v * 1e3)), value: (v) => (v == null ? '' : formatDuration(v * 1e3)) };
+      return { ticks: (splits) => durationTicks(splits.map((v) => v * 1e3)), value: (v) => (v == null ? '' : formatDuration(v * 1e3, 1e3)) };
     case 'nsec':
       return { ticks: (splits) => durationTicks(splits), value: (v) => (v == null ? '' : formatDuration(v)) };
     case 'sec':
-      return { ticks: (splits) => durationTicks(splits.map((v) => v * 1e9)), value: (v) => (v == null ? '' : formatDuration(v * 1e9)) };
+      return { ticks: (splits) => durationTicks(splits.map((v) => v * 1e9)), value: (v) => (v == null ? '' : formatDuration(v * 1e9, 1e9)) };
     case 'per_s':
       return { ticks: (splits) => tickLabels(splits).map((t) => `${t}/s`), value: (v) => (v == null ? '' : `${Number(v.toPrecision(6)).toLocaleString('en-US')}/s`) };
     case 'percent':
-      return { ticks: (splits) => tickLabels(splits).map((t) => `${t} %`), value: (v) => (v == null ? '' : `${v.toFixed(1)} %`) };
+      return { ticks: (splits) => tickLabels(splits).map((t) => `${t} %`), value: (v) => (v == null ? '' : formatPercent(v)) };
     default:
-      return { ticks: tickLabels, value: (v) => (v == null ? '' : Math.round(v).toLocaleString('en-US')) };
+      return { ticks: tickLabels, value: (v) => (v == null ? '' : formatCount(Math.round(v))) };
   }
 }
 
@@ -225,7 +226,8 @@ export class HistogramChart extends ReusablePlot {
 
   constructor(el: HTMLElement, private readonly names: string[], private readonly height = 260,
               private readonly emptyText = 'no distribute_cfs_runtime() calls yet',
-              private readonly colors: ColorRegistry = pageColors, private readonly bucketUnit: 'ns' | 'µs' = 'ns',
+              // a histogram's series are roles (calls; wake-up latency and run-stretch time): the palette's first colours
+              private readonly colors: ColorRegistry = new ColorRegistry(true), private readonly bucketUnit: 'ns' | 'µs' = 'ns',
               private readonly naming: HistogramNames = {}) {
     super(el);
     this.xTitle = `duration, ${bucketUnit} (log2 buckets as ${bucketUnit === 'ns' ? 'bpftrace' : 'runqlat'} prints them)`;
@@ -341,7 +343,7 @@ export function groupedBars(i: number, n: number, slot = 0.8): uPlot.Series.Path
  */
 export class StripChart extends ReusablePlot {
   constructor(el: HTMLElement, private readonly height = 220, private readonly yTitle = '',
-              private readonly colors: ColorRegistry = pageColors, private readonly unit: Unit = 'count') {
+              private readonly colors: ColorRegistry = armColors, private readonly unit: Unit = 'count') {
     super(el);
   }
 
@@ -457,6 +459,12 @@ export function sharedScales(xs: number[][], lines: Line[][]): Ranges {
   return { x: [0, xMax > 0 ? xMax : 1], y: [yMin, yMax > 0 ? yMax * 1.05 : 1] };
 }
 
+/** A plot's x and y ranges as drawn, `{"x": [min, max], "y": [min, max]}` (null before uPlot has set a scale). */
+function rangesOf(u: uPlot): string {
+  const r = (k: string) => (u.scales[k]?.min != null ? [u.scales[k].min, u.scales[k].max] : null);
+  return JSON.stringify({ x: r('x'), y: r('y') });
+}
+
 /**
  * Time series over simulated time, one colour per line name from the page's registry, values at the cursor in
  * the legend, a filter field above; redraws in place when the set of lines is unchanged.
@@ -466,8 +474,8 @@ export class LineChart extends ReusablePlot {
   /** Fixed x and y ranges shared with another chart (the compare page's A and B), or null: each fits its data. */
   private fixed: Ranges | null = null;
 
-  /** Draws on these ranges from the next update on (two charts meant to be compared get the same). */
-  setScales(ranges: Ranges): void {
+  /** Draws on these ranges from the next update on (two charts meant to be compared get the same); null: fit the data. */
+  setScales(ranges: Ranges | null): void {
     this.fixed = ranges;
   }
 
@@ -490,7 +498,7 @@ export class LineChart extends ReusablePlot {
 
   update(xsSeconds: number[], lines: Line[]): void {
     const data = [xsSeconds, ...lines.map((l) => l.values)] as uPlot.AlignedData;
-    if (this.reuse(lines.map((l) => l.label).join('\u0000'), data)) return;
+    if (this.reuse(lines.map((l) => l.label).join('\u0000') + JSON.stringify(this.fixed), data)) return;
     if (lines.length === 0 || xsSeconds.length === 0) {
       this.plot = null;
       this.el.append(Object.assign(document.createElement('p'), { className: 'hint', textContent: 'no samples yet' }));
@@ -525,14 +533,15 @@ export class LineChart extends ReusablePlot {
           })),
         ],
         legend: { live: true },
+        // the ranges drawn, for a reader of the page (uPlot sets auto-ranged scales after construction, not in it)
+        hooks: { setScale: [(u) => { this.el.dataset.ranges = rangesOf(u); }] },
       },
       data,
       this.el,
     );
     this.el.dataset.colors = JSON.stringify(Object.fromEntries(lines.map((l) => [l.label, colorOf.get(l.label)!])));
     this.el.dataset.axes = JSON.stringify(['simulated time', this.yTitle]);
-    this.el.dataset.ranges = JSON.stringify({ x: this.plot.scales.x.min != null ? [this.plot.scales.x.min, this.plot.scales.x.max] : null,
-      y: this.plot.scales.y.min != null ? [this.plot.scales.y.min, this.plot.scales.y.max] : null });
+    this.el.dataset.ranges = rangesOf(this.plot);
     this.applyFilter();
   }
 }

@@ -2,7 +2,8 @@
 // `cpus` events while the run executes), drawn on one canvas with a time axis and the state under the cursor.
 import { CPU_STATE_COLORS, CPU_STATE_NAMES, cpuRuns } from './series';
 import type { CpuTimeline } from './stream';
-import { durationTicks, formatDuration } from './units';
+import { durationTicks } from './units';
+import { formatDuration } from './format';
 
 const LABEL_W = 52;
 const AXIS_H = 34;

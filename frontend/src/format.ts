@@ -5,10 +5,11 @@
 //             is not whole gets one decimal (599.4)
 //   counter   a cpu.stat `*_usec` value as the kernel prints it: an integer number of µs (thousands separated);
 //             `durationTitle` gives the same as a duration for hover
-//   duration  3 significant digits in the largest unit it reaches, trailing zeros kept (54.0 µs, 7.38 s, 155 ms, 0)
+//   duration  3 significant digits in the largest unit it reaches, trailing zeros kept (54.0 µs, 7.38 s, 155 ms,
+//             2,219 s); zero with the unit measured in (0 µs)
 //   percent   a ratio in % with one decimal (78.7 %)
 //   cpus      CPUs (a quota over a period, a busy average) with two decimals (1.50 CPUs)
-//   p         a probability: four decimals, or one significant digit in exponent form below 0.0001
+//   p         a probability: four decimals, below 0.0001 two significant digits × a power of ten (6.0×10⁻¹²)
 // A value that is absent (undefined, null, NaN) is the pages' dash "–" in every kind.
 import { durationUnit } from './units';
 
@@ -33,15 +34,25 @@ export function formatCounter(v: number | null | undefined): string {
   return Math.round(v).toLocaleString('en-US');
 }
 
-/** A duration in ns: 3 significant digits in its own unit, zeros kept (54.0 µs, not 54 µs beside 54.1 µs). */
-export function formatDurationNs(ns: number | null | undefined): string {
+/**
+ * A duration in ns: 3 significant digits in its own unit, zeros kept (54.0 µs, not 54 µs beside 54.1 µs), 1,000 s
+ * and more in whole seconds with separators. Zero keeps a unit too, that of what was measured (`resolutionNs`: 1 for
+ * ns, 1e3 for the µs a latency or cpu.stat counts in): `0 µs`, never a bare `0` beside `12.3 µs`. The one duration
+ * format of every table, legend, hover and note.
+ */
+export function formatDurationNs(ns: number | null | undefined, resolutionNs = 1): string {
   if (absent(ns)) return ABSENT;
-  if (ns === 0) return '0';
+  if (ns === 0) return `0 ${durationUnit(resolutionNs)[1]}`;
   const [div, unit] = durationUnit(ns);
   const v = ns / div;
   // 1000 s and more: whole seconds (toPrecision(3) would write 1.23e+3)
   const text = Math.abs(v) >= 1000 ? Math.round(v).toLocaleString('en-US') : v.toPrecision(3);
   return `${text} ${unit}`;
+}
+
+/** A duration for a hover or a chart's legend: the table format, and '' (nothing to show) when absent. */
+export function formatDuration(ns: number | null | undefined, resolutionNs = 1): string {
+  return absent(ns) ? '' : formatDurationNs(ns, resolutionNs);
 }
 
 /** The hover text of a kernel µs counter: the same amount as a duration. */
@@ -59,9 +70,26 @@ export function formatCpus(v: number | null | undefined): string {
   return `${v.toFixed(2)} CPUs`;
 }
 
+const SUPERSCRIPT: Record<string, string> = { '-': '⁻', '0': '⁰', '1': '¹', '2': '²', '3': '³', '4': '⁴', '5': '⁵', '6': '⁶', '7': '⁷', '8': '⁸', '9': '⁹' };
+
+/**
+ * A probability (a p-value): four decimals from 0.0001 up (0.0313); below, two significant digits times a power of
+ * ten, as a paper prints it (6.0×10⁻¹²), never JavaScript's `6e-12`; a p that underflowed to 0 is `< 1.0×10⁻³⁰⁰`.
+ */
 export function formatP(v: number | null | undefined): string {
   if (absent(v)) return ABSENT;
-  return v !== 0 && v < 1e-4 ? v.toExponential(0) : v.toFixed(4);
+  if (v >= 1e-4) return v.toFixed(4);
+  if (v <= 0) return '< 1.0×10⁻³⁰⁰';
+  const [mantissa, exp] = v.toExponential(1).split('e');
+  return `${mantissa}×10${[...String(Number(exp))].map((ch) => SUPERSCRIPT[ch]).join('')}`;
+}
+
+/**
+ * A count and its noun in agreement: `1 group`, `2 groups`, `1,234 calls` (the count as formatCount writes it). Every
+ * page's "N things" goes through it (format.test.ts scans the sources); the server's twin is io.cfslab.scenario.Plural.
+ */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
 
 /** The rule of a kind (durations in ns). */

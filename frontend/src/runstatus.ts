@@ -4,6 +4,7 @@
 // badge or the bar on its own ("queued" beside a full bar). Every report now goes through mergeStatus, and one
 // view writes badge, bar and text together from the merged facts.
 import { fmtSeconds } from './api';
+import { formatDurationNs } from './format';
 
 export type RunStatusWord = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
 
@@ -40,6 +41,15 @@ export function mergeStatus(held: StatusFacts | null, next: StatusFacts): Status
   return { status: next.status, progress, simulatedNs, durationNs, etaMs: next.status === 'running' ? next.etaMs : null };
 }
 
+/**
+ * The word the badge shows: the status, but `storing` for a run whose simulation has reached its end while the
+ * server still writes the result (status `running` at 100 %: a 300 s, 16-CPU run spends seconds building and storing
+ * its result after its last simulated event; the badge said "running" beside a full bar until `done`).
+ */
+export function shownStatus(f: Pick<StatusFacts, 'status' | 'progress'>): string {
+  return f.status === 'running' && f.progress >= 100 ? 'storing' : f.status;
+}
+
 /** The badge, bar and text of a status line, written only from merged facts. */
 export class StatusView {
   private facts: StatusFacts | null = null;
@@ -61,13 +71,17 @@ export class StatusView {
     const merged = mergeStatus(this.facts, next);
     if (merged === this.facts) return merged;
     this.facts = merged;
-    this.badge.textContent = merged.status;
+    const word = shownStatus(merged);
+    this.badge.textContent = word;
     this.badge.dataset.status = merged.status;
-    this.badge.className = `badge ${merged.status}`;
+    this.badge.dataset.shown = word;
+    this.badge.className = `badge ${word}`;
+    this.badge.title = word === 'storing' ? 'the simulation has ended; the service is writing its result (done next)' : '';
     this.bar.value = merged.progress;
     this.bar.dataset.progress = String(merged.progress);
-    const eta = merged.etaMs != null ? ` · ETA ${(merged.etaMs / 1000).toFixed(1)} s` : '';
-    this.text.textContent = `${merged.progress.toFixed(1)} % · ${fmtSeconds(merged.simulatedNs)} of ${fmtSeconds(merged.durationNs)}${eta}`;
+    const eta = merged.etaMs != null ? ` · ETA ${formatDurationNs(merged.etaMs * 1e6, 1e6)}` : '';
+    const storing = word === 'storing' ? ' · simulation done, storing the result' : '';
+    this.text.textContent = `${merged.progress.toFixed(1)} % · ${fmtSeconds(merged.simulatedNs)} of ${fmtSeconds(merged.durationNs)}${storing || eta}`;
     this.onChange(merged);
     return merged;
   }

@@ -1,5 +1,6 @@
 // A run's effective settings (GET /api/runs/{id} "settings": {"seed", "duration", "machine": {...}, "kernel": {...}})
 // as the lists show them: the server's io.cfslab.web.RunSettings, for the rows the browser draws.
+import { plural } from './format';
 
 export interface Settings {
   seed?: number;
@@ -26,7 +27,7 @@ function str(v: unknown): string {
 export function machineLabel(m: Record<string, unknown> | undefined): string {
   if (!m) return UNKNOWN;
   let s = `${str(m.profile)}`;
-  if (m.cpus != null) s += `, ${m.cpus} CPUs`;
+  if (m.cpus != null) s += `, ${plural(Number(m.cpus), 'CPU')}`;
   const extra: string[] = [];
   if (typeof m.sockets === 'number' && m.sockets > 1) extra.push(`${m.sockets} sockets`);
   if (typeof m.smt === 'number' && m.smt > 1) extra.push(`SMT ${m.smt}`);

@@ -51,3 +51,19 @@ export function hideBlankColumns(table: HTMLTableElement, why = 'no row has a va
   table.dataset.hiddenColumns = names.join(',');
   return names;
 }
+
+/**
+ * Gives each body cell of `table` its column's name as `data-label` (from the last header row), which a narrow
+ * window shows before the cell when the table stacks its rows (`table.stack-narrow` in style.css). Cells of a column
+ * without a name (a checkbox, the Delete button) get none.
+ */
+export function labelCells(table: HTMLTableElement): void {
+  const headRows = table.tHead?.rows;
+  const head = headRows?.length ? [...headRows[headRows.length - 1].cells].map((c) => c.textContent?.trim() ?? '') : [];
+  for (const row of table.tBodies[0]?.rows ?? []) {
+    [...row.cells].forEach((cell, i) => {
+      if (head[i] && cell.colSpan === 1) cell.dataset.label = head[i];
+      else delete cell.dataset.label;
+    });
+  }
+}

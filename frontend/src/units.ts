@@ -1,4 +1,4 @@
-// Durations as a person reads them (2.5 s, 340 ms, 12 µs, 800 ns), for axis ticks, hover values and tables.
+// Durations' units and axis ticks (0.5 s, 1 s, 1.5 s); a single duration is format.ts's formatDurationNs.
 
 const UNITS: [number, string][] = [[1e9, 's'], [1e6, 'ms'], [1e3, 'µs'], [1, 'ns']];
 
@@ -7,16 +7,6 @@ export function durationUnit(ns: number): [number, string] {
   const a = Math.abs(ns);
   for (const u of UNITS) if (a >= u[0]) return u;
   return UNITS[UNITS.length - 1];
-}
-
-/** One duration (ns) with 3 significant digits in its own unit: 1.23 s, 340 ms, 12.5 µs, 0. */
-export function formatDuration(ns: number | null | undefined): string {
-  if (ns == null || !Number.isFinite(ns)) return '';
-  if (ns === 0) return '0';
-  const [div, unit] = durationUnit(ns);
-  const v = ns / div;
-  const digits = Math.abs(v) >= 100 ? 0 : Math.abs(v) >= 10 ? 1 : 2;
-  return `${Number(v.toFixed(digits))} ${unit}`;
 }
 
 /**
@@ -42,5 +32,6 @@ export function durationTicks(splits: number[]): string[] {
   const [div, unit] = durationUnit(top);
   const step = splits.length > 1 ? Math.abs(splits[1] - splits[0]) : top || 1;
   const decimals = stepDecimals(step / div);
-  return splits.map((v) => (v === 0 ? '0' : `${Number((v / div).toFixed(decimals))} ${unit}`));
+  // thousands separated as in the tables (1,000 s); a tick's zero is the axis's origin, bare as on every axis
+  return splits.map((v) => (v === 0 ? '0' : `${(v / div).toLocaleString('en-US', { minimumFractionDigits: 0, maximumFractionDigits: decimals })} ${unit}`));
 }

@@ -95,9 +95,24 @@ describe('the editor after the last newcomer walk', () => {
     expect(height).toBe(4 * ROW_HEIGHT + ERROR_HEIGHT);
   });
 
-  it('creates a new scenario with the placeholders where nothing was typed, keys in order', async () => {
-    const { withSuggestions } = await import('../src/pages/editor');
-    expect(JSON.stringify(withSuggestions({ kernel: { hz: 250 } }))).toBe('{"name":"new scenario","duration":"5s","kernel":{"hz":250}}');
-    expect(JSON.stringify(withSuggestions({ name: 'mine', kernel: { hz: 250 } }))).toBe('{"name":"mine","duration":"5s","kernel":{"hz":250}}');
+  it('creates a new scenario with the default name where none was typed, never a made-up duration, keys in order', async () => {
+    const { withSuggestions, NEW_SCENARIO_PLACEHOLDERS } = await import('../src/pages/editor');
+    expect(JSON.stringify(withSuggestions({ duration: '2s', kernel: { hz: 250 } }))).toBe('{"name":"new scenario","duration":"2s","kernel":{"hz":250}}');
+    expect(JSON.stringify(withSuggestions({ name: 'mine', kernel: { hz: 250 } }))).toBe('{"name":"mine","kernel":{"hz":250}}');
+    // the placeholders say what happens: the name's is used when left empty, the duration's is an example of a required value
+    expect(NEW_SCENARIO_PLACEHOLDERS.name).toBe('left empty: new scenario');
+    expect(NEW_SCENARIO_PLACEHOLDERS.duration).toMatch(/^required/);
+  });
+});
+
+describe('a placeholder fits its field', () => {
+  it('keeps a short default whole and cuts a long rule at a word, with "…"', async () => {
+    const { shortPlaceholder } = await import('../src/pages/editor');
+    expect(shortPlaceholder('default: 5000')).toBe('default: 5000');
+    const long = 'default: duration/200 rounded up to 1, 2 or 5 × 10^k, at least 100ms';
+    const p = shortPlaceholder(long);
+    expect(p.length).toBeLessThanOrEqual(26);
+    expect(p.endsWith('…')).toBe(true);
+    expect(long.startsWith(p.slice(0, -1))).toBe(true);
   });
 });

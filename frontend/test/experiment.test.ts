@@ -68,3 +68,15 @@ describe('metricAxis: an experiment metric plot reads in its unit', async () => 
     expect(unitFormat('per_s').value(41234.5)).toBe('41,234.5/s');
   });
 });
+
+describe('a verdict\'s colour', () => {
+  it('is red or green only where lower is better (throttling), neutral for usage and periods', async () => {
+    const { verdictClass } = await import('../src/pages/experiment');
+    expect(verdictClass('cgroups[/web]/cpu.stat/usage_usec', '+98.7%')).toBe('neutral');
+    expect(verdictClass('cgroups[/web]/cpu.stat/nr_periods', '-3.0%')).toBe('neutral');
+    expect(verdictClass('cgroups[/web]/cpu.stat/throttled_usec', '-12.0%')).toBe('down');
+    expect(verdictClass('cgroups[/web]/cpu.stat/nr_throttled', '+5.0%')).toBe('up');
+    expect(verdictClass('cgroups[/web]/cpu.stat/throttled_usec', 'noise')).toBe('noise');
+    expect(verdictClass('cgroups[/web]/cpu.stat/throttled_usec', '-')).toBe('neutral'); // no verdict, not "better"
+  });
+});

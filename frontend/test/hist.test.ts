@@ -105,9 +105,9 @@ describe('bpftrace text', () => {
 describe('bucket hover values', () => {
   it('reads a bucket as durations in the unit of its histogram', async () => {
     const { bucketHover } = await import('../src/charts');
-    expect(bucketHover('[2K, 4K)')).toBe('[2K, 4K) ns = 2.05 µs – 4.1 µs');
+    expect(bucketHover('[2K, 4K)')).toBe('[2K, 4K) ns = 2.05 µs – 4.10 µs');
     // a runqlat-style latency histogram counts µs: [2K, 4K) µs is 2 to 4 ms
-    expect(bucketHover('[2K, 4K)', 'µs')).toBe('[2K, 4K) µs = 2.05 ms – 4.1 ms');
+    expect(bucketHover('[2K, 4K)', 'µs')).toBe('[2K, 4K) µs = 2.05 ms – 4.10 ms');
   });
 });
 

@@ -108,3 +108,16 @@ describe('ordered registries (experiment arms, A and B)', () => {
     expect(minDistance(PALETTE.slice(0, 3)).d).toBeGreaterThanOrEqual(30);
   });
 });
+
+describe('the colours one chart actually uses together', () => {
+  it('are, for a chart of roles (a histogram\'s calls, wake-up latency and run-stretch time, A and B, arms), the palette\'s first ones: ΔE2000 30 or more for up to three', () => {
+    // a histogram made without a registry of its own takes a fresh ordered one (charts.ts): its series in their order
+    const registry = new ColorRegistry(true);
+    registry.registerAll(['wakeup_latency_us', 'iteration_wall_us'], false);
+    const two = ['wakeup_latency_us', 'iteration_wall_us'].map((n) => registry.color(n));
+    expect(two).toEqual(PALETTE.slice(0, 2));
+    for (let n = 2; n <= 3; n++) expect(minDistance(PALETTE.slice(0, n)).d, `first ${n}`).toBeGreaterThanOrEqual(30);
+    // the hash would have put them anywhere: two of the palette's pairs are only ~16 apart
+    expect(minDistance(PALETTE).d).toBeLessThan(30);
+  });
+});

@@ -27,3 +27,13 @@ describe('mergeStatus: one status line from reports of several sources', () => {
     expect(b).toMatchObject({ progress: 20, durationNs: 1e9 });
   });
 });
+
+describe('the badge at the end of the simulation', () => {
+  it('says storing, not running, while a run at 100 % has its result written; done once it is', async () => {
+    const { shownStatus } = await import('../src/runstatus');
+    expect(shownStatus(mergeStatus(null, f('running', 100)))).toBe('storing');
+    expect(shownStatus(mergeStatus(null, f('running', 99.9)))).toBe('running');
+    expect(shownStatus(mergeStatus(null, f('done', 100)))).toBe('done');
+    expect(shownStatus(mergeStatus(null, f('queued', 100)))).toBe('queued');
+  });
+});

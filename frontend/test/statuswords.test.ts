@@ -27,9 +27,9 @@ describe('outcome: the status and its reason, each once', () => {
 describe('statusNote: an empty panel of a run that ended without a result', () => {
   it('says a cancel once, with where it stopped', () => {
     const n = statusNote('cancelled', 'cancelled by request', 3.3e9, 300e9);
-    expect(n).toContain('the run was cancelled by request at 3.30 s of 300.0 s simulated');
+    expect(n).toContain('the run was cancelled by request at 3.30 s of 300 s simulated');
     expect(n.match(/cancel/g)).toHaveLength(2); // "cancelled by request at …" and "A cancelled run keeps no result"
-    expect(statusNote('cancelled', 'cancelled while queued', 0, 5e9)).toContain('the run was cancelled while queued at 0.00 s');
+    expect(statusNote('cancelled', 'cancelled while queued', 0, 5e9)).toContain('the run was cancelled while queued at 0 s');
     expect(statusNote('cancelled', null, 1e9, 5e9)).toContain('the run was cancelled at 1.00 s of 5.00 s simulated.');
   });
   it('says a failure once, with its reason', () => {

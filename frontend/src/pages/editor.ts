@@ -1,6 +1,7 @@
 // Scenario editor: the cgroup tree as a virtual list (only the rows in view exist, so seed 01's 2,202
 // groups stay fast), cgroupfs-style in-place writes of cpu.max, cpu.max.burst and cpu.weight with the
 // kernel's message on a refused write, tasks, timeline, kernel options and machine, import/export.
+import { plural } from '../format';
 import { ApiError, cgroupFileUrl, del, el, getJson, getText, paceOption, putText, sendJson, showError, startRun } from '../api';
 import { readablePath } from '../pointers';
 
@@ -37,21 +38,33 @@ export function rowTops(paths: string[], errors: { has(path: string): boolean })
 const OVERSCAN = 10;
 
 /**
- * A new scenario: only what the form shows filled in (a name, and the duration the parser requires). Every other key
- * is left out, so it takes the parser's default for the chosen kernel.version (docs/scenarios.md), and a later
- * version switch is not silently overridden by values the user never chose.
+ * A new scenario: only what the form shows filled in (a name, and the duration the parser requires, which the user
+ * types: no duration is made up). Every other key is left out, so it takes the parser's default for the chosen
+ * kernel.version (docs/scenarios.md), and a later version switch is not silently overridden by values the user never
+ * chose.
  */
 export const DEFAULT_SCENARIO = {
   name: 'new scenario',
-  duration: '5s',
 };
 
-/** What the new-scenario form shows greyed in its empty name and duration fields, and stores when they stay empty. */
-export const NEW_SCENARIO_PLACEHOLDERS: Record<string, string> = { name: DEFAULT_SCENARIO.name, duration: DEFAULT_SCENARIO.duration };
+/**
+ * What the new-scenario form shows greyed in its empty name and duration fields. The name is optional: left empty,
+ * the placeholder says the name it gets. The duration is required (the parser has no default): its placeholder is an
+ * example, never used, and the form does not submit while it is empty.
+ */
+export const NEW_SCENARIO_PLACEHOLDERS: Record<string, string> = { name: `left empty: ${DEFAULT_SCENARIO.name}`, duration: 'required, e.g. 5s' };
 
-/** A new scenario's document with the placeholders' name and duration where the user typed none (keys in order). */
+/** A new scenario's document with the default name where the user typed none (keys in order); the duration as typed. */
 export function withSuggestions(d: Record<string, any>): Record<string, any> {
-  return { name: d.name ?? DEFAULT_SCENARIO.name, duration: d.duration ?? DEFAULT_SCENARIO.duration, ...d };
+  return { name: d.name ?? DEFAULT_SCENARIO.name, ...d };
+}
+
+/** A placeholder that fits its field (about 26 characters): cut at a word, with "…"; the whole text goes in the title. */
+export function shortPlaceholder(text: string, max = 26): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1);
+  const at = Math.max(cut.lastIndexOf(' '), cut.lastIndexOf(','));
+  return `${(at > max / 2 ? cut.slice(0, at) : cut).replace(/[ ,]+$/, '')}…`;
 }
 
 /** `GET /api/scenario-defaults?version=`: what each key means when left out (io.cfslab.scenario.ScenarioDefaults). */
@@ -317,7 +330,7 @@ export function initEditorPage(body: HTMLElement): void {
   /** `base` with the options form's fields written over it and the dropped kernel keys removed. */
   function formDoc(base: Record<string, any>): Record<string, any> {
     const next = structuredClone(base);
-    for (const input of optionsForm.querySelectorAll<HTMLInputElement | HTMLSelectElement>('input[name],select[name]')) {
+    for (const input of optionsForm.querySelectorAll<HTMLInputElement | HTMLSelectElement>('input[name],select[name],textarea[name]')) {
       const raw = input.value.trim();
       setPath(next, input.name, raw === '' ? null : NUMERIC.has(input.name) ? Number(raw) : raw);
     }
@@ -398,7 +411,7 @@ export function initEditorPage(body: HTMLElement): void {
       list.replaceChildren(...d.versions.releases.map((v) => el('option', { value: v })),
         ...Object.entries(d.versions.distributions).map(([alias, base]) => el('option', { value: alias, label: `${alias} (${base})` })));
     }
-    for (const input of optionsForm.querySelectorAll<HTMLInputElement | HTMLSelectElement>('input[name],select[name]')) {
+    for (const input of optionsForm.querySelectorAll<HTMLInputElement | HTMLSelectElement>('input[name],select[name],textarea[name]')) {
       const dflt = optionDefault(input.name, d);
       if (dflt === undefined) continue;
       if (input instanceof HTMLSelectElement) {
@@ -413,7 +426,9 @@ export function initEditorPage(body: HTMLElement): void {
         }
         auto.textContent = `default (${dflt})`;
       } else if (id || NEW_SCENARIO_PLACEHOLDERS[input.name] === undefined) {
-        input.placeholder = `default: ${dflt}`;
+        // a rule too long for the field (record.interval's) is cut to what fits, whole on hover
+        input.placeholder = shortPlaceholder(`default: ${dflt}`);
+        input.title = `left empty: ${dflt}`;
       }
     }
     const shown = new Set(['version', 'cgroup_version', 'throttle', 'unthrottle', 'hz', 'bandwidth_slice_us', 'timer_placement']);
@@ -426,7 +441,7 @@ export function initEditorPage(body: HTMLElement): void {
   }
 
   function fillOptions(): Promise<void> {
-    for (const input of optionsForm.querySelectorAll<HTMLInputElement | HTMLSelectElement>('input[name],select[name]')) {
+    for (const input of optionsForm.querySelectorAll<HTMLInputElement | HTMLSelectElement>('input[name],select[name],textarea[name]')) {
       const v = getPath(doc, input.name);
       if (input instanceof HTMLSelectElement && !input.querySelector('option[data-default]')) {
         const auto = Object.assign(document.createElement('option'), { value: '', textContent: 'default' });
@@ -436,12 +451,11 @@ export function initEditorPage(body: HTMLElement): void {
       // a new scenario's name and duration are placeholders, not values: typing replaces them (empty: they are used)
       const suggested = !id ? NEW_SCENARIO_PLACEHOLDERS[input.name] : undefined;
       input.value = suggested !== undefined || v == null ? '' : String(v);
-      if (suggested !== undefined) {
-        (input as HTMLInputElement).placeholder = suggested;
-        (input as HTMLInputElement).required = false;
-      }
+      if (suggested !== undefined) (input as HTMLInputElement).placeholder = suggested;
       input.disabled = readOnly;
     }
+    // the name's box fits the name just filled in (its own input events do it while typing)
+    optionsForm.querySelector('textarea[name="name"]')?.dispatchEvent(new Event('input'));
     optionsForm.querySelector('button')!.hidden = readOnly;
     if (!id) optionsForm.querySelector('button')!.textContent = 'Create scenario';
     removedKernelKeys.clear();
@@ -497,6 +511,27 @@ export function initEditorPage(body: HTMLElement): void {
     }
   }
 
+  // the name is a one-line text that wraps (a ready-made scenario's name is longer than the field): Enter submits, as
+  // in an input, and the box grows with the text so that none of it is cut off
+  const nameBox = optionsForm.querySelector<HTMLTextAreaElement>('textarea[name="name"]');
+  if (nameBox) {
+    const grow = () => { nameBox.style.height = 'auto'; nameBox.style.height = `${nameBox.scrollHeight + 2}px`; };
+    nameBox.addEventListener('input', grow);
+    nameBox.addEventListener('keydown', (ev) => {
+      if (ev.key === 'Enter') {
+        ev.preventDefault();
+        optionsForm.requestSubmit();
+      }
+    });
+    new ResizeObserver(grow).observe(nameBox);
+  }
+  // a required field left empty (the duration): the browser keeps the form from submitting; say which and why here too
+  optionsForm.addEventListener('invalid', (ev) => {
+    const input = ev.target as HTMLInputElement;
+    input.classList.add('missing'); // marked until something is typed
+    input.addEventListener('input', () => input.classList.remove('missing'), { once: true });
+    fail(new Error(`${input.name} is required${input.name === 'duration' ? ': how long to simulate, e.g. 5s or 300ms' : ''}`));
+  }, true);
   optionsForm.addEventListener('submit', async (ev) => {
     ev.preventDefault();
     try {
@@ -717,7 +752,7 @@ export function initEditorPage(body: HTMLElement): void {
       expanded.add('/');
       if (list.length <= 200) for (const n of list) expanded.add(n.path);
     }
-    $('tree-count').textContent = `${list.length - 1} groups`;
+    $('tree-count').textContent = plural(list.length - 1, 'group');
     rebuildRows();
   }
 

@@ -6,7 +6,8 @@ import { formatBpftrace, printedBuckets } from '../hist';
 import { outcome } from '../runstatus';
 import { readablePath, readableTable } from '../pointers';
 import { armColors } from '../colors';
-import { formatCount, formatDurationNs, formatP, formatPercent } from '../format';
+import { labelCells } from '../tables';
+import { betterDirection, formatCount, formatDurationNs, formatP, formatPercent, plural } from '../format';
 
 const HIST = 'distribute_cfs_runtime_ns';
 const FINISHED = ['done', 'failed', 'cancelled'];
@@ -31,6 +32,19 @@ export function fmtValue(v: number, metric = ''): string {
     case 'percent': return formatPercent(v);
     default: return formatCount(Number.isInteger(v) ? v : Math.round(v * 10) / 10);
   }
+}
+
+/**
+ * The colour of a metric's verdict, by the pages' one rule (format.ts betterDirection): red or green only where lower
+ * is better (throttling: nr_throttled, throttled_usec), "noise" muted, every other difference (usage, periods, a
+ * latency) neutral: usage_usec +98.7 % is no worse than −98.7 %.
+ */
+export function verdictClass(metric: string, verdict: string): string {
+  if (verdict === 'noise') return 'noise';
+  const key = metric.split('/').pop() ?? metric;
+  if (betterDirection(key) === 'none') return 'neutral';
+  // a signed difference (+5.0%); "-" alone is no verdict
+  return /^\+\d/.test(verdict) ? 'up' : /^-\d/.test(verdict) ? 'down' : 'neutral';
 }
 
 /** A description split at its first blank line: [summary, details] (details '' when there is none). */
@@ -80,7 +94,7 @@ export function initExperimentPage(body: HTMLElement): void {
     statusEl.className = `badge ${x.status}`;
     progressEl.value = x.progress;
     progressEl.dataset.progress = String(x.progress);
-    progressText.textContent = `${x.progress.toFixed(1)} % · ${x.done} of ${x.total} runs done · ${x.arms.length} arms × ${x.repeats}`;
+    progressText.textContent = `${formatPercent(x.progress)} · ${x.done} of ${plural(x.total, 'run')} done · ${plural(x.arms.length, 'arm')} × ${x.repeats}`;
     cancelBtn.hidden = FINISHED.includes(x.status);
     deleteBtn.hidden = !FINISHED.includes(x.status);
     // one paragraph first; the setup and what was scaled down behind "details"
@@ -114,9 +128,9 @@ export function initExperimentPage(body: HTMLElement): void {
     if (x.total === 0) {
       text = 'No runs: this experiment has no runs, so it has no results.';
     } else if (x.status === 'queued' || x.status === 'running') {
-      text = `The results table, histograms and per-metric plots appear here when all ${x.total} runs are done (${x.done} so far).`;
+      text = `The results table, histograms and per-metric plots appear here when ${x.total === 1 ? 'its run is' : `all ${plural(x.total, 'run')} are`} done (${x.done} so far).`;
     } else if (x.status !== 'done') {
-      text = `No results: the experiment ${x.status === 'failed' ? 'failed' : 'was cancelled'} with ${x.done} of ${x.total} runs done` +
+      text = `No results: the experiment ${x.status === 'failed' ? 'failed' : 'was cancelled'} with ${x.done} of ${plural(x.total, 'run')} done` +
         `${x.error ? ` (${x.error})` : ''}; its table needs every run. Each done run's page still shows its own result.`;
     }
     note.textContent = text;
@@ -135,9 +149,10 @@ export function initExperimentPage(body: HTMLElement): void {
         ...r.arms.map((a) => el('td', { title: (byArm[a]?.values ?? []).map((v) => (v == null ? 'n/a' : String(v))).join(', ') }, meanCv(byArm[a], metric))),
         ...others.map((a) => {
           const v = byArm[a]?.verdict ?? '-';
-          return el('td', { class: v === 'noise' ? 'noise' : v.startsWith('+') ? 'up' : v.startsWith('-') ? 'down' : '' }, v);
+          return el('td', { class: verdictClass(metric, v) }, v);
         }),
         ...others.map((a) => el('td', {}, formatP(byArm[a]?.p_value))))));
+    labelCells(table as HTMLTableElement);
     $('table-panel').hidden = false;
 
     const hists = r.arms.map((a) => r.histograms?.[a]?.[HIST]);

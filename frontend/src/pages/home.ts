@@ -1,10 +1,11 @@
 // Home: Run buttons (POST /api/runs), ready-made experiments (POST /api/experiments), the experiments table and
 // the runs table (runs that belong to no experiment, with the settings they ran with), refreshed every second
 // while something is active; finished runs and experiments can be deleted.
-import { formatDurationNs } from '../format';
+import { formatDurationNs, plural } from '../format';
 import { clearErrorBeside, del, el, getJson, paceOption, sendJson, showError, showErrorBeside, startRun, type ExperimentView, type RunView } from '../api';
 import { summarize } from '../settings';
-import { outcome } from '../runstatus';
+import { outcome, shownStatus } from '../runstatus';
+import { labelCells } from '../tables';
 
 const FINISHED = ['done', 'failed', 'cancelled'];
 
@@ -115,16 +116,18 @@ export function initHomePage(): void {
         el('td', { class: 'progress-col' }, el('progress', { max: '100' })),
         el('td', { class: 'num' }), el('td', { class: 'num' }),
         el('td', { class: 'pace' }, paceText(r.pace)),
-        el('td', { 'data-setting': 'throttle' }, s.throttle), el('td', { 'data-setting': 'unthrottle' }, s.unthrottle),
-        el('td', { 'data-setting': 'version' }, s.version), el('td', { 'data-setting': 'hz' }, s.hz),
-        el('td', { 'data-setting': 'machine' }, s.machine),
+        // one cell that wraps: task/async · 6.18 · HZ 1000 · generic, 16 CPUs (each value findable by its data-setting)
+        el('td', { class: 'ran-with' }, el('span', { 'data-setting': 'throttle' }, s.throttle), '/',
+          el('span', { 'data-setting': 'unthrottle' }, s.unthrottle), ' · ', el('span', { 'data-setting': 'version' }, s.version),
+          ' · HZ ', el('span', { 'data-setting': 'hz' }, s.hz), ' · ', el('span', { 'data-setting': 'machine' }, s.machine)),
         el('td', { class: 'when' }, ...whenCell(r.createdAt)), el('td', { class: 'actions' }));
       rows.set(r.id, tr);
     }
     const cells = tr.children;
     const badge = cells[3].firstElementChild as HTMLElement;
-    badge.textContent = r.status;
-    badge.className = `badge ${r.status}`;
+    const word = shownStatus(r);
+    badge.textContent = word;
+    badge.className = `badge ${word}`;
     badge.title = r.error ? outcome(r.status, r.error) : '';
     const bar = cells[4].firstElementChild as HTMLProgressElement;
     bar.value = r.progress;
@@ -132,7 +135,7 @@ export function initHomePage(): void {
     (cells[0].firstElementChild as HTMLInputElement).disabled = r.status !== 'done';
     cells[5].textContent = `${formatDurationNs(r.simulatedNs)} / ${formatDurationNs(r.durationNs)}`;
     cells[6].textContent = r.wallMs > 0 ? formatDurationNs(r.wallMs * 1e6) : '–';
-    const actions = cells[14] as HTMLElement;
+    const actions = cells[10] as HTMLElement;
     if (FINISHED.includes(r.status) && !actions.firstChild) {
       actions.append(deleteButton(`/api/runs/${r.id}`, 'run', () => {
         tr!.remove();
@@ -146,9 +149,10 @@ export function initHomePage(): void {
     try {
       const runs = await getJson<RunView[]>('/api/runs?standalone=true');
       if (runs.length === 0) {
-        tbody.replaceChildren(el('tr', {}, el('td', { colspan: '15', class: 'hint' }, 'No runs yet: press Run on a scenario.')));
+        tbody.replaceChildren(el('tr', {}, el('td', { colspan: '11', class: 'hint' }, 'No runs yet: press Run on a scenario.')));
       } else {
         tbody.replaceChildren(...runs.slice(0, 200).map(row));
+        labelCells(tbody.closest('table') as HTMLTableElement);
       }
       const active = runs.some((r) => r.status === 'queued' || r.status === 'running');
       setTimeout(refresh, active ? 1000 : 3000);
@@ -179,7 +183,7 @@ export function initHomePage(): void {
             el('td', {}, el('a', { href: `/experiments/${x.id}` }, x.name)),
             el('td', {}, el('span', { class: `badge ${x.status}`, title: x.error ? outcome(x.status, x.error) : '' }, x.status)),
             el('td', { class: 'progress-col' }, bar),
-            el('td', { class: 'num' }, `${x.done}/${x.total} (${x.arms.length} arms × ${x.repeats})`),
+            el('td', { class: 'num' }, `${x.done}/${x.total} (${plural(x.arms.length, 'arm')} × ${x.repeats})`),
             el('td', { class: 'when' }, ...whenCell(x.createdAt)),
             actions);
         }));

@@ -4,7 +4,7 @@ import { el } from '../api';
 import { HistogramChart } from '../charts';
 import type { Bucket } from '../hist';
 import { formatCount, formatDurationNs } from '../format';
-import { hideBlankColumns } from '../tables';
+import { hideBlankColumns, labelCells } from '../tables';
 
 export interface Latency {
   count: number;
@@ -29,9 +29,9 @@ export interface TaskResult {
 /** Most task rows drawn (a large tree has thousands of tasks): the ones with the largest p99 wake-up latency. */
 export const MAX_LATENCY_ROWS = 200;
 
-/** A duration in µs as a person reads it (28.4 s, 340 ms, 12.5 µs; units.ts), '–' when absent. */
+/** A duration in µs as a person reads it (28.4 s, 340 ms, 12.5 µs, 0 µs; format.ts), '–' when absent. */
 export function us(v: number | undefined): string {
-  return v == null ? '–' : formatDurationNs(v * 1e3);
+  return v == null ? '–' : formatDurationNs(v * 1e3, 1e3);
 }
 
 /** The tasks worth a row, most delayed first (p99 wake-up latency, then run_delay). */
@@ -82,6 +82,7 @@ export function drawTaskLatency(panel: HTMLElement, tasks: Record<string, TaskRe
     tr.addEventListener('click', () => show(name, t));
     return tr;
   }));
+  labelCells(panel.querySelector('#task-latency') as HTMLTableElement);
   hideBlankColumns(panel.querySelector('#task-latency') as HTMLTableElement,
     'no task of this run has one: wake-up latencies need tasks that sleep, run-stretch times periodic tasks, exit times tasks that exit');
   panel.hidden = false;

@@ -1,19 +1,20 @@
 // Run page: live from GET /api/runs/{id}/events while running (polling GET /api/runs/{id} where the
 // events endpoint is missing), from the result when done.
-import { el, fmtInt, fmtSeconds, getJson, showError, del, type RunView } from '../api';
+import { el, fmtSeconds, getJson, showError, del, type RunView } from '../api';
 import { HistogramChart, LineChart } from '../charts';
 import { formatBpftrace, printedBuckets } from '../hist';
 import { cgroupLines, slowestCalls, taskLines, xsSeconds, MAX_LINES } from '../series';
 import { drawTaskLatency, type TaskResult } from './latency';
 import { emptyState, RunStream, type CgroupStats, type DistributeCall, type RunState, type Sample } from '../stream';
 import { CpuTimelineView } from '../cputimeline';
-import { formatDuration } from '../units';
-import { durationTitle, format, formatCount, formatDurationNs, formatPercent, kindOfKey } from '../format';
+import { durationTitle, format, formatCount, formatDuration, formatDurationNs, formatPercent, kindOfKey, plural } from '../format';
 import { pageColors, taskColors } from '../colors';
 import { interruptionNote, isFinished, outcome, StatusView, type RunStatusWord } from '../runstatus';
 import { explain, readPanelNotes, statusNote } from '../emptynotes';
 import { PaceWatch } from '../pacing';
-import { hideBlankColumns } from '../tables';
+import { callsCaption } from '../calls';
+import type { Histogram } from '../hist';
+import { hideBlankColumns, labelCells } from '../tables';
 
 /** Why a cpu.stat column can be empty for a whole run: the kernel it simulates does not print that key. */
 const CPU_STAT_WHY = "this kernel's cpu.stat has no such key: nr_bursts and burst_usec from 5.16, cpu.stat.local from 6.6; " +
@@ -150,7 +151,7 @@ export function initRunPage(body: HTMLElement): void {
     const buckets = printedBuckets(h);
     histChart.update([{ ...h, buckets }]);
     histText.textContent = formatBpftrace(HIST, { buckets });
-    histMeta.textContent = `${fmtInt(h.count)} calls · mean ${h.count ? formatDuration(Math.round(h.sum / h.count)) : '-'}`;
+    histMeta.textContent = `${plural(h.count, 'call')} · mean ${h.count ? formatDuration(Math.round(h.sum / h.count)) : '-'}`;
   }
 
   function drawSeries(samples: Sample[]): void {
@@ -173,9 +174,17 @@ export function initRunPage(body: HTMLElement): void {
     put(charts.tasks, taskChart, 'chart-tasks');
   }
 
+  /** How many calls a done run's list was chosen from (the result's distribute_calls), and the histogram of all; null live. */
+  let keptCalls: number | null = null;
+  let allCalls: Histogram | undefined;
+  let simulatedAt = 0;
   function drawCalls(state: RunState): void {
     const calls = showRecent ? [...state.recent].reverse() : state.slowest;
-    $('calls-title').textContent = showRecent ? 'Latest distribute_cfs_runtime() calls' : 'Slowest distribute_cfs_runtime() calls';
+    const caption = callsCaption(showRecent ? 'latest' : 'slowest', calls, keptCalls, allCalls, simulatedAt);
+    $('calls-title').textContent = caption.title;
+    const note = $('calls-note');
+    note.textContent = caption.note;
+    note.hidden = caption.note === '';
     if (calls.length) drawn.add('slowest');
     drawSlowest(calls);
   }
@@ -187,7 +196,7 @@ export function initRunPage(body: HTMLElement): void {
     entries.sort((a, b) => (b[1]['cpu.stat']?.throttled_usec ?? 0) - (a[1]['cpu.stat']?.throttled_usec ?? 0) || a[0].localeCompare(b[0]));
     const shown = entries.slice(0, 100);
     $('live-title').textContent = `cpu.stat at ${fmtSeconds(state.cgroupsAtNs)} simulated` +
-      (entries.length > shown.length ? ` (the ${shown.length} most throttled of ${entries.length} groups)` : '');
+      (entries.length > shown.length ? ` (the ${shown.length} most throttled of ${plural(entries.length, 'group')})` : '');
     document.querySelector('#cpustat-live tbody')!.replaceChildren(...shown.map(([path, s]) => {
       const c = s['cpu.stat'];
       return el('tr', {}, el('td', { class: 'path' }, path),
@@ -195,6 +204,7 @@ export function initRunPage(body: HTMLElement): void {
           ['usage_usec', 'nr_periods', 'nr_throttled', 'throttled_usec', 'nr_bursts', 'burst_usec']));
     }));
     hideBlankColumns(document.getElementById('cpustat-live') as HTMLTableElement, CPU_STAT_WHY);
+    labelCells(document.getElementById('cpustat-live') as HTMLTableElement);
     $('live-panel').hidden = false;
   }
 
@@ -268,6 +278,9 @@ export function initRunPage(body: HTMLElement): void {
       drawHistogram(result.histograms?.[HIST], false);
       drawSeries(result.series ?? []);
       const calls = result.distribute_calls ?? [];
+      keptCalls = calls.length;
+      allCalls = result.histograms?.[HIST];
+      simulatedAt = result.simulated_ns;
       lastState = { ...(lastState ?? emptyState()), slowest: slowestCalls(calls), recent: calls.slice(-50) };
       drawCalls(lastState);
       $('live-panel').hidden = true;
@@ -278,7 +291,7 @@ export function initRunPage(body: HTMLElement): void {
       drawTaskLatency($('latency-panel'), result.tasks);
       if (Object.keys(result.tasks ?? {}).length) drawn.add('latency-panel');
       explainTheRest((id) => notes.ifEmpty[id] ?? emptyInResult(id, result.simulated_ns));
-      sourceEl.textContent = `finished in ${(run.wallMs / 1000).toFixed(1)} s wall time · ${fmtInt(run.events)} events`;
+      sourceEl.textContent = `finished in ${formatDurationNs(run.wallMs * 1e6, 1e6)} wall time · ${plural(run.events, 'event')}`;
       body.dataset.final = 'true';
     } catch (e) {
       finalShown = false;
@@ -298,6 +311,7 @@ export function initRunPage(body: HTMLElement): void {
     }
     tbody.replaceChildren(...rows);
     hideBlankColumns(document.getElementById('cpustat-final') as HTMLTableElement, CPU_STAT_WHY);
+    labelCells(document.getElementById('cpustat-final') as HTMLTableElement);
     if (rows.length) drawn.add('final-panel');
     $('final-panel').hidden = false;
   }

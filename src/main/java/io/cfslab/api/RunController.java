@@ -157,7 +157,7 @@ public class RunController {
                 } else {
                     try {
                         parsed = scenarios.validate(doc, "/scenario");
-                        json = ScenarioDocs.write(doc);
+                        json = ScenarioDocs.writeStored(doc);
                     } catch (ApiException invalid) {
                         scenarioProblems = invalid;
                     }

@@ -141,6 +141,30 @@ final class ScenarioDocs {
     static String write(JsonNode node) { return JSON.writeValueAsString(node); }
 
     /**
+     * The document as it is stored: every object member whose value is null left out, at any depth (docs/api.md and
+     * docs/scenarios.md: a key given as null, YAML's {@code ~} among them, is the key left out, so the stored scenario
+     * and every GET say so rather than keep {@code "hz": null}). Array elements are kept as they are.
+     */
+    static String writeStored(JsonNode node) { return write(withoutNullMembers(node)); }
+
+    /** A copy of {@code node} without null-valued object members (recursively); other nodes unchanged. */
+    static JsonNode withoutNullMembers(JsonNode node) {
+        if (node instanceof ObjectNode o) {
+            ObjectNode out = JSON.createObjectNode();
+            for (var e : o.properties()) {
+                if (!e.getValue().isNull()) out.set(e.getKey(), withoutNullMembers(e.getValue()));
+            }
+            return out;
+        }
+        if (node instanceof tools.jackson.databind.node.ArrayNode a) {
+            tools.jackson.databind.node.ArrayNode out = JSON.createArrayNode();
+            for (JsonNode x : a) out.add(withoutNullMembers(x));
+            return out;
+        }
+        return node;
+    }
+
+    /**
      * Refuses a scenario whose {@code generate} entries, {@code cgroups} or task counts exceed the limits,
      * computing sizes from the numbers alone (a request for 10^12 groups costs nothing).
      *

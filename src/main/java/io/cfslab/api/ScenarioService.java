@@ -75,7 +75,7 @@ public class ScenarioService {
     public ScenarioEntry create(ObjectNode doc) {
         validate(doc, "");
         String id = UUID.randomUUID().toString();
-        return entry(repo.insert(id, ScenarioDocs.name(doc, id), ScenarioDocs.write(doc)));
+        return entry(repo.insert(id, ScenarioDocs.name(doc, id), ScenarioDocs.writeStored(doc)));
     }
 
     /** Replaces a stored scenario (unconditionally). @throws ApiException 404, 409 for ready-made ones, 422 */
@@ -93,8 +93,8 @@ public class ScenarioService {
         checkIfMatch(e, ifMatch);
         validate(doc, "");
         boolean done = ifMatch == null
-                ? repo.update(id, ScenarioDocs.name(doc, id), ScenarioDocs.write(doc))
-                : repo.update(id, ScenarioDocs.name(doc, id), ScenarioDocs.write(doc), e.version());
+                ? repo.update(id, ScenarioDocs.name(doc, id), ScenarioDocs.writeStored(doc))
+                : repo.update(id, ScenarioDocs.name(doc, id), ScenarioDocs.writeStored(doc), e.version());
         if (!done) throw changedMeanwhile(id);
         return get(id);
     }
@@ -169,7 +169,7 @@ public class ScenarioService {
         Scenario before = engine.parse(e.document());
         T out = edit.apply(doc, before);
         validate(doc, "");
-        if (!repo.update(id, ScenarioDocs.name(doc, id), ScenarioDocs.write(doc), e.version())) {
+        if (!repo.update(id, ScenarioDocs.name(doc, id), ScenarioDocs.writeStored(doc), e.version())) {
             throw new VersionConflict();
         }
         return out;

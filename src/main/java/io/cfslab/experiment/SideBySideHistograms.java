@@ -47,7 +47,7 @@ public final class SideBySideHistograms {
         }
         StringBuilder out = new StringBuilder();
         List<String> row = new ArrayList<>();
-        for (String arm : labels) row.add(arm + " (" + byArm.get(arm).count() + " calls)");
+        for (String arm : labels) row.add(arm + " (" + io.cfslab.scenario.Plural.of(byArm.get(arm).count(), "call") + ")");
         line(out, row);
         line(out, heads);
         for (long low : lows) {

@@ -52,7 +52,7 @@ public final class CpuLists {
             } else {
                 lo = hi = number(it, t);
             }
-            if (hi >= cpus) throw einval("CPU " + hi + " does not exist (machine has " + cpus + " CPUs)");
+            if (hi >= cpus) throw einval("CPU " + hi + " does not exist (machine has " + Plural.of(cpus, "CPU") + ")");
             for (int c = lo; c <= hi; c += stride) set.set(c);
         }
         return set;

@@ -46,7 +46,7 @@ public final class RunPanelNotes {
             n.notRecorded.put(TASK_CHART, why);
         } else {
             if (tasks > rec.maxSeriesTasks()) {
-                n.notRecorded.put(TASK_CHART, "Not recorded: " + fmt(tasks) + " tasks > record.max_series_tasks ("
+                n.notRecorded.put(TASK_CHART, "Not recorded: " + fmt(tasks) + (tasks == 1 ? " task" : " tasks") + " > record.max_series_tasks ("
                         + fmt(rec.maxSeriesTasks()) + "); the series keep per-task CPU % only up to that many tasks.");
             } else if (tasks == 0) {
                 n.ifEmpty.put(TASK_CHART, "No tasks: the scenario starts none.");
@@ -54,7 +54,7 @@ public final class RunPanelNotes {
             long limited = s.cgroups().stream().map(CgroupSpec::cpuMax).filter(m -> m.limited()).count();
             if (groups > rec.maxSeriesCgroups() && limited == 0) {
                 for (String id : GROUP_CHARTS) {
-                    n.notRecorded.put(id, "Not recorded: " + fmt(groups) + " groups > record.max_series_cgroups ("
+                    n.notRecorded.put(id, "Not recorded: " + fmt(groups) + (groups == 1 ? " group" : " groups") + " > record.max_series_cgroups ("
                             + fmt(rec.maxSeriesCgroups()) + "), so the series keep only groups with a quota, and none"
                             + " has one.");
                 }

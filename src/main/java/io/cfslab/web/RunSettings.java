@@ -63,7 +63,7 @@ public final class RunSettings {
     public static String machine(JsonNode m) {
         if (m.isMissingNode()) return UNKNOWN;
         StringBuilder b = new StringBuilder(m.path("profile").asString("?"));
-        if (m.has("cpus")) b.append(", ").append(m.path("cpus").asInt()).append(" CPUs");
+        if (m.has("cpus")) b.append(", ").append(io.cfslab.scenario.Plural.of(m.path("cpus").asInt(), "CPU"));
         List<String> extra = new ArrayList<>();
         if (m.path("sockets").asInt(1) > 1) extra.add(m.path("sockets").asInt() + " sockets");
         if (m.path("smt").asInt(1) > 1) extra.add("SMT " + m.path("smt").asInt());

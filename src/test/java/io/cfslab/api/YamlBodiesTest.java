@@ -90,6 +90,45 @@ class YamlBodiesTest {
                 .bodyValue("at: 100ms\nwrite: /web/cpu.max\nvalue: 20000 100000\n").exchange().expectStatus().isCreated();
     }
 
+    /**
+     * docs/api.md: YAML's null ({@code ~}, {@code null}, an empty value) is the key left out, so the stored scenario has
+     * no such key (it kept {@code "hz": null}, a newcomer's finding): on POST, PUT, a part's edit and a run's inline
+     * scenario, in YAML and in JSON alike, at any depth; the parsed defaults are the version's.
+     */
+    @Test
+    void aNullKeyIsStoredAsTheKeyLeftOut() throws Exception {
+        String withNulls = SCENARIO.replace("seed: 7", "seed: 7\nkernel:\n  version: '6.1'\n  hz: ~\n  throttle: null\n  bandwidth_slice_us:\nrecord: ~")
+                .replace("count: 2", "count: 2\n    cpus_allowed: ~");
+        String fromYaml = created(YAML, withNulls);
+        String fromJson = created(MediaType.APPLICATION_JSON, JSON_TWIN.replace("\"seed\": 7,",
+                "\"seed\": 7, \"kernel\": {\"version\": \"6.1\", \"hz\": null, \"throttle\": null, \"bandwidth_slice_us\": null}, \"record\": null,"));
+        for (String id : java.util.List.of(fromYaml, fromJson)) {
+            JsonNode doc = json(web.get().uri("/api/scenarios/" + id).exchange().expectStatus().isOk()).path("scenario");
+            assertThat(doc.path("kernel").propertyNames()).as(id).containsExactly("version");
+            assertThat(doc.has("record")).isFalse();
+            assertThat(doc.toString()).doesNotContain("null");
+        }
+        // the same on PUT, and on a part added to the stored scenario
+        web.put().uri("/api/scenarios/" + fromYaml).contentType(YAML).bodyValue(withNulls.replace("200ms", "300ms"))
+                .exchange().expectStatus().isOk();
+        web.post().uri("/api/scenarios/" + fromYaml + "/tasks").contentType(YAML)
+                .bodyValue("name: fe\ncgroup: /web\ncpus_allowed: ~\nworkload: {kind: hog}\n").exchange().expectStatus().isCreated();
+        JsonNode put = json(web.get().uri("/api/scenarios/" + fromYaml).exchange().expectStatus().isOk()).path("scenario");
+        assertThat(put.toString()).doesNotContain("null");
+        assertThat(put.path("tasks")).hasSize(2);
+        // a run of an inline scenario keeps the scenario it ran without the nulls too
+        var run = web.post().uri("/api/runs").contentType(YAML).bodyValue("scenario:\n" + withNulls.indent(2))
+                .exchange().expectStatus().isAccepted().expectBody().returnResult();
+        String location = run.getResponseHeaders().getLocation().toString();
+        String runId = location.substring(location.lastIndexOf('/') + 1);
+        JsonNode ran = json(web.get().uri("/api/runs/" + runId + "/scenario").exchange().expectStatus().isOk());
+        assertThat(ran.path("kernel").propertyNames()).containsExactly("version");
+        // and the version's defaults apply: 6.1's HZ and throttle model
+        JsonNode settings = json(web.get().uri("/api/runs/" + runId).exchange().expectStatus().isOk()).path("settings");
+        assertThat(settings.path("kernel").path("throttle").asString()).isEqualTo("cfs_rq");
+        assertThat(settings.path("kernel").path("bandwidth_slice_us").asInt()).isEqualTo(5000);
+    }
+
     @Test
     void aBadYamlScenarioGetsTheJsonBodysProblemAndPointer() {
         String bad = SCENARIO.replace("50000 100000", "500 100000");

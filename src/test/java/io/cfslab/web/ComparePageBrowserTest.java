@@ -114,18 +114,16 @@ class ComparePageBrowserTest extends BrowserTestBase {
         assertThat(Chromium.attr(driver, "#compare-throttled-a", "data-ranges")).as("A and B on one scale")
                 .isEqualTo(Chromium.attr(driver, "#compare-throttled-b", "data-ranges"));
         // the cpu.stat table: /batch is only B's, so A's values and B − A are "–"; counts are integers; periods neutral
-        List<String> batch = driver.findElements(By.cssSelector("#compare-table tbody tr")).stream()
-                .filter(r -> r.findElement(By.tagName("td")).getText().equals("/batch")).findFirst().orElseThrow()
-                .findElements(By.tagName("td")).stream().map(WebElement::getText).toList();
+        List<String> batch = sides(groupRow("/batch"));
         for (int k = 0; k < 5; k++) {
-            assertThat(batch.get(1 + 3 * k)).as("A's value of a group A lacks").isEqualTo("–");
-            assertThat(batch.get(3 + 3 * k)).as("B − A of a group A lacks").isEqualTo("–");
+            assertThat(batch.get(3 * k)).as("A's value of a group A lacks").isEqualTo("–");
+            assertThat(batch.get(2 + 3 * k)).as("B − A of a group A lacks").isEqualTo("–");
         }
-        for (WebElement td : driver.findElements(By.cssSelector("#compare-table tbody td:not(.path)"))) {
-            assertThat(td.getText()).matches("–|[+-]?\\d{1,3}(,\\d{3})*");
+        for (WebElement side : driver.findElements(By.cssSelector("#compare-table tbody td [data-side]"))) {
+            assertThat(side.getText()).matches("–|[+-]?\\d{1,3}(,\\d{3})*");
         }
-        for (WebElement td : driver.findElements(By.cssSelector("#compare-table td[data-key='nr_periods'], #compare-table td[data-key='usage_usec']"))) {
-            assertThat(td.getDomAttribute("class")).as("no better direction: neutral").isEqualTo("neutral");
+        for (WebElement d : driver.findElements(By.cssSelector("#compare-table td[data-key='nr_periods'] [data-side='d'], #compare-table td[data-key='usage_usec'] [data-side='d']"))) {
+            assertThat(d.getDomAttribute("class")).as("no better direction: neutral").isEqualTo("neutral");
         }
         assertThat(emptyColumns()).as("compare: columns empty in every row").isEmpty();
         Chromium.screenshot(driver, "compare-scales");
@@ -138,7 +136,7 @@ class ComparePageBrowserTest extends BrowserTestBase {
             if (ca.has(g)) assertThat(run.path(g).asString()).as(g + " on the run page and the compare page").isEqualTo(ca.path(g).asString());
         }
         // one rule per kind in the run page's tables: integers, durations with 3 significant digits, percentages
-        String duration = "0|(\\d{3}|\\d{2}\\.\\d|\\d\\.\\d{2}|\\d{1,3}(,\\d{3})+) (ns|µs|ms|s)";
+        String duration = "0 (ns|µs|ms|s)|(\\d{3}|\\d{2}\\.\\d|\\d\\.\\d{2}|\\d{1,3}(,\\d{3})+) (ns|µs|ms|s)";
         for (WebElement td : driver.findElements(By.cssSelector("#cpustat-final tbody td:not(.path)"))) {
             if (td.isDisplayed()) assertThat(td.getText()).as("cpu.stat").matches("–|\\d{1,3}(,\\d{3})*");
         }
@@ -188,6 +186,157 @@ class ComparePageBrowserTest extends BrowserTestBase {
         }
         assertThat(emptyColumns()).as("experiment: columns empty in every row").isEmpty();
         Chromium.screenshot(driver, "experiment-formats");
+    }
+
+    /** colors.ts's nameHash (FNV-1a over UTF-16 code units) modulo the palette's 32: a name's first choice. */
+    static int firstChoice(String name) {
+        int h = 0x811c9dc5;
+        for (int i = 0; i < name.length(); i++) {
+            h ^= name.charAt(i);
+            h *= 0x01000193;
+        }
+        return (int) (Integer.toUnsignedLong(h) % 32);
+    }
+
+    /** Two group names whose first choices are one colour: which of them a page probes past depends on the page. */
+    static String[] collidingNames() {
+        java.util.Map<Integer, String> seen = new java.util.HashMap<>();
+        for (int i = 0; ; i++) {
+            String n = "/web/g" + i;
+            String other = seen.putIfAbsent(firstChoice(n), n);
+            if (other != null) return new String[] {other, n};
+        }
+    }
+
+    /**
+     * Every chart of the page that drew (its {@code data-colors}): its series' colours, pairwise at least ΔE2000 15
+     * apart, and 30 for a histogram's few roles (calls; wake-up latency and run-stretch time; A and B; arms), which
+     * take the palette's most distinct first colours (two close greens in the latency histograms, a walk's finding).
+     */
+    private java.util.Map<String, JsonNode> chartColours(String page) {
+        java.util.Map<String, JsonNode> out = new java.util.LinkedHashMap<>();
+        for (WebElement chart : driver.findElements(By.cssSelector("[data-colors]"))) {
+            String cls = String.valueOf(chart.getDomAttribute("class"));
+            String id = chart.getDomAttribute("id") != null ? chart.getDomAttribute("id") : cls + " " + out.size();
+            JsonNode colours = JSON.readTree(chart.getDomAttribute("data-colors"));
+            List<String> cs = colours.propertyNames().stream().map(n -> colours.path(n).asString()).toList();
+            boolean roles = id.endsWith("hist") || cls.contains("strip");
+            double floor = roles && cs.size() <= 3 ? 30 : 15;
+            for (int i = 0; i < cs.size(); i++) {
+                for (int j = 0; j < i; j++) {
+                    assertThat(Ciede2000.distance(cs.get(i), cs.get(j))).as(page + " #" + id + ": " + cs.get(j) + " and " + cs.get(i))
+                            .isGreaterThanOrEqualTo(floor);
+                }
+            }
+            out.put(id, colours);
+        }
+        return out;
+    }
+
+    private static void sameColours(String what, JsonNode seen, JsonNode now) {
+        int shared = 0;
+        for (String g : now.propertyNames()) {
+            if (!seen.has(g)) continue;
+            shared++;
+            assertThat(now.path(g).asString()).as(g + ": " + what).isEqualTo(seen.path(g).asString());
+        }
+        assertThat(shared).as(what + ": groups in common").isPositive();
+    }
+
+    /**
+     * This session's walk, as kinds: a group's colour is the same on the run page, another run's page, the compare
+     * page and an experiment's run (the browser remembers it; each page had given it by its own set of names), every
+     * chart's colours distinct, a histogram's roles the most distinct; the compare table shows every cpu.stat and
+     * cpu.stat.local key either run has ("–" on the side that lacks it); the shared scales say why, with a toggle.
+     */
+    @Test
+    void aGroupKeepsItsColourOnEveryPageAndTheCompareTableHasEveryKey() throws Exception {
+        String[] xy = collidingNames();
+        String periodic = "\"workload\": {\"kind\": \"periodic\", \"run\": \"3ms\", \"sleep\": \"4ms\"}";
+        String one = """
+                {"name": "colours one", "seed": 3, "duration": "1s", "machine": {"profile": "generic", "cpus": 2}, "kernel": {"version": "5.4"},
+                 "cgroups": [{"path": "/web"}, {"path": "%1$s", "cpu.max": "20000 100000"}, {"path": "%2$s", "cpu.max": "30000 100000"}, {"path": "/db", "cpu.max": "10000 100000"}],
+                 "tasks": [{"name": "x", "cgroup": "%1$s", "count": 2, %3$s}, {"name": "y", "cgroup": "%2$s", "count": 2}, {"name": "d", "cgroup": "/db"}]}"""
+                .formatted(xy[0], xy[1], periodic);
+        String two = """
+                {"name": "colours two", "seed": 3, "duration": "3s", "machine": {"profile": "generic", "cpus": 2},
+                 "cgroups": [{"path": "/web"}, {"path": "%1$s", "cpu.max": "30000 100000"}, {"path": "/batch", "cpu.max": "10000 100000"}],
+                 "tasks": [{"name": "y", "cgroup": "%1$s", "count": 2}, {"name": "b", "cgroup": "/batch"}]}""".formatted(xy[1]);
+        String r1 = doneRun("{\"scenario\": " + one + "}");
+        String r2 = doneRun("{\"scenario\": " + two + "}");
+
+        driver.get(url("/runs/" + r1));
+        waitFor("run 1 drawn", () -> "true".equals(Chromium.attr(driver, "body", "data-final")));
+        waitFor("its latency histogram", () -> Chromium.attr(driver, "#latency-hist", "data-colors") != null);
+        java.util.Map<String, JsonNode> run1 = chartColours("run 1");
+        JsonNode groups1 = run1.get("chart-throttled-usec");
+        assertThat(groups1.propertyNames()).contains(xy[0], xy[1]);
+
+        driver.get(url("/runs/" + r2));
+        waitFor("run 2 drawn", () -> "true".equals(Chromium.attr(driver, "body", "data-final")));
+        sameColours("run 2's page and run 1's", groups1, chartColours("run 2").get("chart-throttled-usec"));
+
+        driver.get(url("/compare?a=" + r1 + "&b=" + r2));
+        waitFor("the compare page loaded", () -> "true".equals(Chromium.attr(driver, "body", "data-loaded")));
+        java.util.Map<String, JsonNode> cmp = chartColours("compare");
+        sameColours("compare A and run 1", groups1, cmp.get("compare-throttled-a"));
+        sameColours("compare B and run 1", groups1, cmp.get("compare-throttled-b"));
+        // every key either run has: 5.4 prints no burst keys and no cpu.stat.local, 6.18 both
+        List<String> heads = driver.findElements(By.cssSelector("#compare-table thead tr:first-child th[data-key]")).stream()
+                .map(e -> e.getDomAttribute("data-file") + "/" + e.getDomAttribute("data-key")).toList();
+        assertThat(heads).containsExactly("cpu.stat/usage_usec", "cpu.stat/user_usec", "cpu.stat/system_usec", "cpu.stat/nr_periods",
+                "cpu.stat/nr_throttled", "cpu.stat/throttled_usec", "cpu.stat/nr_bursts", "cpu.stat/burst_usec", "cpu.stat.local/throttled_usec");
+        List<String> y = sides(groupRow(xy[1]));
+        for (int k : new int[] {6, 7, 8}) { // nr_bursts, burst_usec, cpu.stat.local's throttled_usec: A's 5.4 lacks them
+            assertThat(y.get(3 * k)).as("A's " + heads.get(k)).isEqualTo("–");
+            assertThat(y.get(1 + 3 * k)).as("B's " + heads.get(k)).matches("\\d{1,3}(,\\d{3})*");
+            assertThat(y.get(2 + 3 * k)).as("B − A of " + heads.get(k)).isEqualTo("–");
+        }
+        // the shared scales say why the 1 s run takes a third of the axis, and each run can have its own
+        assertThat(Chromium.text(driver, "#scales-note")).contains("share one time axis").contains("fills 33 % of the time axis");
+        String shared = Chromium.attr(driver, "#compare-throttled-a", "data-ranges");
+        assertThat(shared).isEqualTo(Chromium.attr(driver, "#compare-throttled-b", "data-ranges"));
+        driver.findElement(By.id("own-scales")).click();
+        waitFor("own scales", () -> !shared.equals(Chromium.attr(driver, "#compare-throttled-a", "data-ranges")));
+        assertThat(Chromium.attr(driver, "#compare-throttled-a", "data-ranges")).isNotEqualTo(Chromium.attr(driver, "#compare-throttled-b", "data-ranges"));
+        assertThat(Chromium.text(driver, "#scales-note")).contains("own scales");
+        sameColours("compare A on its own scales", groups1, chartColours("compare, own scales").get("compare-throttled-a"));
+        Chromium.screenshot(driver, "compare-every-key");
+
+        // an experiment of scenario one: its arms the palette's first colours on every chart; its run's groups as before
+        String x = api("POST", "/api/experiments", """
+                {"name": "colours", "scenario": %s, "repeats": 1,
+                 "arms": [{"name": "20%%", "set": {"/cgroups/1/cpu.max": "20000 100000"}}, {"name": "40%%", "set": {"/cgroups/1/cpu.max": "40000 100000"}}]}
+                """.formatted(one)).path("id").asString();
+        driver.get(url("/experiments/" + x));
+        waitFor("the experiment's table", () -> !driver.findElements(By.cssSelector("#summary-table tbody tr[data-metric]")).isEmpty());
+        waitFor("its histogram", () -> Chromium.attr(driver, "#exp-hist", "data-colors") != null);
+        // a verdict is red or green only where lower is better (usage_usec +98.7 % was red)
+        for (WebElement tr : driver.findElements(By.cssSelector("#summary-table tbody tr[data-metric]"))) {
+            String metric = tr.getDomAttribute("data-metric");
+            String cls = String.valueOf(tr.findElements(By.tagName("td")).get(3).getDomAttribute("class"));
+            if (!metric.endsWith("nr_throttled") && !metric.endsWith("/throttled_usec")) {
+                assertThat(cls).as(metric + "'s verdict").isIn("neutral", "noise");
+            }
+        }
+        java.util.Map<String, JsonNode> exp = chartColours("experiment");
+        JsonNode arms = exp.get("exp-hist");
+        for (JsonNode c : exp.values()) if (c.has("20%")) sameColours("an arm on every chart", arms, c);
+        String armRun = driver.findElement(By.cssSelector("#arms a.run-dot")).getDomAttribute("href");
+        driver.get(url(armRun));
+        waitFor("the arm's run drawn", () -> "true".equals(Chromium.attr(driver, "body", "data-final")));
+        sameColours("an experiment's run and run 1", groups1, chartColours("experiment run").get("chart-throttled-usec"));
+    }
+
+    /** The compare table's row of a group. */
+    private WebElement groupRow(String path) {
+        return driver.findElements(By.cssSelector("#compare-table tbody tr")).stream()
+                .filter(r -> r.findElement(By.tagName("td")).getText().equals(path)).findFirst().orElseThrow();
+    }
+
+    /** A row's values, key by key: A, B, B − A. */
+    private static List<String> sides(WebElement row) {
+        return row.findElements(By.cssSelector("td [data-side]")).stream().map(WebElement::getText).toList();
     }
 
     private String yTitle() {

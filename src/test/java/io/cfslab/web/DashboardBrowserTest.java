@@ -228,7 +228,7 @@ class DashboardBrowserTest {
     void theEditorKeepsSeed01sTreeOf2202GroupsVirtual() throws Exception {
         driver.get(url("/scenarios/seed01-large-tree-sync"));
         waitFor(Duration.ofSeconds(30), "the editor loaded", () -> "true".equals(attr("body", "data-loaded")));
-        assertThat(text("#tree-count")).isEqualTo("2202 groups");
+        assertThat(text("#tree-count")).isEqualTo("2,202 groups");
         long start = System.nanoTime();
         driver.findElement(By.id("expand-all")).click();
         waitFor(Duration.ofSeconds(10), "all expanded", () -> "2203".equals(attr("#tree", "data-rows")));
@@ -252,9 +252,10 @@ class DashboardBrowserTest {
         assertThat(driver.findElement(By.cssSelector("#options-form input[name='machine.cpus']")).getDomAttribute("placeholder")).isEqualTo("default: 2");
         assertThat(driver.findElement(By.cssSelector("#options-form select[name='kernel.hz'] option[data-default]")).getText()).isEqualTo("default (1000)");
         assertThat(driver.findElement(By.cssSelector("#options-form input[name='kernel.bandwidth_slice_us']")).getDomAttribute("placeholder")).isEqualTo("default: 5000");
-        WebElement name = driver.findElement(By.cssSelector("#options-form input[name='name']"));
+        WebElement name = driver.findElement(By.cssSelector("#options-form [name='name']"));
         name.clear();
         name.sendKeys("built in the browser");
+        driver.findElement(By.cssSelector("#options-form input[name='duration']")).sendKeys("5s");
         driver.findElement(By.cssSelector("#options-form button[type='submit']")).click();
         waitFor(Duration.ofSeconds(20), "the new scenario opened",
                 () -> driver.getCurrentUrl().matches(".*/scenarios/[0-9a-f-]{36}$") && "true".equals(attr("body", "data-loaded")));
@@ -541,9 +542,9 @@ class DashboardBrowserTest {
         String run = startRun("{\"scenarioId\": \"e1-one-hog-10pct\"}");
         driver.get(url("/"));
         waitFor(Duration.ofSeconds(60), "run " + run + " done", () -> "done".equals(text("tr[data-run-id='" + run + "'] .badge")));
-        assertThat(text("tr[data-run-id='" + run + "'] td[data-setting='throttle']")).isEqualTo("task");
-        assertThat(text("tr[data-run-id='" + run + "'] td[data-setting='hz']")).isEqualTo("250");
-        assertThat(text("tr[data-run-id='" + run + "'] td[data-setting='machine']")).isEqualTo("generic, 2 CPUs");
+        assertThat(text("tr[data-run-id='" + run + "'] [data-setting='throttle']")).isEqualTo("task");
+        assertThat(text("tr[data-run-id='" + run + "'] [data-setting='hz']")).isEqualTo("250");
+        assertThat(text("tr[data-run-id='" + run + "'] [data-setting='machine']")).isEqualTo("generic, 2 CPUs");
         driver.findElement(By.cssSelector("tr[data-run-id='" + run + "'] .delete-btn")).click();
         driver.switchTo().alert().accept();
         waitFor(Duration.ofSeconds(20), "the run deleted", () -> driver.findElements(By.cssSelector("tr[data-run-id='" + run + "']")).isEmpty());

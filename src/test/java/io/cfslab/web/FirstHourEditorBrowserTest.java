@@ -191,8 +191,8 @@ class FirstHourEditorBrowserTest extends BrowserTestBase {
     }
 
     /**
-     * The last newcomer walk's editor findings: a new scenario's name and duration are placeholders (typing replaces
-     * them; left empty they are stored); the tree follows the kernel version typed in the form before it is saved; a
+     * The last newcomer walks' editor findings: a new scenario's name is a placeholder that says what it is left empty (typing replaces
+     * it) and the duration is required (left empty, nothing is stored and the field is named, no 5s made up); the tree follows the kernel version typed in the form before it is saved; a
      * refused timeline write reads like the tree's (the kernel's echo command); the tree's message of a refused
      * write is read whole, wrapped in its row, not cut off.
      */
@@ -200,13 +200,23 @@ class FirstHourEditorBrowserTest extends BrowserTestBase {
     void newScenarioFieldsAreReplacedByTypingTheTreeFollowsTheFormsVersionAndRefusalsReadWhole() throws Exception {
         driver.get(url("/scenarios/new"));
         waitFor("the form labelled", () -> Chromium.attr(driver, "#options-form", "data-defaults") != null);
-        for (String[] f : new String[][] {{"name", "new scenario"}, {"duration", "5s"}}) {
+        for (String[] f : new String[][] {{"name", "left empty: new scenario"}, {"duration", "required, e.g. 5s"}}) {
             WebElement input = driver.findElement(By.cssSelector("#options-form [name='" + f[0] + "']"));
             assertThat(input.getDomProperty("value")).as(f[0] + " is empty, not a value to append to").isEmpty();
             assertThat(input.getDomAttribute("placeholder")).isEqualTo(f[1]);
         }
         driver.findElement(By.cssSelector("#options-form [name='name']")).sendKeys("typed");
         assertThat(driver.findElement(By.cssSelector("#options-form [name='name']")).getDomProperty("value")).isEqualTo("typed");
+        // the duration is required: left empty, nothing is created (no silent 5s) and the page says which field
+        int before = api("/api/scenarios").size();
+        driver.findElement(By.cssSelector("#options-form button[type='submit']")).click();
+        waitFor("the missing duration named", () -> Chromium.text(driver, "#editor-error").startsWith("duration is required"));
+        assertThat(driver.getCurrentUrl()).endsWith("/scenarios/new");
+        assertThat((Boolean) ((org.openqa.selenium.JavascriptExecutor) driver).executeScript(
+                "return document.querySelector(\"#options-form [name='duration']\").matches(':invalid')")).isTrue();
+        assertThat(api("/api/scenarios").size()).as("nothing stored").isEqualTo(before);
+        assertThat(driver.findElement(By.cssSelector("#options-form [name='duration']")).getDomAttribute("class")).as("marked").contains("missing");
+        driver.findElement(By.cssSelector("#options-form [name='duration']")).sendKeys("5s");
         driver.findElement(By.cssSelector("#options-form button[type='submit']")).click();
         waitFor("the new scenario opened", () -> driver.getCurrentUrl().matches(".*/scenarios/[0-9a-f-]{36}$")
                 && "true".equals(Chromium.attr(driver, "body", "data-loaded")));

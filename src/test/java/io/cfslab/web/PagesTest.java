@@ -62,7 +62,7 @@ class PagesTest {
         String home = page("/");
         assertThat(home).contains("id=\"ready-made-experiments\"", "data-experiment-id=\"seed04-task-vs-task-account\"",
                 "data-experiment-id=\"throttle-models-large-tree\"", "class=\"run-experiment-btn\"", "id=\"experiments-table\"",
-                "<th>throttle</th>", "<th>machine</th>");
+                "throttle model / unthrottle mode · kernel version · HZ · machine\">ran with</th>");
         String id = web.post().uri("/api/experiments").contentType(MediaType.APPLICATION_JSON)
                 .bodyValue("{\"name\": \"e1 twice\", \"scenario_id\": \"e1-one-hog-10pct\", \"repeats\": 2,"
                         + " \"arms\": [{\"name\": \"a\"}, {\"name\": \"b\"}]}")

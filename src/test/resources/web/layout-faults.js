@@ -1,0 +1,44 @@
+// The page's layout faults, as a newcomer sees them at this window width (LayoutBrowserTest runs it at 1400 and 800 px):
+//  - a table wider than the panel (or scroll box) that holds it: its last columns (Delete buttons) are cut off or
+//    scroll out of sight;
+//  - a header cell whose text is wider than its cell, so that it runs into its neighbour (cpu.max.burst, cpu.weight);
+//  - an input or select whose value or placeholder is wider than its box (a name field, "default: …" placeholders).
+// Returns one line per fault; an empty list when there is none. Hidden elements are skipped.
+const faults = [];
+const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
+const name = (e) => e.id ? '#' + e.id : e.getAttribute('name') ? `[name=${e.getAttribute('name')}]` : e.tagName.toLowerCase() + (e.className ? '.' + String(e.className).split(' ')[0] : '');
+for (const t of document.querySelectorAll('main table')) {
+  if (!shown(t)) continue;
+  const box = t.closest('.table-x, .table-scroll, .panel, section, main');
+  const tw = Math.ceil(t.getBoundingClientRect().width);
+  const bw = box.clientWidth;
+  if (tw > bw + 1) faults.push(`table ${name(t)}: ${tw} px in a ${bw} px ${name(box)}`);
+}
+// header cells: a table's, and the cgroup tree's header row (a grid of spans)
+for (const th of document.querySelectorAll('main th, main .tree-head > *')) {
+  {
+    if (!shown(th)) continue;
+    const t = th.closest('table, .tree-head');
+    // text wider than the cell's box (overflowing into the next cell)
+    const range = document.createRange();
+    range.selectNodeContents(th);
+    const text = range.getBoundingClientRect();
+    const cell = th.getBoundingClientRect();
+    if (text.width > 0 && (text.right > cell.right + 1 || text.left < cell.left - 1)) {
+      faults.push(`header "${th.textContent.trim()}" of ${name(t)}: its text ${Math.ceil(text.width)} px in a ${Math.floor(cell.width)} px cell`);
+    }
+  }
+}
+const canvas = document.createElement('canvas').getContext('2d');
+for (const i of document.querySelectorAll('main input:not([type=checkbox]):not([type=radio]):not([type=file]):not([type=hidden]), main select')) {
+  if (!shown(i)) continue;
+  const cs = getComputedStyle(i);
+  canvas.font = `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+  const inner = i.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - (i.tagName === 'SELECT' ? 20 : 0);
+  const texts = i.tagName === 'SELECT' ? [i.selectedOptions[0]?.textContent ?? ''] : [i.value, i.placeholder];
+  for (const text of texts) {
+    const w = canvas.measureText(text).width;
+    if (text && w > inner + 1) faults.push(`${i.tagName.toLowerCase()} ${name(i)}: "${text}" is ${Math.ceil(w)} px in ${Math.floor(inner)} px`);
+  }
+}
+return faults;
