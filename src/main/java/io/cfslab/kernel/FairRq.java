@@ -450,6 +450,40 @@ final class FairRq {
         }
     }
 
+    /** {@link #checkPreemptWakeup}'s granularity argument that selects EEVDF's rule. */
+    static final long EEVDF_PICK = -1;
+
+    /**
+     * check_preempt_wakeup_fair() (kernel/sched/fair.c): task t, just woken onto CPU c
+     * where fair task cur runs, preempts it if at the first cfs_rq their hierarchies share (find_matching_se()) the
+     * pick would now be t's entity. 6.6+ (EEVDF, 147f3efaa241): {@code __pick_eevdf(cfs_rq, true)} keeps cur's entity
+     * while it is eligible and within the slice it was picked for (RUN_TO_PARITY), else picks what {@link #pickFair}
+     * would, the least vruntime. Before 6.6 (CFS, {@code wakeup_preempt_entity()}): cur's entity's vruntime is ahead
+     * of t's by more than {@code wakeup_gran()}, {@code sysctl_sched_wakeup_granularity} scaled to t's entity's weight.
+     * A wakee in a throttled hierarchy never preempts (its {@code throttled_hierarchy(cfs_rq_of(pse))} check, kept by
+     * the task-based series and in the 2025 tip).
+     *
+     * @param curProtected cur runs within the slice it was picked for (RUN_TO_PARITY's protection, 6.6+)
+     * @param wakeupGranNs {@code sysctl_sched_wakeup_granularity} as scaled for the CPU count (before 6.6), or
+     *                     {@link #EEVDF_PICK} for EEVDF's rule
+     */
+    boolean checkPreemptWakeup(int t, int cur, int c, boolean curProtected, long wakeupGranNs) {
+        int pq = k.leafQ(t, c), sq = k.leafQ(cur, c);
+        if (thr.throttledHierarchy(pq)) return false;
+        int pse = t, se = cur;
+        int pd = k.tree.depth(k.groupOf(pq)), sd = k.tree.depth(k.groupOf(sq));
+        while (pd > sd) { pse = k.groupEntity(pq); pq = k.parentQ(pq); pd--; }
+        while (sd > pd) { se = k.groupEntity(sq); sq = k.parentQ(sq); sd--; }
+        while (pq != sq) {
+            pse = k.groupEntity(pq); pq = k.parentQ(pq);
+            se = k.groupEntity(sq); sq = k.parentQ(sq);
+        }
+        if (pse == se || !onRq(pse)) return false;
+        if (wakeupGranNs >= 0) return vruntime(se) - vruntime(pse) > wakeupGranNs * NICE_0_LOAD / entityWeight(pse);
+        if (curProtected && entityEligible(pq, se)) return false;
+        return queued.first(pq) == pse;
+    }
+
     void migrateVruntime(int t, int from, int to) {
         setVruntime(t, vruntime(t) - minVruntime(k.leafQ(t, from)) + minVruntime(k.leafQ(t, to)));
     }

@@ -39,7 +39,8 @@ import java.util.SplittableRandom;
  *
  * <p>Fair pick: hierarchical, minimum-vruntime entity at each level (CFS before EEVDF; EEVDF's lag and
  * deadlines are not modelled), group entity weights from {@code cpu.weight} split across CPUs by runnable
- * tasks (as {@code calc_group_shares()}), preemption at the tick after a base slice, wake-up placement on
+ * tasks (as {@code calc_group_shares()}), preemption at the tick after a base slice and at a wake-up
+ * ({@code kernel.wakeup_preemption}: EEVDF's pick from 6.6, CFS's granularity before), wake-up placement on
  * idle CPUs of the same LLC, and a periodic plus new-idle load balancer that evens runnable task counts.
  *
  * <p>Time: one clock for charging, throttled-time stamps and timers (kernel-model §10.1). Interrupt work
@@ -91,6 +92,12 @@ public final class Kernel implements WorkloadContext {
     private long tickPhaseNs;
     final long schedSliceNs;
     final boolean preemptKernel;
+    /**
+     * {@code kernel.wakeup_preemption}: CFS's wake-up granularity, ns, for a nice-0 wakee (before 6.6);
+     * {@link FairRq#EEVDF_PICK} for EEVDF's rule (6.6+); {@link #NO_WAKEUP_PREEMPTION} for none.
+     */
+    final long wakeupGranNs;
+    static final long NO_WAKEUP_PREEMPTION = Long.MIN_VALUE;
     final ThrottledClockStart clockStart;
     /** cgroup v1 or v2 (which cpu.stat keys), and which files this kernel prints (5.16 burst stats, 6.6 cpu.stat.local). */
     private final int cgroupVersion;
@@ -198,6 +205,12 @@ public final class Kernel implements WorkloadContext {
         // sysctl_sched_base_slice 0.75 ms scaled by 1 + ilog2(min(cpus, 8)) (sched_update_scaling)
         this.schedSliceNs = 750_000L * (1 + (31 - Integer.numberOfLeadingZeros(Math.min(ncpu, 8))));
         this.preemptKernel = k.preempt() == KernelSpec.Preempt.FULL;
+        // sysctl_sched_wakeup_granularity 1 ms scaled like the slice (CFS, before 6.6); EEVDF has no granularity
+        this.wakeupGranNs = switch (k.wakeupPreemption()) {
+            case CFS -> 1_000_000L * (1 + (31 - Integer.numberOfLeadingZeros(Math.min(ncpu, 8))));
+            case EEVDF -> FairRq.EEVDF_PICK;
+            case NONE -> NO_WAKEUP_PREEMPTION;
+        };
         this.clockStart = k.throttledClockStart();
         this.cgroupVersion = k.cgroupVersion();
         this.burstStats = k.burstStats();
@@ -813,12 +826,22 @@ public final class Kernel implements WorkloadContext {
         }
     }
 
-    /** check_preempt: an idle CPU always picks; RT preempts fair; fair waits for the tick (no wake-up preemption). */
+    /**
+     * wakeup_preempt(): an idle CPU always picks; RT preempts fair; a fair wakee preempts a fair task as
+     * check_preempt_wakeup_fair() decides ({@link FairRq#checkPreemptWakeup}), after update_curr().
+     */
     void wakeupPreempt(int c, int t) {
         int cur = curr[c];
         if (cur == NONE || (!isFair(t) && (isFair(cur) || tRtPrio[t] > tRtPrio[cur]))) {
             if (cur != NONE) needResched[c] = true;
             requestResched(c);
+        } else if (wakeupGranNs != NO_WAKEUP_PREEMPTION && isFair(t) && isFair(cur) && !needResched[c]) {
+            updateCurr(c); // check_preempt_wakeup_fair()'s update_curr(), which may itself resched
+            boolean inSlice = now - pickedAtNs[c] < schedSliceNs;
+            if (!needResched[c] && fair.checkPreemptWakeup(t, cur, c, inSlice, wakeupGranNs)) {
+                needResched[c] = true;
+                requestResched(c);
+            }
         }
     }
 

@@ -98,6 +98,17 @@ final class KernelSection {
         }
         // 152e11f6df29 (6.12); modelled in the task-based models only (FairRq), so the default follows the version
         boolean delayDequeue = c.bool(o, "delay_dequeue", delayDequeueFor(version));
+        // not set by the version: none unless asked for (docs/kernel-eras.md: a pair of pipe tasks sharing a CPU
+        // then switches at every message, an event each); when asked for, the rule must be the version's
+        KernelSpec.WakeupPreemption wakeup = c.enumValue(o, "wakeup_preemption", KernelSpec.WakeupPreemption.class,
+                KernelSpec.WakeupPreemption.NONE);
+        KernelSpec.WakeupPreemption versionRule = wakeupPreemptionOf(version);
+        if (wakeup != KernelSpec.WakeupPreemption.NONE && wakeup != versionRule) {
+            c.add(o.at("wakeup_preemption"), "wakeup_preemption " + ScenarioParser.jsonName(wakeup) + " is not kernel "
+                    + version + "'s rule: EEVDF's pick from 6.6 (147f3efaa241), CFS's wake-up granularity before; use "
+                    + ScenarioParser.jsonName(versionRule) + " or none", null);
+            wakeup = KernelSpec.WakeupPreemption.NONE;
+        }
         boolean rtGroupSched = c.bool(o, "rt_group_sched", false);
         long rtPeriod = c.integer(o, "sched_rt_period_us", 1_000_000, 1, Integer.MAX_VALUE);
         long rtRuntime = c.integer(o, "sched_rt_runtime_us", 950_000, -1, Integer.MAX_VALUE);
@@ -107,7 +118,7 @@ final class KernelSection {
         }
         o.finish(c);
         return new KernelSpec(version, throttle, unthrottle, (int) hz, slice, tp, tickAligned, preempt, li, expiry, stale, overrun,
-                burst, burstStats, burstUnitsBug, statLocal, tcs, lb, delayDequeue, rtGroupSched, rtRuntime, rtPeriod, cgroupVersion);
+                burst, burstStats, burstUnitsBug, statLocal, tcs, lb, delayDequeue, wakeup, rtGroupSched, rtRuntime, rtPeriod, cgroupVersion);
     }
 
     /**
@@ -150,6 +161,13 @@ final class KernelSection {
     private static boolean delayDequeueFor(String version) {
         String base = KernelVersions.baseOf(version);
         return KernelVersions.TIP_2026.equals(base) || KernelVersions.code(base) >= KernelVersions.code("6.12");
+    }
+
+    /** The version's wake-up preemption rule: EEVDF's from 6.6 (147f3efaa241), in distributions by their base release; CFS's before. */
+    private static KernelSpec.WakeupPreemption wakeupPreemptionOf(String version) {
+        String base = KernelVersions.baseOf(version);
+        return KernelVersions.TIP_2026.equals(base) || KernelVersions.code(base) >= KernelVersions.code("6.6")
+                ? KernelSpec.WakeupPreemption.EEVDF : KernelSpec.WakeupPreemption.CFS;
     }
 
     private static KernelSpec.ThrottledClockStart clockStartFor(KernelSpec.Throttle throttle, KernelVersions.Switches v) {

@@ -41,6 +41,11 @@ import java.util.Map;
  *                              until picked, and leaves with its positive lag dropped (DELAY_ZERO). Modelled for the
  *                              group entities above a task that parks, exits, sleeps or migrates, in the task-based
  *                              throttle models only (docs/fidelity.md, "Fifth pass")
+ * @param wakeupPreemption      whether and how a woken fair task preempts the running fair task
+ *                              ({@code check_preempt_wakeup_fair()}): EEVDF's pick (6.6+, 147f3efaa241), CFS's
+ *                              wake-up granularity (before 6.6), or {@code none} (the {@code NO_WAKEUP_PREEMPTION}
+ *                              feature), the default: not set by the version (docs/kernel-eras.md), and a rule other
+ *                              than the version's is refused
  * @param rtGroupSched          {@code CONFIG_RT_GROUP_SCHED}: RT tasks are limited per group ({@code cpu.rt_runtime_us});
  *                              a group without RT runtime refuses RT tasks. A build option, not set by the version
  * @param schedRtRuntimeUs      {@code sched_rt_runtime_us} (default 950000; -1 = no RT throttling)
@@ -53,6 +58,7 @@ public record KernelSpec(String version, Throttle throttle, Unthrottle unthrottl
                          ListInsert throttledListInsert, boolean sliceExpiry, boolean staleExpiry, PeriodOverrun periodOverrun, boolean burst,
                          boolean burstStats, boolean burstUnitsBug, boolean cpuStatLocal,
                          ThrottledClockStart throttledClockStart, ThrottledLb throttledLb, boolean delayDequeue,
+                         WakeupPreemption wakeupPreemption,
                          boolean rtGroupSched, long schedRtRuntimeUs, long schedRtPeriodUs, int cgroupVersion) {
 
     /**
@@ -64,7 +70,7 @@ public record KernelSpec(String version, Throttle throttle, Unthrottle unthrottl
                       long schedRtRuntimeUs, long schedRtPeriodUs) {
         this(KernelVersions.DEFAULT, throttle, unthrottle, hz, bandwidthSliceUs, timerPlacement, true, preempt,
                 throttledListInsert, sliceExpiry, false, PeriodOverrun.SCALE_2_REFILL_FIRST, true, true, false, true,
-                throttledClockStart, throttle == Throttle.CFS_RQ ? ThrottledLb.PAIR : ThrottledLb.DST, true, false,
+                throttledClockStart, throttle == Throttle.CFS_RQ ? ThrottledLb.PAIR : ThrottledLb.DST, true, WakeupPreemption.NONE, false,
                 schedRtRuntimeUs, schedRtPeriodUs, 2);
     }
 
@@ -84,6 +90,23 @@ public record KernelSpec(String version, Throttle throttle, Unthrottle unthrottl
         SYNC,
         /** remote cfs_rqs are unthrottled by their own CPU after an IPI (6.3+, 8ad075c2eb1f). JSON {@code async}. */
         ASYNC
+    }
+
+    /** {@code kernel.wakeup_preemption}. */
+    public enum WakeupPreemption {
+        /**
+         * 6.6+ (EEVDF, 147f3efaa241): the wakee preempts when {@code __pick_eevdf(cfs_rq, protect)} would pick it,
+         * which keeps an eligible current within its slice (RUN_TO_PARITY). JSON {@code eevdf}.
+         */
+        EEVDF,
+        /**
+         * before 6.6: {@code wakeup_preempt_entity()}, the current's vruntime ahead of the wakee's by more than
+         * {@code sysctl_sched_wakeup_granularity} (1 ms × (1 + ilog2(min(cpus, 8)))) scaled to the wakee's weight.
+         * JSON {@code cfs}.
+         */
+        CFS,
+        /** the {@code NO_WAKEUP_PREEMPTION} scheduler feature: fair tasks wait for the tick. JSON {@code none}. */
+        NONE
     }
 
     /** {@code kernel.timer_placement}. */

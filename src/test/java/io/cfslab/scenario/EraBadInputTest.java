@@ -39,6 +39,11 @@ class EraBadInputTest {
                         "burst_stats true contradicts burst false", null),
                 bad("{'duration': '1s', 'kernel': {'version': '5.10', 'burst_units_bug': true}}", "/kernel/burst_units_bug",
                         "burst_units_bug true contradicts burst false", null),
+                // wake-up preemption by the version's own rule: EEVDF's from 6.6, CFS's before
+                bad("{'duration': '1s', 'kernel': {'version': '6.1', 'wakeup_preemption': 'eevdf'}}",
+                        "/kernel/wakeup_preemption", "wakeup_preemption eevdf is not kernel 6.1's rule", null),
+                bad("{'duration': '1s', 'kernel': {'wakeup_preemption': 'cfs'}}",
+                        "/kernel/wakeup_preemption", "wakeup_preemption cfs is not kernel 6.18's rule", null),
                 // first-park needs tasks that park
                 bad("{'duration': '1s', 'kernel': {'throttle': 'cfs_rq', 'throttled_clock_start': 'first-park'}}",
                         "/kernel/throttled_clock_start", "first-park needs a task-based throttle model", null),

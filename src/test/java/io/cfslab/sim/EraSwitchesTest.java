@@ -63,6 +63,11 @@ class EraSwitchesTest {
              'cgroups': [{'path': '/g', 'cpu.max': '20000 100000'}],
              'tasks': [{'name': 'k', 'cgroup': '/g', 'count': 4,
                         'workload': {'kind': 'periodic', 'run': '1ms', 'kernel': '7ms', 'sleep': '2ms'}}]}""";
+    /** A hog and a sleeper on one CPU: whether the sleeper's wake-ups preempt the hog. */
+    static final String SLEEPER = """
+            {'duration': '1s', 'seed': 1, 'machine': {'cpus': 1}, 'kernel': {'hz': 1000, %s},
+             'tasks': [{'name': 'h', 'workload': {'kind': 'hog'}},
+                       {'name': 's', 'workload': {'kind': 'periodic', 'run': '1ms', 'sleep': '9500us'}}]}""";
     /** Three limited groups whose period timers may or may not share boundaries. */
     static final String TIMERS = """
             {'duration': '1s', 'seed': 5, 'machine': {'cpus': 2}, 'kernel': {%s},
@@ -137,6 +142,10 @@ class EraSwitchesTest {
                 // a group entity past the average when its task sleeps stays queued (delayed) and leaves later without its
                 // lag (a park never delays: DEQUEUE_THROTTLE, so E11's hogs differ only by their rare pulls)
                 inline("delay_dequeue", TREE.replace("'kind': 'hog'", "'kind': 'periodic', 'run': '2ms', 'sleep': '3ms'"), true, false),
+                // each value on a version that has its rule (6.18: EEVDF's; 6.1: CFS's granularity, which at HZ 250 the
+                // sleeper's lag, within entity_lag()'s one-tick limit, exceeds; at HZ 1000 its 1.5 ms limit does not)
+                inline("wakeup_preemption", SLEEPER, "eevdf", "none"),
+                inline("wakeup_preemption", SLEEPER.replace("'hz': 1000", "'version': '6.1', 'hz': 250"), "cfs", "none"),
                 inline("rt_group_sched", RT.replace("'cpu.shares': 1024", "'cpu.shares': 1024, 'cpu.rt_runtime_us': 0"), true, false),
                 inline("sched_rt_runtime_us", RT, 950000, 500000),
                 inline("sched_rt_period_us", RT.replace("%s", "'sched_rt_runtime_us': 400000, %s"), 1000000, 500000));

@@ -47,8 +47,8 @@ class TaskLatencyTest {
     }
 
     /**
-     * One CPU, HZ=1000: a hog and a sleeper (1 ms run, 9.5 ms sleep). The model has no wake-up preemption between
-     * fair tasks (kernel-model; EEVDF's RUN_TO_PARITY protects the running slice too), so each wake-up waits for the
+     * One CPU, HZ=1000: a hog and a sleeper (1 ms run, 9.5 ms sleep), without wake-up preemption
+     * ({@code kernel.wakeup_preemption} none, the default: the NO_WAKEUP_PREEMPTION feature), so each wake-up waits for the
      * hog's slice to end, which the tick notices: the sleeper runs from a tick T for 1 ms after a 2 µs context
      * switch, wakes at T + 10.502 ms, and the hog (which has run more than its 0.75 ms base slice by then) is
      * preempted at the tick T + 11 ms. Every wake-up latency is the hog's remaining 498 µs.
@@ -78,6 +78,26 @@ class TaskLatencyTest {
         assertThat(hog.iterationWallUs()).isNull();
         assertThat(s.iterationWallUs().p50()).isEqualTo(1_003.0); // 1 ms + the 2 µs switch, to 1 % (HdrHistogram)
         assertThat(hog.cpu()).isZero();
+    }
+
+    /**
+     * The same at HZ 250 with 6.18's wake-up preemption ({@code kernel.wakeup_preemption} eevdf): at each wake-up the hog has run about 9.5 ms since
+     * it was picked, past its 0.75 ms slice (RUN_TO_PARITY no longer protects it), and the sleeper, placed by its lag
+     * ahead of the hog, is what the pick takes, so check_preempt_wakeup_fair() preempts the hog in user mode at once:
+     * no wake-up waits, every loop is its 1 ms run plus the 2 µs switch to it, and the sleeper's only wait is at
+     * fork, until the hog's first tick (4 ms). Without wake-up preemption each wake-up waits for a tick.
+     */
+    @Test
+    void aSleeperPreemptsAHogThatHasUsedItsSlice() {
+        SimulationResult r = Scenarios.run(Scenarios.text("/latency/sleeper-preempts-hog.json"));
+        TaskStats s = r.tasks().get("s");
+        assertThat(s.wakeupLatencyUs().count()).isGreaterThan(80);
+        assertThat(s.wakeupLatencyUs().max()).isZero();
+        assertThat(s.iterationWallUs().max()).isCloseTo(1_003.0, within(10.0)); // to 1 % (HdrHistogram)
+        assertThat(s.runDelayUsec()).isEqualTo(4_000);
+        SimulationResult none = Scenarios.run(Scenarios.text("/latency/sleeper-preempts-hog.json")
+                .replace("\"eevdf\"", "\"none\""));
+        assertThat(none.tasks().get("s").wakeupLatencyUs().p50()).isGreaterThan(0);
     }
 
     /** Tasks that exit: a fixed-work task, a periodic task whose loops run out, a sleeping task killed. */
