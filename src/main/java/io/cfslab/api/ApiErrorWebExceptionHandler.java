@@ -49,9 +49,9 @@ public class ApiErrorWebExceptionHandler implements WebExceptionHandler {
             return ProblemHandler.write(exchange, ProblemHandler.problem(e.status(), e.title(), e.problems(), e.total(),
                     exchange));
         }
-        if (ex instanceof ServerExchangeRejectedException e) {
+        if (ex instanceof ServerExchangeRejectedException) {
             return ProblemHandler.write(exchange, HttpStatus.BAD_REQUEST, "Rejected request",
-                    new FieldProblem("", e.getMessage(), "EINVAL"));
+                    new FieldProblem("", RefusalWords.firewall(exchange), "EINVAL"));
         }
         if (ex instanceof ResponseStatusException e) {
             return ProblemHandler.write(exchange, ProblemHandler.statusProblem(e, exchange));

@@ -171,7 +171,7 @@ public class RunService {
      * Deletes a finished run and its results.
      *
      * @return false if there is no such run
-     * @throws IllegalStateException if it is queued or running (cancel it first), or one repeat of an experiment
+     * @throws RunStateException if it is queued or running (cancel it first), or one repeat of an experiment
      *                               (delete the experiment)
      */
     public boolean delete(String id) {
@@ -179,13 +179,13 @@ public class RunService {
         if (found.isEmpty()) return false;
         RunRecord r = found.get();
         if (r.experimentId() != null) {
-            throw new IllegalStateException("run " + id + " is one run of experiment " + r.experimentId()
+            throw new RunStateException("run " + id + " is one run of experiment " + r.experimentId()
                     + "; delete the experiment (DELETE /api/experiments/" + r.experimentId() + ")");
         }
         if (!r.status().finished() || !runs.deleteFinished(id)) {
             Optional<RunRecord> now = runs.find(id);
             if (now.isEmpty()) return false; // deleted by a concurrent request: there is no such run now
-            throw new IllegalStateException("run " + id + " is " + now.get().status().word()
+            throw new RunStateException("run " + id + " is " + now.get().status().word()
                     + "; only a finished run can be deleted");
         }
         return true;
@@ -199,7 +199,7 @@ public class RunService {
      * running one (on any instance) is flagged and stops within the progress interval.
      *
      * @return the run after the request, or empty if unknown
-     * @throws IllegalStateException if the run already finished
+     * @throws RunStateException if the run already finished
      */
     public Optional<RunRecord> cancel(String id) {
         Optional<RunRecord> found = runs.find(id);
@@ -209,7 +209,7 @@ public class RunService {
             if (now.isEmpty()) return now; // deleted by a concurrent DELETE since the first read: unknown now
             RunRecord r = now.get();
             if (r.status().finished()) {
-                throw new IllegalStateException("run " + id + " already " + r.status().word());
+                throw new RunStateException("run " + id + " already " + r.status().word());
             }
             if (r.status() == RunStatus.QUEUED) {
                 if (queue.dequeue(id) && runs.cancelQueued(id, "cancelled while queued")) {
