@@ -58,6 +58,6 @@ public class ApiErrorWebExceptionHandler implements WebExceptionHandler {
         }
         log.error("unexpected error on {}", path, ex);
         return ProblemHandler.write(exchange, ProblemHandler.problem(HttpStatus.INTERNAL_SERVER_ERROR, "Internal error",
-                List.of(new FieldProblem("", "internal error (" + ex.getClass().getSimpleName() + ")", null)), exchange));
+                List.of(new FieldProblem("", ProblemHandler.INTERNAL, null)), exchange));
     }
 }

@@ -139,6 +139,9 @@ public class ProblemHandler {
         return RefusalWords.firewall(exchange);
     }
 
+    /** The reason of a 500: the cause is in the service's log, never in the answer (it would name Java classes). */
+    static final String INTERNAL = "internal error: the service logged its cause (a fault of the service, not of the request)";
+
     /** Anything unexpected: 500, still as a problem body (the cause is logged, not shown). */
     @ExceptionHandler(Exception.class)
     ResponseEntity<ProblemDetail> unexpected(Exception e, ServerWebExchange exchange) {
@@ -153,7 +156,7 @@ public class ProblemHandler {
             log.error("unexpected error on {}", exchange.getRequest().getPath(), e);
         }
         return problem(HttpStatus.INTERNAL_SERVER_ERROR, "Internal error",
-                List.of(new FieldProblem("", "internal error (" + e.getClass().getSimpleName() + ")", null)), exchange);
+                List.of(new FieldProblem("", ProblemHandler.INTERNAL, null)), exchange);
     }
 
     /** Writes a problem answer as application/problem+json, without content negotiation (for filters). */

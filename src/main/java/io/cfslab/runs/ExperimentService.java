@@ -114,10 +114,10 @@ public class ExperimentService {
         String id = UUID.randomUUID().toString();
         Instant now = Instant.now();
         int total = plan.arms().size() * plan.repeats();
-        synchronized (runService.admission()) {
-            runService.admit(total, client);
+        runService.admitted(total, client, false, () -> {
             insert(id, plan, definitionJson, client, now, total);
-        }
+            return id;
+        });
         for (int i = 0; i < total; i++) metrics.submitted();
         return experiments.find(id).orElseThrow();
     }
