@@ -96,40 +96,46 @@ class QueueAdmissionTest {
         });
     }
 
+    interface OnTwo {
+        void run(ConfigurableApplicationContext a, ConfigurableApplicationContext b) throws Exception;
+    }
+
+    /** Runs {@code test} against two instances (worker names instance-a, instance-b) sharing one new H2 database. */
+    static void onTwoInstances(String dbName, Map<String, Object> props, OnTwo test) throws Exception {
+        try (TestDatabase db = TestDatabase.h2(dbName);
+             ConfigurableApplicationContext a = TestApps.start(db, "instance-a", props);
+             ConfigurableApplicationContext b = TestApps.start(db, "instance-b", props)) {
+            test.run(a, b);
+        }
+    }
+
     @Test
     void thePerClientBoundIsExactWhenTwoInstancesAreSubmittedToAtOnce() throws Exception {
-        try (TestDatabase db = TestDatabase.h2("admission-client");
-             ConfigurableApplicationContext a = TestApps.start(db, "instance-a", props(200, 50));
-             ConfigurableApplicationContext b = TestApps.start(db, "instance-b", props(200, 50))) {
-            List<String[]> requests = new ArrayList<>();
-            for (int i = 0; i < 120; i++) requests.add(new String[] {"/api/runs", RUN});
-            List<Answer> answers = sendAtOnce(List.of(base(a), base(b)), requests);
-            assertThat(answers.stream().filter(x -> x.status() == 202)).hasSize(50);
-            refusedAsFull(answers.stream().filter(x -> x.status() != 202).toList());
-            assertThat(queued(a)).isEqualTo(50);
-            assertThat(queued(b)).isEqualTo(50);
-        }
+        exactlyTheBoundIsAccepted("admission-client", props(200, 50), 120, 50);
     }
 
     @Test
     void theQueuesBoundIsExactWhenTwoInstancesAreSubmittedToAtOnce() throws Exception {
-        try (TestDatabase db = TestDatabase.h2("admission-queue");
-             ConfigurableApplicationContext a = TestApps.start(db, "instance-a", props(200, 0));
-             ConfigurableApplicationContext b = TestApps.start(db, "instance-b", props(200, 0))) {
+        exactlyTheBoundIsAccepted("admission-queue", props(200, 0), 260, 200);
+    }
+
+    /** {@code sent} runs at once to two instances with {@code props}: exactly {@code bound} accepted and queued. */
+    private static void exactlyTheBoundIsAccepted(String dbName, Map<String, Object> props, int sent, int bound)
+            throws Exception {
+        onTwoInstances(dbName, props, (a, b) -> {
             List<String[]> requests = new ArrayList<>();
-            for (int i = 0; i < 260; i++) requests.add(new String[] {"/api/runs", RUN});
+            for (int i = 0; i < sent; i++) requests.add(new String[] {"/api/runs", RUN});
             List<Answer> answers = sendAtOnce(List.of(base(a), base(b)), requests);
-            assertThat(answers.stream().filter(x -> x.status() == 202)).hasSize(200);
+            assertThat(answers.stream().filter(x -> x.status() == 202)).hasSize(bound);
             refusedAsFull(answers.stream().filter(x -> x.status() != 202).toList());
-            assertThat(queued(a)).isEqualTo(200);
-        }
+            assertThat(queued(a)).isEqualTo(bound);
+            assertThat(queued(b)).isEqualTo(bound);
+        });
     }
 
     @Test
     void experimentsAndRunsSubmittedAtOnceStayWithinTheBound() throws Exception {
-        try (TestDatabase db = TestDatabase.h2("admission-mixed");
-             ConfigurableApplicationContext a = TestApps.start(db, "instance-a", props(200, 50));
-             ConfigurableApplicationContext b = TestApps.start(db, "instance-b", props(200, 50))) {
+        onTwoInstances("admission-mixed", props(200, 50), (a, b) -> {
             List<String[]> requests = new ArrayList<>();
             for (int i = 0; i < 40; i++) {
                 requests.add(new String[] {"/api/runs", RUN});
@@ -143,7 +149,7 @@ class QueueAdmissionTest {
             refusedAsFull(answers.stream().filter(x -> x.status() != 202).toList());
             assertThat(runs).isLessThanOrEqualTo(50);
             assertThat(queued(b)).isEqualTo(runs);
-        }
+        });
     }
 
     /**
@@ -154,9 +160,7 @@ class QueueAdmissionTest {
      */
     @Test
     void anAdmissionOnAnotherInstanceWaitsForTheFirstOnesCommit() throws Exception {
-        try (TestDatabase db = TestDatabase.h2("admission-lock");
-             ConfigurableApplicationContext a = TestApps.start(db, "instance-a", props(200, 1));
-             ConfigurableApplicationContext b = TestApps.start(db, "instance-b", props(200, 1))) {
+        onTwoInstances("admission-lock", props(200, 1), (a, b) -> {
             CountDownLatch inside = new CountDownLatch(1);
             ExecutorService pool = Executors.newSingleThreadExecutor();
             try {
@@ -182,7 +186,7 @@ class QueueAdmissionTest {
             } finally {
                 pool.shutdownNow();
             }
-        }
+        });
     }
 
     private static void sleep(long ms) {
