@@ -102,7 +102,11 @@ class QueueAdmissionTest {
 
     /** Runs {@code test} against two instances (worker names instance-a, instance-b) sharing one new H2 database. */
     static void onTwoInstances(String dbName, Map<String, Object> props, OnTwo test) throws Exception {
-        try (TestDatabase db = TestDatabase.h2(dbName);
+        onTwoInstances(TestDatabase.h2(dbName), props, test);
+    }
+
+    static void onTwoInstances(TestDatabase database, Map<String, Object> props, OnTwo test) throws Exception {
+        try (TestDatabase db = database;
              ConfigurableApplicationContext a = TestApps.start(db, "instance-a", props);
              ConfigurableApplicationContext b = TestApps.start(db, "instance-b", props)) {
             test.run(a, b);
@@ -160,33 +164,42 @@ class QueueAdmissionTest {
      */
     @Test
     void anAdmissionOnAnotherInstanceWaitsForTheFirstOnesCommit() throws Exception {
-        onTwoInstances("admission-lock", props(200, 1), (a, b) -> {
-            CountDownLatch inside = new CountDownLatch(1);
-            ExecutorService pool = Executors.newSingleThreadExecutor();
+        onTwoInstances("admission-lock", props(200, 1), QueueAdmissionTest::secondAdmissionWaits);
+    }
+
+    /** The same on PostgreSQL (skipped without one: {@link TestDatabase#postgres()}). */
+    @Test
+    void anAdmissionOnAnotherInstanceWaitsForTheFirstOnesCommitOnPostgres() throws Exception {
+        onTwoInstances(TestDatabase.postgres(), props(200, 1), QueueAdmissionTest::secondAdmissionWaits);
+    }
+
+    private static void secondAdmissionWaits(ConfigurableApplicationContext a, ConfigurableApplicationContext b)
+            throws Exception {
+        CountDownLatch inside = new CountDownLatch(1);
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Future<String> first = pool.submit(() -> a.getBean(RunService.class).admitted(1, "client-x", false, () -> {
+                a.getBean(io.cfslab.store.RunRepository.class).insert("run-a", null, "a", "{}", null, 1, null);
+                a.getBean(io.cfslab.store.RunRepository.class).setSubmittedBy("run-a", "client-x");
+                inside.countDown();
+                sleep(700);
+                return "run-a";
+            }));
+            inside.await();
+            long t0 = System.nanoTime();
+            Throwable second = null;
             try {
-                Future<String> first = pool.submit(() -> a.getBean(RunService.class).admitted(1, "client-x", false, () -> {
-                    a.getBean(io.cfslab.store.RunRepository.class).insert("run-a", null, "a", "{}", null, 1, null);
-                    a.getBean(io.cfslab.store.RunRepository.class).setSubmittedBy("run-a", "client-x");
-                    inside.countDown();
-                    sleep(700);
-                    return "run-a";
-                }));
-                inside.await();
-                long t0 = System.nanoTime();
-                Throwable second = null;
-                try {
-                    b.getBean(RunService.class).admitted(1, "client-x", false, () -> "run-b");
-                } catch (QueueFullException full) {
-                    second = full;
-                }
-                long waitedMs = (System.nanoTime() - t0) / 1_000_000;
-                assertThat(first.get()).isEqualTo("run-a");
-                assertThat(second).as("B admitted a second run of a client with a bound of 1").isNotNull();
-                assertThat(waitedMs).as("B waited for A's commit").isGreaterThan(300);
-            } finally {
-                pool.shutdownNow();
+                b.getBean(RunService.class).admitted(1, "client-x", false, () -> "run-b");
+            } catch (QueueFullException full) {
+                second = full;
             }
-        });
+            long waitedMs = (System.nanoTime() - t0) / 1_000_000;
+            assertThat(first.get()).isEqualTo("run-a");
+            assertThat(second).as("B admitted a second run of a client with a bound of 1").isNotNull();
+            assertThat(waitedMs).as("B waited for A's commit").isGreaterThan(300);
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     private static void sleep(long ms) {
