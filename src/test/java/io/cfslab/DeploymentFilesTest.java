@@ -138,4 +138,29 @@ class DeploymentFilesTest {
         }
         return false;
     }
+
+    /**
+     * Issue 13, "Done means": README says how to expose the service safely (token, bind address) and the settings it
+     * names are the service's: the default bind address in {@code application.yml} is 127.0.0.1, the token property
+     * exists (empty by default), and the compose file, which publishes on every interface, needs the token.
+     */
+    @Test
+    void theReadmeSaysHowToExposeTheServiceSafelyWithTheServicesOwnSettings() throws Exception {
+        String readme = Files.readString(Path.of("README.md"));
+        int at = readme.indexOf("## Exposing the service safely");
+        assertThat(at).as("README section").isNotNegative();
+        String section = readme.substring(at, readme.indexOf("\n## ", at + 3));
+        assertThat(section).contains("127.0.0.1", "CFSLAB_SECURITY_TOKEN", "Authorization: Bearer", "/login",
+                "--server.address=0.0.0.0", "127.0.0.1:8080:8080", "429", "Retry-After", "TLS");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> yml = (Map<String, Object>) new Yaml().load(Files.readString(
+                Path.of("src/main/resources/application.yml")));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> server = (Map<String, Object>) yml.get("server");
+        assertThat(server.get("address")).isEqualTo("127.0.0.1");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> security = (Map<String, Object>) ((Map<String, Object>) yml.get("cfslab")).get("security");
+        assertThat(security).containsEntry("token", "");
+        assertThat(Files.readString(Path.of("docker-compose.yml"))).contains("\"8080:8080\"", "${CFSLAB_SECURITY_TOKEN:?");
+    }
 }

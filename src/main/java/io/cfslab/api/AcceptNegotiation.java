@@ -29,7 +29,8 @@ final class AcceptNegotiation {
             ranges = MediaType.parseMediaTypes(accept);
         } catch (InvalidMediaTypeException e) {
             throw ApiException.of(HttpStatus.BAD_REQUEST, "Invalid header", "/headers/Accept",
-                    "not a media type list: " + e.getMessage(), "EINVAL");
+                    "Accept \"" + RefusalWords.printable(accept) + "\" is not a list of media types (type/subtype[;q=…],"
+                            + " comma-separated)", "EINVAL");
         }
         MediaType best = null;
         double bestQ = 0;

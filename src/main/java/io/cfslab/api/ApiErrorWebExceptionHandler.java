@@ -49,15 +49,15 @@ public class ApiErrorWebExceptionHandler implements WebExceptionHandler {
             return ProblemHandler.write(exchange, ProblemHandler.problem(e.status(), e.title(), e.problems(), e.total(),
                     exchange));
         }
-        if (ex instanceof ServerExchangeRejectedException e) {
+        if (ex instanceof ServerExchangeRejectedException) {
             return ProblemHandler.write(exchange, HttpStatus.BAD_REQUEST, "Rejected request",
-                    new FieldProblem("", e.getMessage(), "EINVAL"));
+                    new FieldProblem("", RefusalWords.firewall(exchange), "EINVAL"));
         }
         if (ex instanceof ResponseStatusException e) {
             return ProblemHandler.write(exchange, ProblemHandler.statusProblem(e, exchange));
         }
         log.error("unexpected error on {}", path, ex);
         return ProblemHandler.write(exchange, ProblemHandler.problem(HttpStatus.INTERNAL_SERVER_ERROR, "Internal error",
-                List.of(new FieldProblem("", "internal error (" + ex.getClass().getSimpleName() + ")", null)), exchange));
+                List.of(new FieldProblem("", ProblemHandler.INTERNAL, null)), exchange));
     }
 }

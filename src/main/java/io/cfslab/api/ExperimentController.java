@@ -299,7 +299,7 @@ public class ExperimentController {
             if (st.finished()) {
                 try {
                     experiments.delete(id);
-                } catch (IllegalStateException busy) {
+                } catch (io.cfslab.runs.RunStateException busy) {
                     throw ApiException.of(HttpStatus.CONFLICT, "Experiment busy", "/id", busy.getMessage(), "EBUSY");
                 }
                 return ResponseEntity.noContent().<Map<String, Object>>build();
@@ -307,7 +307,7 @@ public class ExperimentController {
             try {
                 ExperimentRecord after = experiments.cancel(id).orElseThrow(() -> ApiException.notFound("experiment " + id, "/id"));
                 return ResponseEntity.accepted().body(view(after, experiments.runs(id), true));
-            } catch (IllegalStateException finishedMeanwhile) {
+            } catch (io.cfslab.runs.RunStateException finishedMeanwhile) {
                 throw ApiException.of(HttpStatus.CONFLICT, "Experiment finished", "/id",
                         finishedMeanwhile.getMessage() + "; DELETE again to delete it", null);
             }

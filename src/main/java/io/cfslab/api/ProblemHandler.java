@@ -95,11 +95,8 @@ public class ProblemHandler {
             return problem(HttpStatus.BAD_REQUEST, "Invalid parameter", List.of(new FieldProblem("/" + name,
                     kind + " " + name + " '" + tm.getValue() + "' is not " + wanted, "EINVAL")), exchange);
         }
-        String reason = e.getReason() == null ? "malformed request" : e.getReason();
-        Throwable cause = e.getMostSpecificCause();
-        if (cause != null && cause != e) reason = reason + ": " + cause.getMessage();
-        return problem(HttpStatus.BAD_REQUEST, "Malformed request", List.of(new FieldProblem("", reason, "EINVAL")),
-                exchange);
+        return problem(HttpStatus.BAD_REQUEST, "Malformed request",
+                List.of(new FieldProblem("", RefusalWords.input(e), "EINVAL")), exchange);
     }
 
     @ExceptionHandler(ResponseStatusException.class)
@@ -115,7 +112,7 @@ public class ProblemHandler {
         String title = status == null ? "Error" : status.getReasonPhrase();
         // 413: the codec cut a body without a length (chunked) at the limit: EFBIG, as RequestSizeFilter's for a length
         String errno = code.value() == 404 ? "ENOENT" : code.value() == 413 ? "EFBIG" : code.value() >= 500 ? null : "EINVAL";
-        String reason = e.getReason() == null ? title : e.getReason();
+        String reason = RefusalWords.status(e, exchange, title);
         if (e instanceof org.springframework.web.server.NotAcceptableStatusException na
                 && !na.getSupportedMediaTypes().isEmpty()) {
             reason = acceptsNoneOf(na.getSupportedMediaTypes());
@@ -134,8 +131,16 @@ public class ProblemHandler {
     @ExceptionHandler(ServerExchangeRejectedException.class)
     Mono<ResponseEntity<ProblemDetail>> rejected(ServerExchangeRejectedException e, ServerWebExchange exchange) {
         return drained(exchange, problem(HttpStatus.BAD_REQUEST, "Rejected request",
-                List.of(new FieldProblem("", e.getMessage(), "EINVAL")), exchange));
+                List.of(new FieldProblem("", RefusalWords.firewall(exchange), "EINVAL")), exchange));
     }
+
+    /** Why the firewall refused the request of {@code exchange}, in the client's words ({@link RefusalWords#firewall}). */
+    public static String firewallReason(ServerWebExchange exchange) {
+        return RefusalWords.firewall(exchange);
+    }
+
+    /** The reason of a 500: the cause is in the service's log, never in the answer (it would name Java classes). */
+    static final String INTERNAL = "internal error: the service logged its cause (a fault of the service, not of the request)";
 
     /** Anything unexpected: 500, still as a problem body (the cause is logged, not shown). */
     @ExceptionHandler(Exception.class)
@@ -151,7 +156,7 @@ public class ProblemHandler {
             log.error("unexpected error on {}", exchange.getRequest().getPath(), e);
         }
         return problem(HttpStatus.INTERNAL_SERVER_ERROR, "Internal error",
-                List.of(new FieldProblem("", "internal error (" + e.getClass().getSimpleName() + ")", null)), exchange);
+                List.of(new FieldProblem("", ProblemHandler.INTERNAL, null)), exchange);
     }
 
     /** Writes a problem answer as application/problem+json, without content negotiation (for filters). */

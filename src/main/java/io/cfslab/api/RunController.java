@@ -269,7 +269,7 @@ public class RunController {
             if (found.status().finished()) {
                 try {
                     if (!runService.delete(id)) throw ApiException.notFound("run " + id, "/id"); // a concurrent DELETE won
-                } catch (IllegalStateException e) {
+                } catch (io.cfslab.runs.RunStateException e) {
                     throw ApiException.of(HttpStatus.CONFLICT, "Run busy", "/id", e.getMessage(), "EBUSY");
                 }
                 return ResponseEntity.noContent().<Map<String, Object>>build();
@@ -277,7 +277,7 @@ public class RunController {
             try {
                 RunRecord r = runService.cancel(id).orElseThrow(() -> ApiException.notFound("run " + id, "/id"));
                 return ResponseEntity.accepted().body(view(r));
-            } catch (IllegalStateException e) {
+            } catch (io.cfslab.runs.RunStateException e) {
                 throw ApiException.of(HttpStatus.CONFLICT, "Run finished", "/id", e.getMessage()
                         + "; DELETE again to delete it", null);
             }

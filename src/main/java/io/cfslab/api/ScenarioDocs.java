@@ -35,15 +35,15 @@ final class ScenarioDocs {
         JsonNode node;
         try {
             node = JSON.readTree(text);
-        } catch (tools.jackson.core.exc.StreamConstraintsException tooLong) {
-            // a number of more digits than Jackson reads (1000): JSON all the same, out of every field's range
-            String at = pointerOfFailure(text, pointer);
-            if (at == null) throw malformed(pointer, tooLong);
-            throw ApiException.of(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid request body", at,
-                    "number out of range: more than " + tools.jackson.core.StreamReadConstraints.DEFAULT_MAX_NUM_LEN
-                            + " digits, beyond every field's range (64-bit integers, 64-bit floating point)", "ERANGE");
         } catch (JacksonException e) {
-            throw malformed(pointer, e);
+            // in the writer's words (SyntaxWords): where, and what is wrong; a number of too many digits is a value out of
+            // every field's range, at its pointer
+            io.cfslab.scenario.Problem p = io.cfslab.scenario.SyntaxWords.of(e, text, JSON, false);
+            if (!p.path().isEmpty()) {
+                throw ApiException.of(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid request body", pointer + p.path(),
+                        p.reason(), p.errno());
+            }
+            throw ApiException.of(HttpStatus.BAD_REQUEST, "Malformed JSON", pointer, p.reason(), "EINVAL");
         }
         // 1e400 reads as an infinite double: refuse it here, before the tree is written back (as "Infinity")
         String range = io.cfslab.scenario.JsonNodeWords.firstOutOfRange(node, pointer);
@@ -106,36 +106,6 @@ final class ScenarioDocs {
         }
         // a YAML text that is a JSON object reads as JSON (ScenarioParser.readTree): the same checks either way
         return readObject(write(node), pointer);
-    }
-
-    private static ApiException malformed(String pointer, JacksonException e) {
-        return ApiException.of(HttpStatus.BAD_REQUEST, "Malformed JSON", pointer, "not valid JSON: " + e.getOriginalMessage(),
-                "EINVAL");
-    }
-
-    /** Tokenizes numbers of any length (never converts them): for finding where a too-long one sits. */
-    private static final JsonMapper ANY_LENGTH = JsonMapper.builder(tools.jackson.core.json.JsonFactory.builder()
-            .streamReadConstraints(tools.jackson.core.StreamReadConstraints.builder().maxNumberLength(Integer.MAX_VALUE).build())
-            .build()).enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
-
-    /**
-     * Where the first number of more digits than Jackson reads sits in {@code text} (e.g. {@code /machine/cpus}),
-     * prefixed by {@code prefix}; null if {@code text} is not JSON for another reason (syntax, duplicate key), which
-     * is then malformed whatever its numbers. Numbers are only tokenized here, never converted (linear time).
-     */
-    static String pointerOfFailure(String text, String prefix) {
-        int limit = tools.jackson.core.StreamReadConstraints.DEFAULT_MAX_NUM_LEN;
-        String first = null;
-        try (tools.jackson.core.JsonParser p = ANY_LENGTH.createParser(text)) {
-            for (tools.jackson.core.JsonToken t = p.nextToken(); t != null; t = p.nextToken()) {
-                if (first == null && t.isNumeric() && p.getTextLength() > limit) {
-                    first = prefix + p.streamReadContext().pathAsPointer().toString();
-                }
-            }
-        } catch (JacksonException notJson) {
-            return null;
-        }
-        return first;
     }
 
     static String write(JsonNode node) { return JSON.writeValueAsString(node); }

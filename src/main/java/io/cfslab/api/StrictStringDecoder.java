@@ -66,7 +66,17 @@ final class StrictStringDecoder extends AbstractDataBufferDecoder<String> {
         return new String(bytes, offset, bytes.length - offset, charset);
     }
 
-    /** @throws DecodingException naming the byte offset of the first invalid sequence */
+    /**
+     * A body that is not text in its charset: a {@link DecodingException} (WebFlux answers 400) whose message is written
+     * here, for the client, so the problem may carry it ({@link ProblemHandler}).
+     */
+    static final class BodyNotDecodable extends DecodingException {
+        BodyNotDecodable(String reason) {
+            super(reason);
+        }
+    }
+
+    /** @throws BodyNotDecodable naming the byte offset of the first invalid sequence */
     static void check(byte[] bytes, int offset, Charset charset) {
         CharsetDecoder decoder = charset.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT);
@@ -76,7 +86,7 @@ final class StrictStringDecoder extends AbstractDataBufferDecoder<String> {
             while (true) {
                 CoderResult r = decoder.decode(in, out, true);
                 if (r.isError()) {
-                    throw new DecodingException("the body is not valid " + charset.name() + ": invalid byte sequence at"
+                    throw new BodyNotDecodable("the body is not valid " + charset.name() + ": invalid byte sequence at"
                             + " byte " + in.position() + " (0x" + Integer.toHexString(bytes[in.position()] & 0xff) + ")");
                 }
                 out.clear();
@@ -85,7 +95,7 @@ final class StrictStringDecoder extends AbstractDataBufferDecoder<String> {
             CoderResult r = decoder.flush(out);
             if (r.isError()) r.throwException();
         } catch (CharacterCodingException e) {
-            throw new DecodingException("the body is not valid " + charset.name(), e);
+            throw new BodyNotDecodable("the body is not valid " + charset.name());
         }
     }
 }

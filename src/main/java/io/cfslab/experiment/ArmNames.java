@@ -44,7 +44,7 @@ public final class ArmNames {
             }
             i += Character.charCount(cp);
         }
-        String mixed = mixedScriptWord(name);
+        String mixed = io.cfslab.scenario.Names.mixedScriptWord(name);
         if (mixed != null) {
             return "the word \"" + mixed + "\" mixes Latin, Greek and Cyrillic letters, which look alike; write each"
                     + " word in one script";
@@ -61,27 +61,6 @@ public final class ArmNames {
         k = k.toUpperCase(Locale.ROOT).toLowerCase(Locale.ROOT);
         k = Normalizer.normalize(k, Normalizer.Form.NFKC);
         return k.strip().replaceAll(" +", " ");
-    }
-
-    /** The first word (a run of letters and marks) with letters of more than one of Latin, Greek and Cyrillic. */
-    private static String mixedScriptWord(String name) {
-        int start = 0;
-        int scripts = 0;
-        for (int i = 0; i <= name.length(); ) {
-            int cp = i < name.length() ? name.codePointAt(i) : ' ';
-            if (Character.isLetter(cp) || Character.getType(cp) == Character.NON_SPACING_MARK) {
-                Character.UnicodeScript s = Character.UnicodeScript.of(cp);
-                if (s == Character.UnicodeScript.LATIN) scripts |= 1;
-                else if (s == Character.UnicodeScript.GREEK) scripts |= 2;
-                else if (s == Character.UnicodeScript.CYRILLIC) scripts |= 4;
-            } else {
-                if (Integer.bitCount(scripts) > 1) return name.substring(start, i);
-                scripts = 0;
-                start = i + Character.charCount(cp);
-            }
-            i += Character.charCount(cp);
-        }
-        return null;
     }
 
     private static String hex(int cp) { return String.format("%04X", cp); }

@@ -38,7 +38,7 @@ public final class ScenarioOverrides {
         try {
             JsonPointer.compile(pointer);
         } catch (IllegalArgumentException e) {
-            return "not a JSON pointer (RFC 6901): " + e.getMessage();
+            return "not a JSON pointer (RFC 6901): \"" + pointer + "\"";
         }
         for (int i = 0; i < pointer.length(); i++) {
             if (pointer.charAt(i) == '~' && (i + 1 >= pointer.length() || "01".indexOf(pointer.charAt(i + 1)) < 0)) {

@@ -114,10 +114,10 @@ public class ExperimentService {
         String id = UUID.randomUUID().toString();
         Instant now = Instant.now();
         int total = plan.arms().size() * plan.repeats();
-        synchronized (runService.admission()) {
-            runService.admit(total, client);
+        runService.admitted(total, client, false, () -> {
             insert(id, plan, definitionJson, client, now, total);
-        }
+            return id;
+        });
         for (int i = 0; i < total; i++) metrics.submitted();
         return experiments.find(id).orElseThrow();
     }
@@ -187,13 +187,13 @@ public class ExperimentService {
      * progress interval).
      *
      * @return the experiment, or empty if unknown
-     * @throws IllegalStateException if it already finished
+     * @throws RunStateException if it already finished
      */
     public Optional<ExperimentRecord> cancel(String id) {
         Optional<ExperimentRecord> found = experiments.find(id);
         if (found.isEmpty()) return found;
         Status st = Status.of(found.get(), runs.listByExperiment(id));
-        if (st.finished()) throw new IllegalStateException("experiment " + id + " already " + st.status());
+        if (st.finished()) throw new RunStateException("experiment " + id + " already " + st.status());
         experiments.requestCancel(id);
         cancelRuns(id);
         return experiments.find(id);
@@ -204,7 +204,7 @@ public class ExperimentService {
             if (r.status().finished()) continue;
             try {
                 runService.cancel(r.id());
-            } catch (IllegalStateException finishedMeanwhile) {
+            } catch (RunStateException finishedMeanwhile) {
                 // ended between the read and the cancel
             }
         }
@@ -214,14 +214,14 @@ public class ExperimentService {
      * Deletes a finished experiment, its runs and their results.
      *
      * @return false if unknown
-     * @throws IllegalStateException if a run is still queued or running (cancel first)
+     * @throws RunStateException if a run is still queued or running (cancel first)
      */
     public boolean delete(String id) {
         Optional<ExperimentRecord> found = experiments.find(id);
         if (found.isEmpty()) return false;
         Status st = Status.of(found.get(), runs.listByExperiment(id));
         if (!st.finished()) {
-            throw new IllegalStateException("experiment " + id + " is " + st.status() + "; cancel it first");
+            throw new RunStateException("experiment " + id + " is " + st.status() + "; cancel it first");
         }
         return Boolean.TRUE.equals(tx.execute(s -> {
             runs.deleteExperimentRuns(id);

@@ -56,21 +56,51 @@ public class RunService {
     private RunRecord insert(String scenarioId, String scenarioName, String scenarioJson, Long seed, int repeats,
                              String settingsJson, String client, Double pace) {
         String id = UUID.randomUUID().toString();
-        tx.executeWithoutResult(s -> {
-            runs.insert(id, scenarioId, scenarioName, scenarioJson, seed, repeats, settingsJson);
-            if (client != null) runs.setSubmittedBy(id, client);
-            if (pace != null) runs.setPace(id, pace);
-            queue.enqueue(id);
-        });
+        tx.executeWithoutResult(s -> insertRows(id, scenarioId, scenarioName, scenarioJson, seed, repeats, settingsJson,
+                client, pace));
         metrics.submitted();
         return runs.find(id).orElseThrow();
     }
 
+    private void insertRows(String id, String scenarioId, String scenarioName, String scenarioJson, Long seed, int repeats,
+                            String settingsJson, String client, Double pace) {
+        runs.insert(id, scenarioId, scenarioName, scenarioJson, seed, repeats, settingsJson);
+        if (client != null) runs.setSubmittedBy(id, client);
+        if (pace != null) runs.setPace(id, pace);
+        queue.enqueue(id);
+    }
+
+    /**
+     * Runs {@code inserts} once {@code n} more queued runs of {@code client} (and, if {@code paced}, one more paced run)
+     * are admitted within the queue's bounds, in one transaction with the count: the transaction first takes the
+     * database's admission lock ({@link RunRepository#lockAdmission}), so the count and the inserts are one step for
+     * every instance sharing the database, and the bound is exact however many submit at once. On one instance the
+     * admissions also take a Java lock first, so they queue there rather than in the database's lock wait (H2 gives up
+     * after its lock timeout).
+     *
+     * @return what {@code inserts} returns
+     * @throws QueueFullException if a bound is reached (nothing is inserted), or the admission lock could not be had
+     */
+    <T> T admitted(int n, String client, boolean paced, java.util.function.Supplier<T> inserts) {
+        synchronized (admission) {
+            try {
+                return tx.execute(s -> {
+                    runs.lockAdmission();
+                    admit(n, client);
+                    if (paced) admitPaced();
+                    return inserts.get();
+                });
+            } catch (org.springframework.dao.PessimisticLockingFailureException busy) {
+                throw new QueueFullException("the queue is busy admitting other runs (its admission lock was held longer"
+                        + " than the database waits); try again", java.time.Duration.ofSeconds(1), false);
+            }
+        }
+    }
+
     /**
      * Accepts a run from a client, within the queue's bounds ({@link QueueProperties}): at most {@code max}
-     * queued runs in all and {@code maxPerClient} of this client's. The bound is exact for the submissions
-     * one instance accepts; API instances sharing one database may together exceed it by the submissions
-     * that race between them.
+     * queued runs in all and {@code maxPerClient} of this client's. The bound is exact, also for API instances
+     * sharing one database ({@link #admitted}).
      *
      * @param settingsJson {@code io.cfslab.scenario.EffectiveSettings} of the validated scenario (with the seed
      *                     override), or null
@@ -91,11 +121,13 @@ public class RunService {
      */
     public RunRecord submit(String scenarioId, String scenarioName, String scenarioJson, Long seed, int repeats,
                             String settingsJson, String client, Double pace) {
-        synchronized (admission) {
-            admit(1, client);
-            if (pace != null) admitPaced();
-            return insert(scenarioId, scenarioName, scenarioJson, seed, repeats, settingsJson, client, pace);
-        }
+        String id = UUID.randomUUID().toString();
+        admitted(1, client, pace != null, () -> {
+            insertRows(id, scenarioId, scenarioName, scenarioJson, seed, repeats, settingsJson, client, pace);
+            return id;
+        });
+        metrics.submitted();
+        return runs.find(id).orElseThrow();
     }
 
     /**
@@ -116,8 +148,8 @@ public class RunService {
     }
 
     /**
-     * Admits {@code n} more queued runs of {@code client} within the queue's bounds, or refuses them all. Call with
-     * the {@link #admission() admission lock} held, and insert the runs before releasing it.
+     * Admits {@code n} more queued runs of {@code client} within the queue's bounds, or refuses them all. Call inside
+     * {@link #admitted}, which holds the admission locks until the runs are inserted.
      *
      * @throws QueueFullException if {@code n} more would exceed a bound
      */
@@ -162,16 +194,13 @@ public class RunService {
         }
     }
 
-    /** The lock under which queued runs are counted and inserted (this instance's submissions). */
-    Object admission() { return admission; }
-
     public Optional<RunRecord> find(String id) { return runs.find(id); }
 
     /**
      * Deletes a finished run and its results.
      *
      * @return false if there is no such run
-     * @throws IllegalStateException if it is queued or running (cancel it first), or one repeat of an experiment
+     * @throws RunStateException if it is queued or running (cancel it first), or one repeat of an experiment
      *                               (delete the experiment)
      */
     public boolean delete(String id) {
@@ -179,13 +208,13 @@ public class RunService {
         if (found.isEmpty()) return false;
         RunRecord r = found.get();
         if (r.experimentId() != null) {
-            throw new IllegalStateException("run " + id + " is one run of experiment " + r.experimentId()
+            throw new RunStateException("run " + id + " is one run of experiment " + r.experimentId()
                     + "; delete the experiment (DELETE /api/experiments/" + r.experimentId() + ")");
         }
         if (!r.status().finished() || !runs.deleteFinished(id)) {
             Optional<RunRecord> now = runs.find(id);
             if (now.isEmpty()) return false; // deleted by a concurrent request: there is no such run now
-            throw new IllegalStateException("run " + id + " is " + now.get().status().word()
+            throw new RunStateException("run " + id + " is " + now.get().status().word()
                     + "; only a finished run can be deleted");
         }
         return true;
@@ -199,7 +228,7 @@ public class RunService {
      * running one (on any instance) is flagged and stops within the progress interval.
      *
      * @return the run after the request, or empty if unknown
-     * @throws IllegalStateException if the run already finished
+     * @throws RunStateException if the run already finished
      */
     public Optional<RunRecord> cancel(String id) {
         Optional<RunRecord> found = runs.find(id);
@@ -209,7 +238,7 @@ public class RunService {
             if (now.isEmpty()) return now; // deleted by a concurrent DELETE since the first read: unknown now
             RunRecord r = now.get();
             if (r.status().finished()) {
-                throw new IllegalStateException("run " + id + " already " + r.status().word());
+                throw new RunStateException("run " + id + " already " + r.status().word());
             }
             if (r.status() == RunStatus.QUEUED) {
                 if (queue.dequeue(id) && runs.cancelQueued(id, "cancelled while queued")) {

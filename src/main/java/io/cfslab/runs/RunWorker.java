@@ -134,7 +134,11 @@ public class RunWorker {
                 return;
             } catch (RuntimeException e) {
                 log.warn("run {} failed", id, e);
-                finish(a, RunStatus.FAILED, "simulation error: " + e, a.percent(), control.simulatedNs(),
+                // the cause (a simulator fault, never the scenario's) is in the log; the run's error is read by people
+                String at = String.format(java.util.Locale.ROOT, "%.1f", a.percent());
+                finish(a, RunStatus.FAILED, "simulation error: the simulator failed at " + at + " % (a fault of the"
+                        + " service, logged with the run's id; the scenario it ran: GET /api/runs/" + id + "/scenario)",
+                        a.percent(), control.simulatedNs(),
                         a.events(), a.wallMs());
                 return;
             }

@@ -78,8 +78,8 @@ public final class ThreadNice {
         } catch (LastErrorException e) {
             if (!warned) {
                 warned = true;
-                log.warn("simulation threads keep their priority: setpriority(PRIO_PROCESS, 0, {}) failed: {}", n,
-                        e.getMessage());
+                log.warn("simulation threads keep their priority: setpriority(PRIO_PROCESS, 0, {}) failed: errno {}", n,
+                        e.getErrorCode());
             }
             return false;
         }

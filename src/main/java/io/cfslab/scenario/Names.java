@@ -13,7 +13,8 @@ import java.text.Normalizer;
  * other default-ignorable code points (combining grapheme joiner U+034F, Hangul fillers U+115F, U+1160, U+3164, U+FFA0,
  * Khmer U+17B4/U+17B5, Mongolian U+180B–U+180F, variation selectors U+FE00–U+FE0F and U+E0100–U+E01EF), a private-use
  * character (Co: no agreed glyph), and white space other than the plain space (Zs, Zl, Zp: a no-break space looks
- * like a space). {@code "web\u200B"} and {@code "web"} would be two tasks that print alike.
+ * like a space). {@code "web\u200B"} and {@code "web"} would be two tasks that print alike. A word mixing Latin, Greek
+ * and Cyrillic letters ({@code "wеb"} with a Cyrillic {@code е}) is refused too ({@link #mixedScriptWord}).
  *
  * <p>Lengths count what each limit is about: bytes of UTF-8 for the kernel's names (NAME_MAX, 255 bytes: a cgroup
  * directory; the API's task names follow it), characters (Unicode code points) for stored texts, whose columns are
@@ -47,7 +48,54 @@ public final class Names {
             }
             i += Character.charCount(cp);
         }
+        String mixed = mixedScriptWord(name);
+        if (mixed != null) {
+            return "contains the word \"" + mixed + "\", which mixes " + scriptsOf(mixed) + " letters (Latin, Greek and"
+                    + " Cyrillic have letters that look alike: write each word in one script): two names that look the"
+                    + " same would name different things";
+        }
         return null;
+    }
+
+    /**
+     * The first word of {@code name} (a run of letters and marks) with letters of more than one of Latin, Greek and
+     * Cyrillic, or null: {@code "wеb"} with a Cyrillic {@code е} (U+0435) prints as {@code "web"}. The three scripts
+     * that share look-alike letters (UTS #39's confusables between them); a word of one script is allowed, whichever
+     * (so {@code "веб"}, {@code "αβ"}), and so are words of different scripts side by side ({@code "web сервер"}), as
+     * is any other script with Latin ({@code "web日本"}). A word written wholly in another script that happens to look
+     * Latin ({@code "асе"}, all Cyrillic) is not refused: telling it from {@code "ace"} needs Unicode's confusables
+     * table.
+     */
+    public static String mixedScriptWord(String name) {
+        int start = 0;
+        int scripts = 0;
+        for (int i = 0; i <= name.length(); ) {
+            int cp = i < name.length() ? name.codePointAt(i) : ' ';
+            if (Character.isLetter(cp) || Character.getType(cp) == Character.NON_SPACING_MARK) {
+                Character.UnicodeScript s = Character.UnicodeScript.of(cp);
+                if (s == Character.UnicodeScript.LATIN) scripts |= 1;
+                else if (s == Character.UnicodeScript.GREEK) scripts |= 2;
+                else if (s == Character.UnicodeScript.CYRILLIC) scripts |= 4;
+            } else {
+                if (Integer.bitCount(scripts) > 1) return name.substring(start, i);
+                scripts = 0;
+                start = i + Character.charCount(cp);
+            }
+            i += Character.charCount(cp);
+        }
+        return null;
+    }
+
+    /** The scripts of a mixed word's letters, as {@code Latin and Cyrillic}. */
+    private static String scriptsOf(String word) {
+        java.util.List<String> names = new java.util.ArrayList<>();
+        for (Character.UnicodeScript s : new Character.UnicodeScript[] {Character.UnicodeScript.LATIN,
+                Character.UnicodeScript.GREEK, Character.UnicodeScript.CYRILLIC}) {
+            if (word.codePoints().anyMatch(cp -> Character.isLetter(cp) && Character.UnicodeScript.of(cp) == s)) {
+                names.add(s.name().charAt(0) + s.name().substring(1).toLowerCase(java.util.Locale.ROOT));
+            }
+        }
+        return String.join(" and ", names);
     }
 
     /** The kind of an invisible or look-alike code point, or null. */

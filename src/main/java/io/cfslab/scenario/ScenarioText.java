@@ -2,7 +2,6 @@ package io.cfslab.scenario;
 
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadFeature;
-import tools.jackson.core.TokenStreamLocation;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
@@ -43,11 +42,12 @@ public final class ScenarioText {
                 c.add("", "YAML anchors and aliases are not supported in a scenario; write the values out", null);
                 return null;
             }
+            // YAML: the core schema's resolution (and its refusals: tags, .inf, .nan) comes from the tokens, before the
+            // tree is built, since building it converts .inf and fails
+            java.util.Map<tools.jackson.core.JsonPointer, JsonNode> resolved = json ? null : coreSchema(t, c);
+            if (!json && resolved == null) return null;
             JsonNode n = (json ? JSON : YAML).readTree(t);
-            if (!json && n != null && !n.isMissingNode() && !n.isNull()) {
-                n = resolveCoreSchema(t, n, c);
-                if (n == null) return null;
-            }
+            if (!json && n != null && !n.isMissingNode() && !n.isNull()) n = apply(n, resolved);
             if (n == null || n.isMissingNode() || n.isNull()) {
                 c.add("", "empty scenario", null);
                 return null;
@@ -60,11 +60,8 @@ public final class ScenarioText {
             }
             return n;
         } catch (JacksonException e) {
-            TokenStreamLocation loc = e.getLocation();
-            String where = loc == null || loc.getLineNr() < 0 ? "" : " at line " + loc.getLineNr() + ", column " + loc.getColumnNr();
-            String msg = e.getOriginalMessage();
-            if (msg != null) msg = String.join("; ", msg.lines().map(String::strip).filter(l -> !l.isEmpty()).limit(3).toList());
-            c.add("", "malformed " + (json ? "JSON" : "YAML") + where + ": " + msg, null);
+            Problem p = SyntaxWords.of(e, t, json ? JSON : YAML, !json);
+            c.add(p.path(), p.reason(), p.errno());
             return null;
         }
     }
@@ -77,17 +74,22 @@ public final class ScenarioText {
     private static final java.util.regex.Pattern CORE_BOOL = java.util.regex.Pattern.compile("true|True|TRUE|false|False|FALSE");
     private static final java.util.regex.Pattern CORE_HEX = java.util.regex.Pattern.compile("0x[0-9a-fA-F]+");
     private static final java.util.regex.Pattern CORE_OCT = java.util.regex.Pattern.compile("0o[0-7]+");
+    private static final java.util.regex.Pattern CORE_INF = java.util.regex.Pattern.compile("[-+]?\\.(inf|Inf|INF)");
+    private static final java.util.regex.Pattern CORE_NAN = java.util.regex.Pattern.compile("\\.(nan|NaN|NAN)");
 
     /**
-     * {@code tree} with its plain scalars resolved by the YAML 1.2 core schema (class comment), or null with a problem in
-     * {@code c} for a tag outside it. A second pass over the text's tokens: Jackson's tree does not say whether a
-     * string was plain or quoted, so the character at each scalar's start decides ({@code '} or {@code "}: quoted).
+     * The values of the text's plain scalars that the YAML 1.2 core schema (class comment) resolves differently from
+     * Jackson's tree, by pointer; or null with a problem in {@code c} for a tag outside the schema, or for an infinite
+     * or not-a-number float ({@code .inf}, {@code -.Inf}, {@code .NaN}: the schema's floats that no field takes), at its
+     * pointer. A pass over the text's tokens: Jackson's tree does not say whether a string was plain or quoted, so the
+     * character at each scalar's start decides ({@code '} or {@code "}: quoted).
      */
-    private static JsonNode resolveCoreSchema(String text, JsonNode tree, ParseContext c) {
+    private static java.util.Map<tools.jackson.core.JsonPointer, JsonNode> coreSchema(String text, ParseContext c) {
         java.util.Map<tools.jackson.core.JsonPointer, JsonNode> replace = new java.util.LinkedHashMap<>();
         var nodes = tools.jackson.databind.node.JsonNodeFactory.instance;
         try (tools.jackson.core.JsonParser p = YAML.createParser(text)) {
             for (tools.jackson.core.JsonToken tok = p.nextToken(); tok != null; tok = p.nextToken()) {
+                if (tok.isStructEnd() && p.streamReadContext().inRoot()) break; // the first document's end: a second is refused by the tree
                 if (tok == tools.jackson.core.JsonToken.PROPERTY_NAME || tok.isStructEnd()) continue; // a key reports its map's tag
                 Object tag = p.getTypeId();
                 tools.jackson.core.JsonPointer at = p.streamReadContext().pathAsPointer();
@@ -100,6 +102,21 @@ public final class ScenarioText {
                     return null;
                 }
                 if ("tag:yaml.org,2002:null".equals(tag)) { replace.put(at, nodes.nullNode()); continue; }
+                boolean plainOrFloat = tag == null || "tag:yaml.org,2002:float".equals(tag.toString());
+                if (plainOrFloat && (tok == tools.jackson.core.JsonToken.VALUE_NUMBER_FLOAT
+                        || tok == tools.jackson.core.JsonToken.VALUE_STRING)) {
+                    String v = p.getString();
+                    boolean inf = CORE_INF.matcher(v).matches(), nan = CORE_NAN.matcher(v).matches();
+                    long offset = p.currentTokenLocation().getCharOffset();
+                    boolean plain = tok == tools.jackson.core.JsonToken.VALUE_NUMBER_FLOAT || tag != null
+                            || (offset >= 0 && offset < text.length() && text.startsWith(v, (int) offset));
+                    if ((inf || nan) && plain) {
+                        c.add(at.toString(), inf ? "number out of range: " + v + " is infinite; every number field takes"
+                                + " a finite number" : "not a number (" + v + "): every number field takes a finite number",
+                                inf ? "ERANGE" : "EINVAL");
+                        return null;
+                    }
+                }
                 if (tok != tools.jackson.core.JsonToken.VALUE_STRING || tag != null) continue;
                 String v = p.getString();
                 if (!CORE_NULL.matcher(v).matches() && !CORE_BOOL.matcher(v).matches() && !CORE_HEX.matcher(v).matches()
@@ -111,6 +128,11 @@ public final class ScenarioText {
                         : integer(nodes, new java.math.BigInteger(v.substring(2), v.charAt(1) == 'x' ? 16 : 8)));
             }
         }
+        return replace;
+    }
+
+    /** {@code tree} with the values of {@link #coreSchema} set at their pointers. */
+    private static JsonNode apply(JsonNode tree, java.util.Map<tools.jackson.core.JsonPointer, JsonNode> replace) {
         for (var e : replace.entrySet()) {
             tools.jackson.core.JsonPointer ptr = e.getKey();
             if (ptr.matches()) return e.getValue(); // the whole document

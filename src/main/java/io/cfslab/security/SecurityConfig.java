@@ -99,7 +99,7 @@ public class SecurityConfig {
         return (exchange, ex) -> {
             exchange.getResponse().getHeaders().set(HttpHeaders.CONNECTION, "close");
             return ProblemHandler.write(exchange, HttpStatus.BAD_REQUEST, "Rejected request",
-                    new FieldProblem("/path", ex.getMessage(), "EINVAL"));
+                    new FieldProblem("/path", ProblemHandler.firewallReason(exchange), "EINVAL"));
         };
     }
 
@@ -241,7 +241,7 @@ public class SecurityConfig {
 
     private static ServerAccessDeniedHandler problemOnDenied() {
         return (exchange, ex) -> ProblemHandler.write(exchange, HttpStatus.FORBIDDEN, "Forbidden",
-                new FieldProblem("", "refused: " + ex.getMessage()
-                        + " (a signed-in page sends its CSRF token in X-CSRF-TOKEN)", "EACCES"));
+                new FieldProblem("", "refused: a write with the session cookie must carry this session's CSRF token"
+                        + " (a signed-in page sends it in X-CSRF-TOKEN; <meta name=\"_csrf\">)", "EACCES"));
     }
 }

@@ -183,6 +183,15 @@ public class RunRepository {
                 .params(RunStatus.QUEUED.word(), RunStatus.RUNNING.word()).query(Long.class).single();
     }
 
+    /**
+     * Takes the queue's admission lock (the one row of {@code queue_admission}, {@code FOR UPDATE}) until the current
+     * transaction ends: admissions on every instance sharing the database count and insert one after another (Flyway
+     * V11). Call inside a transaction.
+     */
+    public void lockAdmission() {
+        jdbc.sql("select id from queue_admission where id = 1 for update").query(Integer.class).single();
+    }
+
     public long count(RunStatus status) {
         return jdbc.sql("select count(*) from run where status = ?").param(status.word()).query(Long.class).single();
     }

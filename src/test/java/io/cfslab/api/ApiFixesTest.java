@@ -235,7 +235,7 @@ class ApiFixesTest {
         JsonNode p = problem(web.post().uri("/api/scenarios").contentType(MediaType.APPLICATION_JSON)
                 .bodyValue("{\"name\": \"a\", \"name\": \"b\", \"duration\": \"200ms\", \"machine\": {\"cpus\": 1}}")
                 .exchange(), HttpStatus.BAD_REQUEST, null, "EINVAL");
-        assertThat(p.path("detail").asString()).containsIgnoringCase("duplicate");
+        assertThat(p.path("detail").asString()).contains("key \"name\" given twice in one object");
         problem(web.post().uri("/api/runs").contentType(MediaType.APPLICATION_JSON)
                 .bodyValue("{\"scenarioId\": \"e1-one-hog-10pct\", \"seed\": 1, \"seed\": 2}")
                 .exchange(), HttpStatus.BAD_REQUEST, null, "EINVAL");

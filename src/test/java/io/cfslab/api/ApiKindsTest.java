@@ -188,4 +188,39 @@ class ApiKindsTest {
         postJson("/api/scenarios/" + id + "/tasks", "{\"name\": \"\\u00e9 b\", \"cgroup\": \"/a\", "
                 + "\"workload\": {\"kind\": \"hog\"}}").expectStatus().isCreated();
     }
+
+    /**
+     * A word that mixes Latin, Greek and Cyrillic letters is a look-alike too (issue 13, a breaker's finding: "wеb"
+     * with a Cyrillic е was stored beside "web"): refused in scenario, task, experiment and arm names, 422 EINVAL
+     * naming the word. A word in one script is a name like any other, and so are words of different scripts side
+     * by side; U+00B5 MICRO SIGN is not a Greek letter (Unicode's Common script).
+     */
+    @Test
+    void wordsMixingLatinGreekAndCyrillicAreRefusedInEveryName() {
+        String id = createScenario(web, scenario("mixed", "6.18", "{\"path\": \"/a\"}"));
+        // Cyrillic е U+0435 and а U+0430, Greek ο U+03BF and μ U+03BC, Cyrillic і U+0456 in a Greek word
+        List<String> mixed = List.of("w\\u0435b", "b\\u0430ckend", "pr\\u03bfxy", "500\\u03bcs", "\\u03b1\\u0456");
+        int task = 1;
+        for (String name : mixed) {
+            var p = problem(postJson("/api/scenarios", scenario(name, "6.18", "{\"path\": \"/a\"}")),
+                    HttpStatus.UNPROCESSABLE_CONTENT, "/name", "EINVAL");
+            assertThat(p.path("detail").asString()).contains("mixes").contains("write each word in one script");
+            problem(postJson("/api/scenarios/" + id + "/tasks", "{\"name\": \"" + name + "\", \"cgroup\": \"/a\", "
+                    + "\"workload\": {\"kind\": \"hog\"}}"), HttpStatus.UNPROCESSABLE_CONTENT, "/tasks/1/name", "EINVAL");
+            problem(postJson("/api/experiments", "{\"name\": \"" + name + "\", \"scenario_id\": \"" + id
+                    + "\", \"arms\": [{\"name\": \"a\", \"set\": {}}]}"), HttpStatus.UNPROCESSABLE_CONTENT, "/name", "EINVAL");
+            problem(postJson("/api/experiments", "{\"name\": \"e\", \"scenario_id\": \"" + id
+                    + "\", \"arms\": [{\"name\": \"" + name + "\", \"set\": {}}]}"), HttpStatus.UNPROCESSABLE_CONTENT,
+                    "/arms/0/name", "EINVAL");
+        }
+        // one script per word: stored
+        for (String name : List.of("\\u0432\\u0435\\u0431", "web \\u0441\\u0435\\u0440\\u0432\\u0435\\u0440",
+                "\\u03b1\\u03b2 test", "500\\u00b5s", "web\\u65e5\\u672c")) {
+            createScenario(web, scenario(name, "6.18", "{\"path\": \"/a\"}"));
+            postJson("/api/scenarios/" + id + "/tasks", "{\"name\": \"" + name + "\", \"cgroup\": \"/a\", "
+                    + "\"workload\": {\"kind\": \"hog\"}}").expectStatus().isCreated();
+            task++;
+        }
+        assertThat(task).isEqualTo(6);
+    }
 }

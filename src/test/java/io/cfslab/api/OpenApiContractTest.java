@@ -198,6 +198,45 @@ class OpenApiContractTest {
         assertThat(calls).isGreaterThanOrEqualTo(3 * api.operations().size());
     }
 
+    /**
+     * Issue 13: "gives bodies as a generic tree". Every request and answer body of every operation has a real schema: a
+     * component ({@code $ref}: Scenario, Run, Experiment, Problem, …), an array or map of one, an object with its
+     * properties, or a scalar type; never {@code {}} or a bare {@code object}.
+     */
+    @Test
+    void everyBodyHasARealSchemaNotAGenericTree() {
+        List<String> generic = new ArrayList<>();
+        int bodies = 0;
+        for (var path : api.doc.path("paths").properties()) {
+            for (var op : path.getValue().properties()) {
+                List<Map.Entry<String, JsonNode>> contents = new ArrayList<>();
+                op.getValue().path("requestBody").path("content").properties().forEach(c -> contents.add(Map.entry("request "
+                        + c.getKey(), c.getValue())));
+                for (var r : op.getValue().path("responses").properties()) {
+                    r.getValue().path("content").properties().forEach(c -> contents.add(Map.entry(r.getKey() + " "
+                            + c.getKey(), c.getValue())));
+                }
+                for (var c : contents) {
+                    bodies++;
+                    if (!realSchema(c.getValue().path("schema"))) {
+                        generic.add(op.getKey() + " " + path.getKey() + " " + c.getKey() + ": " + c.getValue().path("schema"));
+                    }
+                }
+            }
+        }
+        assertThat(bodies).isGreaterThan(60);
+        assertThat(generic).isEmpty();
+    }
+
+    private static boolean realSchema(JsonNode s) {
+        if (s.isMissingNode() || s.isEmpty()) return false;
+        if (s.has("$ref") || s.has("oneOf") || s.has("anyOf")) return true;
+        String type = s.path("type").asString();
+        if (type.equals("array")) return realSchema(s.path("items"));
+        if (type.equals("object")) return s.has("properties") || realSchema(s.path("additionalProperties"));
+        return List.of("string", "integer", "number", "boolean").contains(type);
+    }
+
     @Test
     void everyReadyMadeScenarioMatchesThePublishedSchema() throws Exception {
         JsonNode list = OpenApiDocument.JSON.readTree(send("GET", "/api/scenarios", null, null, null).body());

@@ -72,4 +72,34 @@ class ArchitectureTest {
     void packagesAreFreeOfCycles() {
         slices().matching("io.cfslab.(*)..").should().beFreeOfCycles().check(CLASSES);
     }
+
+    /**
+     * No answer of the service can carry a library's own words (a Jackson, SnakeYAML, Spring, Netty or JDK exception's
+     * message names Java classes, reader switches and internals): outside the command line, which prints to its own
+     * user, nothing reads the message of an exception that is not the project's own, except {@code SyntaxWords}, which
+     * only inspects a reader's message to choose a sentence of its own (logs may print an exception's
+     * {@code toString()}: they are the operator's, not an answer). So a problem's {@code detail}, a run's {@code error} and a page are written in the project's words by
+     * construction ({@code ProblemWordsTest} feeds malformed requests and checks the answers).
+     */
+    @Test
+    void noLibraryExceptionMessageReachesAnAnswer() {
+        com.tngtech.archunit.base.DescribedPredicate<com.tngtech.archunit.core.domain.JavaMethodCall> readsForeignMessage =
+                new com.tngtech.archunit.base.DescribedPredicate<>("read the message of an exception not of io.cfslab") {
+                    @Override
+                    public boolean test(com.tngtech.archunit.core.domain.JavaMethodCall call) {
+                        var target = call.getTarget();
+                        String name = target.getName();
+                        boolean message = java.util.Set.of("getMessage", "getLocalizedMessage", "getOriginalMessage",
+                                "getReason", "getMostSpecificCause", "getRootCause", "getProblem", "getContext",
+                                "getBody", "getDetailMessageCode").contains(name);
+                        return message && target.getOwner().isAssignableTo(Throwable.class)
+                                && !target.getOwner().getPackageName().startsWith("io.cfslab");
+                    }
+                };
+        noClasses().that().resideInAPackage("io.cfslab..")
+                .and().resideOutsideOfPackage("io.cfslab.cli..")
+                .and().doNotHaveFullyQualifiedName(io.cfslab.scenario.SyntaxWords.class.getName())
+                .should().callMethodWhere(readsForeignMessage)
+                .check(CLASSES);
+    }
 }

@@ -139,7 +139,7 @@ class BadScenarioTest {
                         "/tasks/0/workload/sleep", "sleep is required", null),
                 // malformed text
                 bad("{\"duration\": \"5s\",, }", "", "malformed JSON at line 1", null),
-                bad("{\"duration\": \"5s\", \"duration\": \"6s\"}", "", "Duplicate", null),
+                bad("{\"duration\": \"5s\", \"duration\": \"6s\"}", "", "key \"duration\" given twice in one object", null),
                 bad("duration: [5s\n", "", "malformed YAML", null),
                 bad("   ", "", "empty scenario", null),
                 bad("[1, 2]", "", "must be an object", null));

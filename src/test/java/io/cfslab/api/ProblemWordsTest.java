@@ -1,0 +1,305 @@
+package io.cfslab.api;
+
+import static io.cfslab.api.ApiTestSupport.JSON;
+import static io.cfslab.api.ApiTestSupport.createScenario;
+import static io.cfslab.api.ApiTestSupport.tiny;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.MediaType;
+import org.springframework.test.web.reactive.server.EntityExchangeResult;
+import org.springframework.test.web.reactive.server.WebTestClient;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.node.StringNode;
+import tools.jackson.dataformat.yaml.YAMLMapper;
+
+/**
+ * Every refusal is written in the client's words (issue 13, a breaker's finding: YAML {@code .inf} and {@code .nan}, a
+ * second YAML document and nesting deeper than 500 answered with Jackson's messages, Java class names and reader
+ * switches included):
+ * <ul>
+ *   <li>every number field, in every body that holds one (scenarios, run requests, experiments), takes only finite
+ *       numbers: YAML's {@code .inf}, {@code -.Inf}, {@code +.INF}, {@code .nan}, {@code .NaN} and JSON's {@code 1e999},
+ *       {@code -1e999} are 422 at the field's pointer ({@code ERANGE} for infinities, {@code EINVAL} for NaN), as any
+ *       other out-of-range number;</li>
+ *   <li>some 70 malformed bodies (JSON and YAML syntax errors of every kind the readers know, reader limits) sent to
+ *       every operation that reads a body, and malformed requests (methods, media types, paths the firewall refuses,
+ *       parameters), answer a 4xx problem whose {@code detail} and reasons carry no library's words (package names,
+ *       exception names, reader switches) and, for a syntax error, name the line and column.</li>
+ * </ul>
+ * {@code ArchitectureTest#noLibraryExceptionMessageReachesAnAnswer} keeps it so by construction.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "spring.datasource.url=jdbc:h2:mem:problemwords-${random.uuid};DB_CLOSE_DELAY=-1;WRITE_DELAY=0",
+        "cfslab.runs.execute=false", "cfslab.warmup.rounds=0"})
+@AutoConfigureWebTestClient(timeout = "60s")
+class ProblemWordsTest {
+    static final MediaType YAML = MediaType.parseMediaType("application/yaml");
+    static final YAMLMapper YAML_WRITER = YAMLMapper.builder().build();
+    static final String MARK = "@@number@@";
+
+    /** Words of a library, never of the project: none may appear in an answer. */
+    static final List<String> LIBRARY_WORDS = List.of("com.fasterxml", "tools.jackson", "jackson", "snakeyaml",
+            "io.netty", "reactor.", "org.springframework", "springframework", "java.", "javax.", "jakarta.",
+            "exception", "jsontoken", "streamreadconstraints", "deserializationfeature", "jsonreadfeature",
+            "readfeature", "fail_on", "allow_", "bound as", "source: ", "redacted", "the request was rejected",
+            "bodytype", "(code ", "ctrl-char", "marker", "in reader", "<block", "<stream", "<document",
+            "was expecting", "not supported for", "nesting depth (");
+
+    @Autowired WebTestClient web;
+
+    record Answer(int status, String contentType, JsonNode body, String what) {}
+
+    Answer send(HttpMethod method, String uri, MediaType type, String body, String what) {
+        var spec = web.method(method).uri(uri);
+        EntityExchangeResult<byte[]> r = (body == null ? spec : spec.contentType(type).bodyValue(body))
+                .exchange().expectBody().returnResult();
+        String ct = r.getResponseHeaders().getContentType() == null ? "" : r.getResponseHeaders().getContentType().toString();
+        byte[] b = r.getResponseBody();
+        JsonNode json = b == null || b.length == 0 ? JSON.nullNode() : JSON.readTree(new String(b));
+        return new Answer(r.getStatus().value(), ct, json, what);
+    }
+
+    // ---- every number field takes finite numbers only ----
+
+    /** The JSON pointers of every number in {@code n}, depth first. */
+    static void numbers(JsonNode n, String at, List<String> out) {
+        if (n.isNumber()) out.add(at);
+        else if (n.isObject()) n.properties().forEach(e -> numbers(e.getValue(), at + "/" + e.getKey().replace("~", "~0")
+                .replace("/", "~1"), out));
+        else if (n.isArray()) for (int i = 0; i < n.size(); i++) numbers(n.get(i), at + "/" + i, out);
+    }
+
+    /** {@code doc} as block YAML with the number at {@code pointer} written as {@code yamlValue}, as a plain scalar. */
+    static String yamlWith(JsonNode doc, String pointer, String yamlValue) {
+        String y = YAML_WRITER.writeValueAsString(replaced(doc, pointer));
+        return y.replace("\"" + MARK + "\"", yamlValue).replace("'" + MARK + "'", yamlValue).replace(MARK, yamlValue);
+    }
+
+    static String jsonWith(JsonNode doc, String pointer, String jsonNumber) {
+        return JSON.writeValueAsString(replaced(doc, pointer)).replace("\"" + MARK + "\"", jsonNumber);
+    }
+
+    /** A copy of {@code doc} with the marker string at {@code pointer}. */
+    private static JsonNode replaced(JsonNode doc, String pointer) {
+        JsonNode copy = doc.deepCopy();
+        tools.jackson.core.JsonPointer p = tools.jackson.core.JsonPointer.compile(pointer);
+        JsonNode parent = copy.at(p.head());
+        if (parent instanceof ObjectNode o) o.set(p.last().getMatchingProperty(), StringNode.valueOf(MARK));
+        else ((tools.jackson.databind.node.ArrayNode) parent).set(p.last().getMatchingIndex(), StringNode.valueOf(MARK));
+        return copy;
+    }
+
+    static List<JsonNode> documents(String dir) throws IOException {
+        try (Stream<Path> files = Files.list(Path.of("src/main/resources", dir))) {
+            return files.filter(f -> f.toString().endsWith(".json")).sorted()
+                    .map(f -> { try { return JSON.readTree(Files.readString(f)); } catch (IOException e) { throw new RuntimeException(e); } })
+                    .toList();
+        }
+    }
+
+    @Test
+    void everyNumberFieldTakesFiniteNumbersOnlyInYamlAndJson() throws IOException {
+        record Body(String uri, JsonNode doc) {}
+        List<Body> bodies = new ArrayList<>();
+        for (JsonNode s : documents("scenarios")) bodies.add(new Body("/api/scenarios", s));
+        for (JsonNode e : documents("experiments")) bodies.add(new Body("/api/experiments", e));
+        ObjectNode runRequest = JSON.createObjectNode();
+        runRequest.set("scenario", documents("scenarios").get(1));
+        runRequest.put("seed", 3).put("repeats", 2).put("pace", 10.5);
+        bodies.add(new Body("/api/runs", runRequest));
+
+        String[][] yaml = {{".inf", "ERANGE"}, {"-.Inf", "ERANGE"}, {"+.INF", "ERANGE"}, {".nan", "EINVAL"},
+                {".NaN", "EINVAL"}, {"!!float .inf", "ERANGE"}};
+        String[][] json = {{"1e999", "ERANGE"}, {"-1e999", "ERANGE"}};
+        SoftAssertions soft = new SoftAssertions();
+        int checked = 0;
+        for (Body b : bodies) {
+            List<String> pointers = new ArrayList<>();
+            numbers(b.doc(), "", pointers);
+            for (String ptr : pointers) {
+                for (String[] v : yaml) {
+                    expectRange(soft, send(HttpMethod.POST, b.uri(), YAML, yamlWith(b.doc(), ptr, v[0]), b.uri() + " YAML "
+                            + ptr + ": " + v[0]), ptr, v[1]);
+                    checked++;
+                }
+                for (String[] v : json) {
+                    expectRange(soft, send(HttpMethod.POST, b.uri(), MediaType.APPLICATION_JSON, jsonWith(b.doc(), ptr, v[0]),
+                            b.uri() + " JSON " + ptr + ": " + v[0]), ptr, v[1]);
+                    checked++;
+                }
+            }
+        }
+        // the documents hold numbers of every section: seeds, machine sizes, kernel switches, counts, workload
+        // parameters, timeline times, experiment repeats and seeds, a run request's seed, repeats and pace
+        assertThat(checked).isGreaterThan(500);
+        soft.assertAll();
+    }
+
+    private static void expectRange(SoftAssertions soft, Answer a, String pointer, String errno) {
+        soft.assertThat(a.status()).as(a.what() + " " + a.body()).isEqualTo(422);
+        soft.assertThat(a.body().path("pointer").asString()).as(a.what() + " " + a.body()).isEqualTo(pointer);
+        soft.assertThat(a.body().path("errno").asString()).as(a.what()).isEqualTo(errno);
+        noLibraryWords(soft, a);
+    }
+
+    // ---- malformed bodies and requests, in the client's words ----
+
+    static final List<String> MALFORMED_YAML = List.of(
+            "name: x\nduration: 1s\n---\nname: y\n---\nname: z", "---\nname: x\n---\n", "a: 1\n...\nb: 2",
+            "a: " + "[".repeat(600) + "]".repeat(600), "a:\n" + nestedBlock(520),
+            "name: x\n\tduration: 1s", "name: x\nduration: 1s: 2s", "name: x\n duration: 1s", "name: [1, 2",
+            "name: {a: 1", "name: \"abc", "name: 'abc", "name: \"\\q\"", "- a\nb: 1", "name: x\nname: y", "a: *ref",
+            "a: &x 1", "%YAML 1.1\n%YAML 1.1\n--- \na: 1", "%FOO bar\n---\na: 1", "? [a]\n: 1", "a: |0\n  x",
+            "a: b\n- c", "a:\n  - b\n  c: d", "k".repeat(60_000) + ": 1", "a: " + "1".repeat(2000), "a: @x", "a: `x",
+            "[1, 2]]", "a: !<tag:x> 1", "a: !!binary AAAA", "a: \"\\x4\"", "a: [1, 2", "a: {b: [1, {c: 2]}",
+            "a: - b", "a: |\n x\n  y\n z", "a:\n  b: 1\n c: 2", "a: 'it''s", "\"a\": 1\n\"a\": 2", "a: !foo! x",
+            "a: {b: 1, b: 2}", "\u00ef\u00bb\u00bfa: 1\n  - b");
+    static final List<String> MALFORMED_JSON = List.of(
+            "{\"a\": 1", "{\"a\": 1}}", "{\"a\": 1} {\"b\": 2}", "{\"a\": NaN}", "{\"a\": Infinity}", "{\"a\": -Infinity}",
+            "{\"a\": 01}", "{\"a\": 1.}", "{\"a\": .5}", "{\"a\": \"x\u0001\"}", "{a: 1}", "{'a': 1}", "{\"a\": tru}",
+            "{\"a\": [1,]}", "{\"a\": 1, \"a\": 2}", "{\"a\": \"\\q\"}", "{\"a\": \"\\u12\"}",
+            "{\"" + "k".repeat(60_000) + "\": 1}", "{\"a\": " + "[".repeat(600) + "]".repeat(600) + "}",
+            "{\"a\": " + "9".repeat(2000) + "}", "{\"a\": 1 /* c */}", "{\"a\": 1}\u0000", "{\"a\":\n\n  +1}",
+            "{\"a\": \"xx\n\"}", "[", "\"x", "{\"a\": 1,}", "{\"a\" 1}", "{\"a\": nul}", "{\"a\": 1e}", "{\"a\": -}",
+            "{\"a\": 0x1F}", "{\"a\": \"\\ud800\"}", "{\"a\": [1 2]}", "{\"a\": {\"b\": 1 \"c\": 2}}", "}", "]", ",",
+            "{\"a\": True}", "{\"a\": 1}}]", "{\"a\": \"\\u00zz\"}", "{\"a\": 1.5e+}", "\u0000{}", "{\"a\":--1}");
+
+    static String nestedBlock(int depth) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < depth; i++) b.append("  ".repeat(i + 1)).append("k:\n");
+        return b.append("  ".repeat(depth + 1)).append("v: 1\n").toString();
+    }
+
+    @Test
+    void malformedBodiesAreRefusedInTheClientsWordsAtEveryOperation() {
+        String id = createScenario(web, tiny("words"));
+        record Op(HttpMethod method, String uri) {}
+        List<Op> ops = List.of(new Op(HttpMethod.POST, "/api/scenarios"), new Op(HttpMethod.PUT, "/api/scenarios/" + id),
+                new Op(HttpMethod.POST, "/api/scenarios/" + id + "/tasks"),
+                new Op(HttpMethod.POST, "/api/scenarios/" + id + "/timeline"),
+                new Op(HttpMethod.POST, "/api/scenarios/" + id + "/cgroups:generate"),
+                new Op(HttpMethod.POST, "/api/runs"), new Op(HttpMethod.POST, "/api/experiments"));
+        SoftAssertions soft = new SoftAssertions();
+        int syntax = 0;
+        for (Op op : ops) {
+            for (String body : MALFORMED_YAML) {
+                syntax += check(soft, send(op.method(), op.uri(), YAML, body, op + " YAML " + cut(body)));
+            }
+            for (String body : MALFORMED_JSON) {
+                syntax += check(soft, send(op.method(), op.uri(), MediaType.APPLICATION_JSON, body, op + " JSON " + cut(body)));
+            }
+        }
+        assertThat(syntax).as("syntax errors answered with their line and column").isGreaterThan(ops.size() * 60);
+        soft.assertAll();
+    }
+
+    /** Asserts a 4xx problem in the client's words; 1 if it is a syntax error (then it names line and column). */
+    private static int check(SoftAssertions soft, Answer a) {
+        soft.assertThat(a.status()).as(a.what() + " " + a.body()).isBetween(400, 499);
+        soft.assertThat(a.contentType()).as(a.what()).startsWith("application/problem+json");
+        noLibraryWords(soft, a);
+        String title = a.body().path("title").asString();
+        if (a.status() == 400 && title.startsWith("Malformed")) {
+            soft.assertThat(a.body().path("detail").asString()).as(a.what())
+                    .matches("(?s)malformed (JSON|YAML) at line \\d+, column \\d+: .+|.*anchors and aliases.*|empty body"
+                            + "|the body is not valid [^ ]+(: invalid byte sequence at byte \\d+ \\(0x[0-9a-f]+\\))?");
+            return 1;
+        }
+        if (a.status() == 422) { // a value at its pointer: a number of too many digits, an unsupported tag
+            soft.assertThat(a.body().path("pointer").asString()).as(a.what()).isNotEmpty();
+        }
+        return 0;
+    }
+
+    private static void noLibraryWords(SoftAssertions soft, Answer a) {
+        List<String> texts = new ArrayList<>();
+        texts.add(a.body().path("detail").asString());
+        texts.add(a.body().path("title").asString());
+        a.body().path("errors").forEach(e -> texts.add(e.path("reason").asString()));
+        for (String t : texts) {
+            String lower = t.toLowerCase(Locale.ROOT);
+            for (String w : LIBRARY_WORDS) {
+                soft.assertThat(lower).as(a.what() + ": \"" + t + "\" has a library's words (" + w + ")").doesNotContain(w);
+            }
+        }
+    }
+
+    private static String cut(String s) {
+        return s.length() > 40 ? s.substring(0, 40) + "…" : s;
+    }
+
+    @Test
+    void malformedRequestsAreRefusedInTheClientsWords() {
+        String id = createScenario(web, tiny("requests"));
+        SoftAssertions soft = new SoftAssertions();
+        List<Consumer<SoftAssertions>> cases = List.of(
+                s -> check(s, send(HttpMethod.PATCH, "/api/scenarios", MediaType.APPLICATION_JSON, "{}", "PATCH")),
+                s -> check(s, send(HttpMethod.DELETE, "/api/scenarios", null, null, "DELETE of the collection")),
+                s -> check(s, send(HttpMethod.POST, "/api/scenarios", MediaType.TEXT_XML, "<a/>", "text/xml")),
+                s -> check(s, send(HttpMethod.POST, "/api/scenarios", MediaType.APPLICATION_FORM_URLENCODED, "a=1", "form")),
+                s -> check(s, send(HttpMethod.POST, "/api/runs", MediaType.APPLICATION_OCTET_STREAM, "x", "octets")),
+                s -> check(s, send(HttpMethod.POST, "/api/scenarios", MediaType.APPLICATION_JSON, "", "empty body")),
+                s -> check(s, send(HttpMethod.POST, "/api/scenarios", YAML, "", "empty YAML body")),
+                s -> check(s, send(HttpMethod.GET, "/api/runs?status=zzz", null, null, "status")),
+                s -> check(s, send(HttpMethod.GET, "/api/runs?standalone=maybe", null, null, "standalone")),
+                s -> check(s, send(HttpMethod.GET, "/api/scenarios/" + id + "/timeline/abc", null, null, "index")),
+                s -> check(s, send(HttpMethod.GET, "/api/runs/x/histograms/h?repeat=1e999", null, null, "repeat")),
+                s -> check(s, send(HttpMethod.GET, "/api/nothing/here", null, null, "no route")),
+                s -> check(s, send(HttpMethod.GET, "/actuator/nothing", null, null, "no endpoint")),
+                s -> check(s, send(HttpMethod.PUT, "/api/scenarios/" + id + "/cgroups/web/cpu.max", MediaType.APPLICATION_JSON,
+                        "{}", "cpu.max as JSON")));
+        cases.forEach(c -> c.accept(soft));
+        // requests that need raw headers or targets: the client would refuse to build them
+        for (String raw : List.of("POST /api/scenarios HTTP/1.1\r\nHost: x\r\nContent-Type: foo\r\nContent-Length: 2\r\n\r\n{}",
+                "POST /api/scenarios HTTP/1.1\r\nHost: x\r\nContent-Type: application/json;charset=klingon\r\n"
+                        + "Content-Length: 2\r\n\r\n{}",
+                "POST /api/scenarios HTTP/1.1\r\nHost: x\r\nContent-Type: application/json; charset=iso-8859-1\r\n"
+                        + "Content-Length: 3\r\n\r\n{\"\u00ff",
+                "GET /api/%2e%2e/x HTTP/1.1\r\nHost: x\r\n\r\n", "GET /api/a%00b HTTP/1.1\r\nHost: x\r\n\r\n",
+                "GET /api/a%0ab HTTP/1.1\r\nHost: x\r\n\r\n", "GET /api//runs HTTP/1.1\r\nHost: x\r\n\r\n",
+                "PROPFIND /api/runs HTTP/1.1\r\nHost: x\r\n\r\n", "TRACE /api/runs HTTP/1.1\r\nHost: x\r\n\r\n",
+                "GET /api/runs HTTP/1.1\r\nHost: x\r\nAccept: foo/bar/baz;;\r\n\r\n",
+                "POST /api/runs HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 3\r\n\r\n\u00ff\u00fe{")) {
+            checkRaw(soft, raw);
+        }
+        soft.assertAll();
+    }
+
+    @org.springframework.boot.test.web.server.LocalServerPort int port;
+
+    private void checkRaw(SoftAssertions soft, String raw) {
+        try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
+            s.setSoTimeout(10_000);
+            raw = raw.replaceFirst("\r\nHost: x\r\n", "\r\nHost: x\r\nConnection: close\r\n");
+            s.getOutputStream().write(raw.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+            s.getOutputStream().flush();
+            String answer = new String(s.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            int status = Integer.parseInt(answer.substring(9, 12));
+            int start = answer.indexOf("\r\n\r\n") + 4;
+            String body = answer.substring(start);
+            if (answer.toLowerCase(Locale.ROOT).contains("transfer-encoding: chunked")) body = body.substring(body.indexOf("\r\n") + 2);
+            String what = cut(raw.replace("\r\n", " "));
+            if (status == 200) return; // an Accept that does not parse is ignored, as if absent (docs/api.md)
+            JsonNode json = JSON.readTree(body.substring(0, body.lastIndexOf('}') + 1));
+            check(soft, new Answer(status, answer.toLowerCase(Locale.ROOT).contains("content-type: application/problem+json")
+                    ? "application/problem+json" : "", json, what));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}
