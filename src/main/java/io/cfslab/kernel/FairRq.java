@@ -72,11 +72,18 @@ final class FairRq {
     private final boolean delayDequeue;
 
     /**
-     * cfs_rq->next of each cfs_rq (NONE when unset): the next buddy that a parking task nominates (253b3f587241,
-     * 6.18: dequeue_entities() calls set_next_buddy() for a throttled hierarchy too) and that pick_next_entity()
-     * takes first while it is eligible (PICK_BUDDY). Task models only; null otherwise.
+     * cfs_rq->next (NONE when unset): the next buddy that a parking task nominates (253b3f587241, 6.18:
+     * dequeue_entities() calls set_next_buddy() for a throttled hierarchy too) and that pick_next_entity() takes
+     * first while it is eligible (PICK_BUDDY). Task models only; null otherwise. Only a group entity is ever
+     * nominated, so only the cfs_rqs of groups with children have a slot ({@link #buddySlot}), CPU by CPU: a CPU's
+     * slots are a few lines (203 ints in the seeds' large tree), where one int per cfs_rq in group-major order cost
+     * each park a cache miss at its leaf and at its leaf's parent.
      */
     private final int[] nextBuddy;
+    /** Each group's index among the groups with children (-1 for a group without: its cfs_rqs never have a buddy). */
+    private final int[] innerIndex;
+    /** Groups with children. */
+    private final int innerGroups;
 
     FairRq(Kernel k) {
         this.k = k;
@@ -98,8 +105,12 @@ final class FairRq {
         cpuTaskPrev = new int[ntasks];
         lagLimitNs = Math.max(2 * schedSliceNs, k.tickNs);
         delayDequeue = k.taskBased && k.delayDequeue;
+        innerIndex = new int[k.ngroups];
+        int inner = 0;
+        for (int g = 0; g < k.ngroups; g++) innerIndex[g] = k.tree.childCount(g) > 0 ? inner++ : -1;
+        innerGroups = inner;
         if (k.taskBased) {
-            nextBuddy = new int[k.ngroups * k.ncpu];
+            nextBuddy = new int[Math.multiplyExact(innerGroups, k.ncpu)];
             Arrays.fill(nextBuddy, NONE);
         } else {
             nextBuddy = null;
@@ -365,8 +376,8 @@ final class FairRq {
                         continue restart;
                     }
                 }
-                if (!k.isRootQ(x)) {
-                    int g = k.groupOf(x);
+                int g = k.isRootQ(x) ? 0 : k.groupOf(x);
+                if (g != 0) {
                     if (bwc.checkCfsRqRuntime(x, g)) {
                         if (!taskBased) continue restart;
                         lastPickThrottled = true;
@@ -382,11 +393,12 @@ final class FairRq {
                     addVruntimeSum(x, -(bv - min) * nrQueued(x));
                     records.setLong(minAt, bv);
                 }
-                if (nextBuddy != null) {
-                    int nb = nextBuddy[x];
+                int slot;
+                if (nextBuddy != null && (slot = buddySlot(g, c)) >= 0) {
+                    int nb = nextBuddy[slot];
                     if (nb != NONE && (nb == best || entityEligible(x, nb))) { // PICK_BUDDY
                         best = nb;
-                        nextBuddy[x] = NONE; // set_next_entity()'s clear_buddies()
+                        nextBuddy[slot] = NONE; // set_next_entity()'s clear_buddies()
                     }
                 }
                 if (best < ntasks) return best;
@@ -400,17 +412,29 @@ final class FairRq {
      * entities) up to the root: each level's cfs_rq nominates the entity on the parking task's path.
      */
     private void setNextBuddy(int x) {
-        for (; !k.isRootQ(x); x = k.parentQ(x)) nextBuddy[k.parentQ(x)] = k.groupEntity(x);
+        int c = k.cpuOf(x);
+        for (int g = k.groupOf(x); g != 0; ) {
+            int se = k.groupEntity(k.cfsRq(g, c));
+            g = k.tree.parent(g);
+            nextBuddy[buddySlot(g, c)] = se;
+        }
     }
 
     /** clear_buddies() as entity se leaves cfs_rq q: the nominations of se and of its ancestors above it. */
     private void clearBuddies(int q, int se) {
-        while (nextBuddy[q] == se) {
-            nextBuddy[q] = NONE;
-            if (k.isRootQ(q)) return;
-            se = k.groupEntity(q);
-            q = k.parentQ(q);
+        int g = k.groupOf(q), c = k.cpuOf(q);
+        for (int slot; (slot = buddySlot(g, c)) >= 0 && nextBuddy[slot] == se; ) {
+            nextBuddy[slot] = NONE;
+            if (g == 0) return;
+            se = k.groupEntity(k.cfsRq(g, c));
+            g = k.tree.parent(g);
         }
+    }
+
+    /** Where cfs_rq->next of group g's cfs_rq on CPU c is kept, or -1 if g has no children (it is never set). */
+    private int buddySlot(int g, int c) {
+        int i = innerIndex[g];
+        return i < 0 ? -1 : c * innerGroups + i;
     }
 
     /** entity_eligible(): entity se, queued on cfs_rq q, is owed service (its vruntime is not after the average). */

@@ -5,17 +5,20 @@ import static io.cfslab.kernel.Kernel.NO_CLOCK;
 
 /**
  * The hot fields of every scheduling entity and cfs_rq, packed by record in one {@code int[]}: a task's record
- * ({@code struct sched_entity}) is 8 ints (32 bytes), a group entity's record also holds the cfs_rq it owns
- * ({@code struct cfs_rq}; the kernel allocates {@code tg->se[cpu]} and {@code tg->cfs_rq[cpu]} together too)
- * and is 16 ints (64 bytes, one cache line). Entity {@code e} is a task index or {@code tasks + q} for cfs_rq
- * {@code q}; the root cfs_rq of each CPU has a record whose entity part is unused. The 64-bit fields are two
- * ints each (high word first: {@link #getLong}, {@link #setLong}).
+ * ({@code struct sched_entity}) uses 8 ints of 16, a group entity's record also holds the cfs_rq it owns
+ * ({@code struct cfs_rq}; the kernel allocates {@code tg->se[cpu]} and {@code tg->cfs_rq[cpu]} together too);
+ * every record is 16 ints (64 bytes, one cache line). Entity {@code e} is a task index or {@code tasks + q} for
+ * cfs_rq {@code q}, and its record starts at {@code PAD + 16 e}: one multiply, no test of which kind it is (the
+ * heap, the pick and the lag compute it for every entity they touch; with 32-byte task records the test and
+ * the second base cost 6 % of seed 03's CPU time, docs/benchmarks.md "Eighth session", for 640 KB more here).
+ * The root cfs_rq of each CPU has a record whose entity part is unused. The 64-bit fields are two ints each
+ * (high word first: {@link #getLong}, {@link #setLong}).
  *
  * <p>Why records and not one array per field: the large trees touch a few cfs_rqs per task per period out of
  * hundreds of thousands, and every field in an array of its own costs a cache miss (and often a TLB miss) on
  * first touch. Why one array of ints and aligned records: with ints and longs in two arrays of 40- and 32-byte
  * records, a cfs_rq cost two or three cache lines (one record in two of a 40-byte stride straddles a line) and
- * a task two; here a task costs one line, a cfs_rq one. The large trees' arrays are humongous objects, which
+ * a task two; here each costs one line. The large trees' arrays are humongous objects, which
  * G1 places at a region's start; {@link #PAD} puts the first record on a 64-byte line after the 16-byte array
  * header (if the header differs, records are merely unaligned: no result depends on it). Only fields that the
  * enqueue, dequeue, pick, park and unthrottle paths touch together live here; the rest stay arrays of their
@@ -56,7 +59,7 @@ final class SchedRecords {
      */
     static final int VRUNTIME_SUM = 10, MIN_VRUNTIME = 12, CLOCK_SELF = 14;
 
-    static final int TASK_INTS = 8, RQ_INTS = 16;
+    static final int TASK_INTS = 16, RQ_INTS = 16;
     /** Ints before the first record: 16-byte array header + 48 bytes = one 64-byte line. */
     static final int PAD = 12;
 
@@ -83,8 +86,8 @@ final class SchedRecords {
         }
     }
 
-    /** Start of entity e's record. */
-    int ent(int e) { return e < tasks ? PAD + e * TASK_INTS : rqBase + (e - tasks) * RQ_INTS; }
+    /** Start of entity e's record (a task's or a group entity's: the same stride). */
+    int ent(int e) { return PAD + e * RQ_INTS; }
 
     /** Start of cfs_rq q's record (its group entity's record). */
     int rq(int q) { return rqBase + q * RQ_INTS; }
