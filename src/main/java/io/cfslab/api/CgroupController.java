@@ -6,6 +6,7 @@ import io.cfslab.scenario.InvalidValueException;
 import io.cfslab.scenario.Scenario;
 import io.cfslab.scenario.ScenarioParser;
 import io.cfslab.scenario.TaskSpec;
+import io.cfslab.scenario.TimelineRefs;
 import io.cfslab.store.Jdbc;
 import io.cfslab.store.ScenarioEntry;
 import io.swagger.v3.oas.annotations.Operation;
@@ -137,10 +138,12 @@ public class CgroupController {
     @Problems(value = {404, 409, 422}, notes = {"409: a name of a cgroup file (cgroup.*, cpu.*: EEXIST), or a read-only scenario (EPERM)", "422: a name of other characters than letters, digits, _ . - (EINVAL), a name over 255 bytes (ENAMETOOLONG), or a tree over the limits"})
     @PutMapping("/cgroups/{*path}")
     public Mono<ResponseEntity<Object>> write(@PathVariable String id, @PathVariable String path,
-                                              @RequestBody(required = false) String body, ServerHttpRequest request) {
+                                              @RequestBody(required = false) byte[] body, ServerHttpRequest request) {
         Target t = Target.of(path);
         MediaType type = request.getHeaders().getContentType();
-        boolean textPlain = type != null && MediaType.TEXT_PLAIN.isCompatibleWith(type);
+        // the body is bytes, not decoded (a charset parameter changes nothing): echo writes bytes and the kernel's
+        // parsers read them, so a byte that is not UTF-8 reaches the file's parser as it is
+        boolean textPlain = type != null && MediaType.TEXT_PLAIN.equalsTypeAndSubtype(type);
         if (t.file() == null && textPlain && !t.group().equals("/")) {
             // echo value > /web/tasks: a write, never a mkdir; the directory must exist and hold the file (ENOENT)
             t = t.asFile();
@@ -154,13 +157,15 @@ public class CgroupController {
         }
         if (!textPlain) {
             String file = t.file();
-            return Mono.error(ApiException.of(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Unsupported media type", "",
-                    "write " + file + " with Content-Type text/plain, as echo would", "EINVAL"));
+            return Mono.error(ApiException.of(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Unsupported media type",
+                    "/headers/Content-Type", "a cgroup file takes text/plain only (its bytes are written as echo writes"
+                            + " them), not " + (type == null ? "a body without Content-Type" : type.getType() + "/"
+                            + type.getSubtype()) + "; write " + file + " with Content-Type text/plain", "EINVAL")
+                    .header(HttpHeaders.ACCEPT, MediaType.TEXT_PLAIN_VALUE));
         }
         // the bytes as written, white space included: each file's parser takes what the kernel's takes (sscanf for
-        // cpu.max, kstrtoull/kstrtoll with one trailing newline for the number files)
-        String value = body == null ? "" : body;
-        return writeFile(id, t, value);
+        // cpu.max, kstrtoull/kstrtoll with one trailing newline for the number files), at most PAGE_SIZE of them
+        return writeFile(id, t, body == null ? new byte[0] : body);
     }
 
     /** Methods of a file: it can be read and written, not removed. */
@@ -276,7 +281,7 @@ public class CgroupController {
      * {@code echo value > group/file} for the scenario's cgroup version and kernel: the kernel's parsing and checks
      * ({@link CgroupFiles#write}, with cgroup v1's over the whole tree); the files are stored as they read back.
      */
-    private Mono<ResponseEntity<Object>> writeFile(String id, Target t, String value) {
+    private Mono<ResponseEntity<Object>> writeFile(String id, Target t, byte[] value) {
         return scenarios.edit(id, (doc, s) -> {
             CgroupFiles.Rules rules = CgroupFiles.Rules.of(s.kernel());
             CgroupSpec c = t.group().equals("/") ? CgroupFiles.newGroupV1("/") : find(s, t.group());
@@ -295,7 +300,7 @@ public class CgroupController {
                 String pointer = t.group().equals("/") ? "/path"
                         : "/cgroups/" + (i >= 0 ? i : cgroups.size()) + "/" + t.file();
                 throw ApiException.of(ProblemHandler.statusOf(List.of(new FieldProblem(pointer, e.reason(), e.errno()))),
-                        "Invalid write", pointer, "echo '" + shown(value) + "' > " + (t.group().equals("/") ? "" : t.group())
+                        "Invalid write", pointer, "echo '" + CgroupFiles.shown(value) + "' > " + (t.group().equals("/") ? "" : t.group())
                                 + "/" + t.file() + ": " + e.reason(), e.errno());
             }
             ObjectNode entry = i >= 0 ? (ObjectNode) cgroups.get(i) : cgroups.addObject().put("path", t.group());
@@ -398,12 +403,6 @@ public class CgroupController {
     /** cgroup v1's files of other names than cgroup.* / cpu.*: a group of such a name cannot exist there (EEXIST). */
     static final Set<String> V1_FILE_NAMES = CgroupFiles.V1_OTHER_FILES;
 
-    /** A written value as a message shows it: without echo's newline, at most 40 characters. */
-    private static String shown(String value) {
-        String v = value.endsWith("\n") ? value.substring(0, value.length() - 1) : value;
-        return v.length() > 40 ? v.substring(0, 40) + "…" : v;
-    }
-
     /**
      * The index of the first timeline entry that needs group {@code g} to exist at its time: a write to one of its
      * files, a move into it, or its rmdir; -1 if none. Removing the group would turn the stored scenario into one
@@ -414,11 +413,7 @@ public class CgroupController {
         JsonNode timeline = doc.get("timeline");
         if (timeline == null || !timeline.isArray()) return -1;
         for (int i = 0; i < timeline.size(); i++) {
-            JsonNode e = timeline.get(i);
-            String write = e.path("write").asString("");
-            int slash = write.lastIndexOf('/');
-            if (slash >= 0 && (slash == 0 ? "/" : write.substring(0, slash)).equals(g)) return i;
-            if (g.equals(e.path("to").asString(null)) || g.equals(e.path("rmdir").asString(null))) return i;
+            if (TimelineRefs.namingGroup(timeline.get(i), g) != null) return i;
         }
         return -1;
     }
