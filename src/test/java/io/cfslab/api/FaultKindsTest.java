@@ -27,6 +27,7 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 @AutoConfigureWebTestClient(timeout = "60s")
 class FaultKindsTest {
     @Autowired WebTestClient web;
+    @org.springframework.boot.test.web.server.LocalServerPort int port;
 
     /** One valid entry of every timeline kind, naming task {@code t} (or its instance 1) and group {@code /g}. */
     static final Map<String, String> ENTRY = Map.of(
@@ -206,5 +207,45 @@ class FaultKindsTest {
         }
         var stat = problem(web.get().uri(base + "cpu.stat").exchange(), HttpStatus.NOT_FOUND, "/path", "ENOENT");
         assertThat(stat.path("detail").asString()).as("v1's cpu.stat exists on 4.14: not modelled").contains("not model");
+    }
+
+    /**
+     * Item 12: every integer path segment and query parameter of the OpenAPI document is plain decimal in its one
+     * spelling: hex, a sign, a leading zero, an exponent or white space is 400 naming the parameter (0x1 and +1 were
+     * entry 1, 010 was 10), before the resource is looked up; the decimal spelling reaches the operation.
+     */
+    @Test
+    void everyIntegerParameterIsPlainDecimal() throws Exception {
+        OpenApiDocument api = new OpenApiDocument("http://127.0.0.1:" + port);
+        int checked = 0;
+        for (OpenApiDocument.Operation op : api.operations()) {
+            for (var param : op.parameters()) {
+                if (!param.path("schema").path("type").asString("").equals("integer")) continue;
+                String name = param.path("name").asString();
+                boolean inPath = param.path("in").asString().equals("path");
+                for (String bad : List.of("0x1", "+1", "010", "00", "1e0", "%201", "%23", "-0", "1.0", "18446744073709551616")) {
+                    String uri = uri(op, name, bad, inPath);
+                    var spec = web.method(org.springframework.http.HttpMethod.valueOf(op.method())).uri(java.net.URI.create("http://127.0.0.1:" + port + uri))
+                            .exchange();
+                    var p = problem(spec, HttpStatus.BAD_REQUEST, "/" + name, "EINVAL");
+                    assertThat(p.path("detail").asString()).as(op.method() + " " + uri).contains(name);
+                }
+                int status = web.method(org.springframework.http.HttpMethod.valueOf(op.method()))
+                        .uri(java.net.URI.create("http://127.0.0.1:" + port + uri(op, name, "1", inPath))).exchange().returnResult(byte[].class)
+                        .getStatus().value();
+                assertThat(status).as(op.method() + " " + op.path() + " with " + name + "=1").isNotEqualTo(400);
+                checked++;
+            }
+        }
+        assertThat(checked).as("the integer parameters: timeline index, repeat").isGreaterThanOrEqualTo(6);
+    }
+
+    /** The operation's URI with {@code value} for {@code name} and "nope" for every other path parameter. */
+    static String uri(OpenApiDocument.Operation op, String name, String value, boolean inPath) {
+        String path = op.path();
+        for (String p : op.pathParameters()) {
+            path = path.replace("{" + p + "}", p.equals(name) ? value : "nope");
+        }
+        return inPath ? path : path + "?" + name + "=" + value;
     }
 }
