@@ -169,8 +169,10 @@ class BadInputTest {
             assertThat(problem(spec, HttpStatus.BAD_REQUEST, "", "EINVAL").path("detail").asString())
                     .as(op[0] + " " + op[1]).contains("not valid UTF-8");
         }
-        problem(web.put().uri("/api/scenarios/" + id + "/cgroups/a/cpu.max").contentType(MediaType.TEXT_PLAIN)
-                .bodyValue(new byte[] {'5', '0', '0', '0', (byte) 0xff}).exchange(), HttpStatus.BAD_REQUEST, "", "EINVAL");
+        // a cgroup file's body is bytes, as the kernel reads them (FaultKindsTest): cpu.max's sscanf reads the quota's
+        // digits and ignores the byte 0xff after them, as the kernel does
+        web.put().uri("/api/scenarios/" + id + "/cgroups/a/cpu.max").contentType(MediaType.TEXT_PLAIN)
+                .bodyValue(new byte[] {'5', '0', '0', '0', (byte) 0xff}).exchange().expectStatus().isNoContent();
     }
 
     @Test

@@ -248,4 +248,80 @@ class FaultKindsTest {
         }
         return inPath ? path : path + "?" + name + "=" + value;
     }
+
+    /** A valid scenario with every section an integer field lives in. */
+    static final String BASE = """
+            {"name": "ints", "seed": 1, "duration": "100ms", "machine": {"profile": "generic", "cpus": 1, "sockets": 1},
+             "kernel": {"bandwidth_slice_us": 5000, "sched_rt_runtime_us": 950000, "sched_rt_period_us": 1000000},
+             "tasks": [{"name": "t", "count": 1, "policy": "fifo", "priority": 10, "workload": {"kind": "hog"}}],
+             "record": {"max_series_tasks": 1, "max_series_cgroups": 1, "max_distribute_calls": 1}}
+            """;
+
+    /** The problem at {@code pointer} among a refusal's {@code errors}. */
+    tools.jackson.databind.JsonNode problemAt(String uri, String body, String pointer) {
+        var spec = web.post().uri(uri).contentType(MediaType.APPLICATION_JSON).bodyValue(body).exchange();
+        var p = problem(spec, HttpStatus.UNPROCESSABLE_CONTENT, null, null);
+        for (var e : p.path("errors")) if (e.path("pointer").asString().equals(pointer)) return e;
+        throw new AssertionError("no problem at " + pointer + " in " + p);
+    }
+
+    /**
+     * Item 13: the same fault of an integer gets the same errno in every document and operation: not an integer is
+     * EINVAL, an integer out of its range ERANGE (2^64 as a seed was EINVAL for a run, no errno in a scenario or an
+     * experiment), except a sysctl's, which its handler refuses with EINVAL (sched_rt_runtime_us -2 and
+     * sched_rt_period_us 0 had no errno), and a priority, which sched_setscheduler() refuses with EINVAL; for each
+     * integer field of a scenario (stored, inline in a run, inline in an experiment) and of run and experiment requests.
+     */
+    @Test
+    void everyIntegerFieldHasOneErrnoPerFault() {
+        var json = ApiTestSupport.JSON;
+        String huge = "18446744073709551616";
+        record Field(String pointer, String rangeErrno, List<String> outOfRange) { }
+        List<Field> fields = List.of(new Field("/seed", "ERANGE", List.of(huge)),
+                new Field("/machine/cpus", "ERANGE", List.of(huge, "0")), new Field("/machine/sockets", "ERANGE", List.of(huge, "0")),
+                new Field("/kernel/bandwidth_slice_us", "EINVAL", List.of(huge, "0")),
+                new Field("/kernel/sched_rt_runtime_us", "EINVAL", List.of(huge, "-2")),
+                new Field("/kernel/sched_rt_period_us", "EINVAL", List.of(huge, "0")),
+                new Field("/tasks/0/count", "ERANGE", List.of(huge, "0")), new Field("/tasks/0/priority", "EINVAL", List.of(huge, "100")),
+                new Field("/record/max_series_tasks", "ERANGE", List.of(huge, "-1")),
+                new Field("/record/max_series_cgroups", "ERANGE", List.of(huge, "-1")),
+                new Field("/record/max_distribute_calls", "ERANGE", List.of(huge, "-1")));
+        for (Field f : fields) {
+            List<String> values = new ArrayList<>(f.outOfRange());
+            values.addAll(List.of("\"1\"", "1.5", "true"));
+            for (String v : values) {
+                String errno = f.outOfRange().contains(v) ? f.rangeErrno() : "EINVAL";
+                var doc = (tools.jackson.databind.node.ObjectNode) json.readTree(BASE);
+                var parent = (tools.jackson.databind.node.ContainerNode<?>) doc.at(f.pointer().substring(0, f.pointer().lastIndexOf('/')));
+                String key = f.pointer().substring(f.pointer().lastIndexOf('/') + 1);
+                var value = json.readTree(v);
+                if (parent instanceof tools.jackson.databind.node.ObjectNode o) o.set(key, value);
+                String scenario = doc.toString();
+                String what = f.pointer() + " = " + v;
+                assertThat(problemAt("/api/scenarios", scenario, f.pointer()).path("errno").asString()).as("scenario " + what).isEqualTo(errno);
+                assertThat(problemAt("/api/runs", "{\"scenario\": " + scenario + "}", "/scenario" + f.pointer())
+                        .path("errno").asString()).as("run " + what).isEqualTo(errno);
+                assertThat(problemAt("/api/experiments", "{\"name\": \"e\", \"scenario\": " + scenario
+                        + ", \"repeats\": 1, \"arms\": [{\"name\": \"base\"}]}", "/scenario" + f.pointer()).path("errno").asString())
+                        .as("experiment " + what).isEqualTo(errno);
+            }
+        }
+        // the requests' own integers: seed and repeats of a run and of an experiment
+        for (String v : List.of(huge, "-" + huge, "\"1\"", "1.5")) {
+            String errno = v.startsWith("\"") || v.contains(".") ? "EINVAL" : "ERANGE";
+            assertThat(problemAt("/api/runs", "{\"scenario\": " + BASE + ", \"seed\": " + v + "}", "/seed").path("errno")
+                    .asString()).as("run seed " + v).isEqualTo(errno);
+            assertThat(problemAt("/api/experiments", "{\"name\": \"e\", \"scenario\": " + BASE + ", \"seed\": " + v
+                    + ", \"repeats\": 1, \"arms\": [{\"name\": \"base\"}]}", "/seed").path("errno").asString())
+                    .as("experiment seed " + v).isEqualTo(errno);
+        }
+        for (String v : List.of(huge, "0", "101", "\"1\"", "1.5")) {
+            String errno = v.startsWith("\"") || v.contains(".") ? "EINVAL" : "ERANGE";
+            assertThat(problemAt("/api/runs", "{\"scenario\": " + BASE + ", \"repeats\": " + v + "}", "/repeats").path("errno")
+                    .asString()).as("run repeats " + v).isEqualTo(errno);
+            assertThat(problemAt("/api/experiments", "{\"name\": \"e\", \"scenario\": " + BASE + ", \"repeats\": " + v
+                    + ", \"arms\": [{\"name\": \"base\"}]}", "/repeats").path("errno").asString())
+                    .as("experiment repeats " + v).isEqualTo(errno);
+        }
+    }
 }
