@@ -110,26 +110,42 @@ public class CgroupController {
     @GetMapping("/cgroups/{*path}")
     public Mono<ResponseEntity<Object>> read(@PathVariable String id, @PathVariable String path,
                                              ServerHttpRequest request) {
-        Target target = Target.of(path);
         return jdbc.call(() -> {
-            ScenarioEntry entry = scenarios.get(id);
-            Scenario s = scenarios.parse(entry);
-            Target t = target.file() == null && CgroupFiles.Rules.of(s.kernel()).cgroupVersion() == 1
-                    && find(s, target.group()) == null && V1_FILE_NAMES.contains(target.last()) ? target.asFile() : target;
-            CgroupSpec c = find(s, t.group());
-            if (c == null && !t.group().equals("/")) throw enoent(t.group());
-            if (t.file() == null) {
-                return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).<Object>body(groupView(s, t.group(), c, children(s, t.group()), tasksIn(s, t.group())));
+            Found f = locate(id, path);
+            if (f.target().file() == null) {
+                String g = f.target().group();
+                return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).<Object>body(groupView(f.scenario(), g,
+                        f.group(), children(f.scenario(), g), tasksIn(f.scenario(), g)));
             }
-            CgroupFiles.Rules rules = CgroupFiles.Rules.of(s.kernel());
-            if (firstFileDecides(rules, t.file(), ScenarioDocs.readObject(entry.document(), ""))) {
-                rules = rules.withCgroupVersion(1); // as a write of it would find it: v1's default
-                if (c != null) c = CgroupFiles.newGroupV1(c.path());
-            }
-            checkFileHere(t, rules);
-            if (c == null) c = CgroupFiles.newGroupV1("/"); // v1's root has the files (checkFileHere: v2's has none)
-            return ResponseEntity.ok().contentType(MediaType.TEXT_PLAIN).<Object>body(fileValue(c, t.file()) + "\n");
+            return ResponseEntity.ok().contentType(MediaType.TEXT_PLAIN).<Object>body(fileValue(f.group(), f.target().file()) + "\n");
         });
+    }
+
+    /** A group or file as GET finds it: the scenario, the target, and the group's state (or a file's group's). */
+    record Found(Scenario scenario, Target target, CgroupSpec group) { }
+
+    /**
+     * Finds what {@code path} names in scenario {@code id}, as a GET reads it (blocking: call it on the JDBC
+     * scheduler); every method looks its resource up this way first, so that each answers 404 where GET does.
+     * @throws ApiException 404 {@code ENOENT}: no such scenario, group, or file in this scenario's version and kernel
+     */
+    Found locate(String id, String path) {
+        Target target = Target.of(path);
+        ScenarioEntry entry = scenarios.get(id);
+        Scenario s = scenarios.parse(entry);
+        Target t = target.file() == null && CgroupFiles.Rules.of(s.kernel()).cgroupVersion() == 1
+                && find(s, target.group()) == null && V1_FILE_NAMES.contains(target.last()) ? target.asFile() : target;
+        CgroupSpec c = find(s, t.group());
+        if (c == null && !t.group().equals("/")) throw enoent(t.group());
+        if (t.file() == null) return new Found(s, t, c);
+        CgroupFiles.Rules rules = CgroupFiles.Rules.of(s.kernel());
+        if (firstFileDecides(rules, t.file(), ScenarioDocs.readObject(entry.document(), ""))) {
+            rules = rules.withCgroupVersion(1); // as a write of it would find it: v1's default
+            if (c != null) c = CgroupFiles.newGroupV1(c.path());
+        }
+        checkFileHere(t, rules);
+        if (c == null) c = CgroupFiles.newGroupV1("/"); // v1's root has the files (checkFileHere: v2's has none)
+        return new Found(s, t, c);
     }
 
     @Operation(summary = "mkdir -p a group, or write a file (text/plain body)")
@@ -175,12 +191,14 @@ public class CgroupController {
 
     @Operation(summary = "The methods a group or file allows (a file cannot be deleted)")
     @ApiResponse(responseCode = "200", description = "Allow lists them")
-    @Problems(value = 404, notes = "404: the scenario does not exist (RequestEdgeFilter)")
+    @Problems(value = 404, notes = "404: the scenario, group or file does not exist, as GET answers (ResourceMethods)")
     @RequestMapping(path = "/cgroups/{*path}", method = RequestMethod.OPTIONS)
     public ResponseEntity<Void> options(@PathVariable String path) {
-        return ResponseEntity.ok().header(HttpHeaders.ALLOW, Target.of(path).file() == null ? GROUP_ALLOW : FILE_ALLOW)
-                .build();
+        return ResponseEntity.ok().header(HttpHeaders.ALLOW, allowOf(path)).build();
     }
+
+    /** @return the methods {@code …/cgroups/{path}} answers: a file's, or a group's (which can be removed) */
+    static String allowOf(String path) { return Target.of(path).file() == null ? GROUP_ALLOW : FILE_ALLOW; }
 
     @Operation(summary = "rmdir a group: 409 EBUSY while it has children or tasks")
     @ApiResponse(responseCode = "204", description = "removed")
@@ -192,8 +210,11 @@ public class CgroupController {
         Target t = given.file() != null && !FILES.contains(given.file())
                 ? new Target((given.group().equals("/") ? "" : given.group()) + "/" + given.file(), null) : given;
         if (t.file() != null) {
-            return Mono.error(ApiException.of(HttpStatus.METHOD_NOT_ALLOWED, "Not a directory", "/path",
-                    t.file() + " is a file; only groups can be removed", "ENOTDIR").header(HttpHeaders.ALLOW, FILE_ALLOW));
+            // the file is looked up first, as GET finds it (404 for a missing group or a file this scenario lacks):
+            // rmdir of a path that does not exist is ENOENT in the kernel too
+            return jdbc.call(() -> locate(id, path)).then(Mono.error(ApiException.of(HttpStatus.METHOD_NOT_ALLOWED,
+                    "Not a directory", "/path", t.file() + " is a file; only groups can be removed", "ENOTDIR")
+                    .header(HttpHeaders.ALLOW, FILE_ALLOW)));
         }
         return scenarios.edit(id, (doc, s) -> {
             String g = t.group();

@@ -23,7 +23,8 @@ import org.springframework.test.web.reactive.server.WebTestClient;
  * timeline entry kind, every cgroup file of both versions, every resource.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-        "spring.datasource.url=jdbc:h2:mem:faultkinds-${random.uuid};DB_CLOSE_DELAY=-1", "cfslab.runs.execute=false"})
+        "spring.datasource.url=jdbc:h2:mem:faultkinds-${random.uuid};DB_CLOSE_DELAY=-1", "cfslab.runs.execute=false",
+        "cfslab.runs.queue.max=100000", "cfslab.runs.queue.max-per-client=0"})
 @AutoConfigureWebTestClient(timeout = "60s")
 class FaultKindsTest {
     @Autowired WebTestClient web;
@@ -323,5 +324,230 @@ class FaultKindsTest {
                     + ", \"arms\": [{\"name\": \"base\"}]}", "/repeats").path("errno").asString())
                     .as("experiment repeats " + v).isEqualTo(errno);
         }
+    }
+
+    static final List<org.springframework.http.HttpMethod> METHODS = List.of(org.springframework.http.HttpMethod.GET,
+            org.springframework.http.HttpMethod.HEAD, org.springframework.http.HttpMethod.POST,
+            org.springframework.http.HttpMethod.PUT, org.springframework.http.HttpMethod.PATCH,
+            org.springframework.http.HttpMethod.OPTIONS, org.springframework.http.HttpMethod.DELETE); // DELETE last
+
+    /** Fresh resources for one path: a stored scenario with group /g, task t and a timeline entry, a run, an experiment. */
+    Map<String, String> resources() {
+        String scenario = createScenario(web, """
+                {"name": "res", "duration": "100ms", "machine": {"cpus": 1}, "cgroups": [{"path": "/g"}],
+                 "tasks": [{"name": "t", "cgroup": "/g", "workload": {"kind": "hog"}}],
+                 "timeline": [{"at": "0s", "taskset": "t", "cpus": "0"}]}""");
+        String run = ApiTestSupport.submitRun(web, Map.of("scenarioId", scenario));
+        var res = web.post().uri("/api/experiments").contentType(MediaType.APPLICATION_JSON)
+                .bodyValue("{\"name\": \"e\", \"scenario_id\": \"" + scenario + "\", \"repeats\": 1, \"arms\": [{\"name\": \"base\"}]}")
+                .exchange().expectStatus().isAccepted().expectBody().returnResult();
+        String loc = res.getResponseHeaders().getLocation().toString();
+        return Map.of("scenarios", scenario, "runs", run, "experiments", loc.substring(loc.lastIndexOf('/') + 1));
+    }
+
+    /** The operation's path with the given resources' ids and names. */
+    static String concrete(String template, Map<String, String> ids) {
+        String top = template.split("/")[2];
+        return template.replace("/ready-made/{id}", "/ready-made/" + READY_MADE_EXPERIMENT)
+                .replace("{id}", ids.getOrDefault(top, "x")).replace("{path}", "g").replace("{file}", "cpu.max")
+                .replace("{name}", top.equals("scenarios") ? "t" : "distribute_cfs_runtime_ns").replace("{index}", "0");
+    }
+
+    static final String READY_MADE_EXPERIMENT = "throttle-models-large-tree";
+
+    org.springframework.test.web.reactive.server.EntityExchangeResult<byte[]> send(org.springframework.http.HttpMethod m,
+                                                                                 String uri, MediaType type, String body) {
+        var spec = web.method(m).uri(java.net.URI.create("http://127.0.0.1:" + port + uri));
+        var req = type == null ? spec : spec.contentType(type).bodyValue(body);
+        return req.exchange().expectBody().returnResult();
+    }
+
+    /**
+     * Item 8: every resource of the OpenAPI document answers, in every 405 and in OPTIONS, an {@code Allow} that lists
+     * exactly the methods it answers (those that are not 405), HEAD wherever GET is (a file's 405 listed DELETE, a
+     * task's lacked HEAD and OPTIONS).
+     */
+    @Test
+    void everyAllowListsExactlyWhatTheResourceAnswers() throws Exception {
+        OpenApiDocument api = new OpenApiDocument("http://127.0.0.1:" + port);
+        java.util.Set<String> templates = new java.util.TreeSet<>();
+        api.operations().forEach(op -> templates.add(op.path()));
+        for (String template : templates) {
+            Map<String, String> ids = resources();
+            String uri = concrete(template, ids);
+            java.util.Set<org.springframework.http.HttpMethod> answered = new java.util.HashSet<>();
+            List<String> allows = new ArrayList<>();
+            for (var m : METHODS) {
+                if (template.endsWith("/events") && (m == org.springframework.http.HttpMethod.GET
+                        || m == org.springframework.http.HttpMethod.HEAD)) {
+                    answered.add(m); // an event stream of a queued run never ends (RunEventsTest reads it)
+                    continue;
+                }
+                var r = send(m, uri, m == org.springframework.http.HttpMethod.PUT && template.endsWith("{file}")
+                        ? MediaType.TEXT_PLAIN : m == org.springframework.http.HttpMethod.POST || m == org.springframework.http.HttpMethod.PUT
+                        || m == org.springframework.http.HttpMethod.PATCH ? MediaType.APPLICATION_JSON : null, "50000");
+                int status = r.getStatus().value();
+                if (status != 405) answered.add(m);
+                if (status == 405 || m == org.springframework.http.HttpMethod.OPTIONS) {
+                    assertThat(r.getResponseHeaders().getFirst("Allow")).as(m + " " + uri + " (" + status + ")").isNotNull();
+                    allows.add(m + " " + status + ": " + r.getResponseHeaders().getFirst("Allow"));
+                }
+                if (m == org.springframework.http.HttpMethod.OPTIONS) assertThat(status).as("OPTIONS " + uri).isEqualTo(200);
+            }
+            String expected = ResourceMethods.format(answered);
+            assertThat(answered.contains(org.springframework.http.HttpMethod.HEAD))
+                    .as(uri + ": HEAD wherever GET").isEqualTo(answered.contains(org.springframework.http.HttpMethod.GET));
+            for (String a : allows) assertThat(a.substring(a.indexOf(": ") + 2)).as(uri + " " + a).isEqualTo(expected);
+        }
+    }
+
+    /**
+     * Item 9: every sub-resource of a missing resource, and every missing resource inside an existing one (a group, a
+     * file, a task, a timeline entry), is 404 ENOENT for every method, OPTIONS and methods it does not answer
+     * included (OPTIONS of a missing group was 200; DELETE of a missing group's cpu.max 405 ENOTDIR).
+     */
+    @Test
+    void everyMethodOfAMissingResourceIs404() throws Exception {
+        OpenApiDocument api = new OpenApiDocument("http://127.0.0.1:" + port);
+        Map<String, String> ids = resources();
+        List<String> missing = new ArrayList<>();
+        java.util.Set<String> templates = new java.util.TreeSet<>();
+        api.operations().forEach(op -> templates.add(op.path()));
+        for (String template : templates) {
+            if (!template.contains("{")) continue; // collections always exist
+            String top = template.split("/")[2];
+            missing.add(concrete(template, Map.of(top, "nope")).replace("/ready-made/" + READY_MADE_EXPERIMENT, "/ready-made/nope"));
+        }
+        String s = "/api/scenarios/" + ids.get("scenarios");
+        missing.addAll(List.of(s + "/cgroups/nope", s + "/cgroups/nope/cpu.max", s + "/cgroups/g/cpu.stat",
+                s + "/cgroups/g/cpu.nope", s + "/tasks/nope", s + "/timeline/99", s + "/timeline/-1"));
+        for (String uri : missing) {
+            for (var m : METHODS) {
+                boolean creates = m == org.springframework.http.HttpMethod.PUT && !uri.matches(".*/cpu\\.[a-z_.]+$");
+                boolean collection = m == org.springframework.http.HttpMethod.POST && uri.startsWith(s);
+                if (creates || collection) continue; // mkdir -p and POST make what is missing
+                MediaType type = m == org.springframework.http.HttpMethod.PUT ? MediaType.TEXT_PLAIN
+                        : m == org.springframework.http.HttpMethod.POST || m == org.springframework.http.HttpMethod.PATCH
+                        ? MediaType.APPLICATION_JSON : null;
+                var r = send(m, uri, type, type == MediaType.TEXT_PLAIN ? "50000" : "{}");
+                assertThat(r.getStatus().value()).as(m + " " + uri + ": " + (r.getResponseBody() == null ? ""
+                        : new String(r.getResponseBody(), StandardCharsets.UTF_8))).isEqualTo(404);
+                if (m != org.springframework.http.HttpMethod.HEAD) {
+                    assertThat(new String(r.getResponseBody(), StandardCharsets.UTF_8)).as(m + " " + uri).contains("\"errno\":\"ENOENT\"");
+                }
+            }
+        }
+    }
+
+    /** One request on its own connection, as raw bytes; its answer. */
+    KeepAliveAfterUnreadBodyTest.Response raw(String head, byte[] body) throws Exception {
+        try (java.net.Socket sock = ConnectionKindsTest.open(port)) {
+            ConnectionKindsTest.send(sock, head);
+            if (body != null) {
+                sock.getOutputStream().write(body);
+                sock.getOutputStream().flush();
+            }
+            return KeepAliveAfterUnreadBodyTest.Response.read(new java.io.BufferedInputStream(sock.getInputStream()), false);
+        }
+    }
+
+    /** The headers of a large POST and its first KB, then nothing: it holds a large-body slot (LargeBodyGate). */
+    java.net.Socket stalledLargePost() throws Exception {
+        java.net.Socket sock = ConnectionKindsTest.open(port);
+        ConnectionKindsTest.send(sock, "POST /api/scenarios HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                + "Content-Length: 300000\r\n\r\n" + " ".repeat(1024));
+        return sock;
+    }
+
+    /**
+     * Item 11: every refusal under /api says {@code Connection: close}, the large-body gate's 429 among them (it had
+     * none): a 400, 404, 405, 406, 414, 415, 422, 431 and the 429 of a third body over 256 KB, sent whole or waiting for
+     * 100 Continue (then answered at once: its body is never sent).
+     */
+    @Test
+    void everyRefusalClosesItsConnection() throws Exception {
+        String id = createScenario(web, V2);
+        Map<String, String> refusals = new java.util.LinkedHashMap<>();
+        refusals.put("GET /api/runs/%ff HTTP/1.1\r\nHost: x\r\n\r\n", "400");
+        refusals.put("GET /api/runs/nope HTTP/1.1\r\nHost: x\r\n\r\n", "404");
+        refusals.put("PATCH /api/runs HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n", "405");
+        refusals.put("DELETE /api/runs/nope HTTP/1.1\r\nHost: x\r\nAccept: image/png\r\n\r\n", "406");
+        refusals.put("GET /api/runs/" + "a".repeat(5000) + " HTTP/1.1\r\nHost: x\r\n\r\n", "414");
+        refusals.put("POST /api/runs HTTP/1.1\r\nHost: x\r\nContent-Type: text/csv\r\nContent-Length: 1\r\n\r\nx", "415");
+        refusals.put("PUT /api/scenarios/" + id + "/cgroups/g/cpu.max HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
+                + "Content-Length: 2\r\n\r\nzz", "422");
+        refusals.put("GET /api/runs HTTP/1.1\r\nHost: x\r\nX-Big: " + "a".repeat(20_000) + "\r\n\r\n", "431");
+        for (var e : refusals.entrySet()) {
+            var r = raw(e.getKey(), null);
+            assertThat(r.status()).as(e.getValue()).isEqualTo(Integer.parseInt(e.getValue()));
+            assertThat(r.headers().get("connection")).as(e.getValue()).isEqualToIgnoringCase("close");
+        }
+        List<java.net.Socket> slots = List.of(stalledLargePost(), stalledLargePost());
+        try {
+            Thread.sleep(500); // both slots taken
+            byte[] body = new byte[300_000];
+            java.util.Arrays.fill(body, (byte) ' ');
+            for (boolean expect : List.of(false, true)) {
+                var r = raw("POST /api/scenarios HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 300000\r\n"
+                        + (expect ? "Expect: 100-continue\r\n" : "") + "\r\n", expect ? null : body);
+                assertThat(r.status()).as("large body, expect " + expect).isEqualTo(429);
+                assertThat(r.headers().get("retry-after")).isEqualTo("1");
+                assertThat(r.headers().get("connection")).as("large body, expect " + expect).isEqualToIgnoringCase("close");
+                assertThat(new String(r.body(), StandardCharsets.UTF_8)).contains("\"errno\":\"EAGAIN\"");
+            }
+        } finally {
+            for (java.net.Socket sock : slots) sock.close();
+        }
+    }
+
+    /** The status line of the answer to one raw request. */
+    String statusLine(String request) throws Exception {
+        try (java.net.Socket sock = ConnectionKindsTest.open(port)) {
+            ConnectionKindsTest.send(sock, request);
+            var in = new java.io.BufferedReader(new java.io.InputStreamReader(sock.getInputStream(), StandardCharsets.ISO_8859_1));
+            return in.readLine();
+        }
+    }
+
+    /**
+     * Item 10: the status line names the server's version, whatever the client's: an HTTP/1.x request of a higher
+     * minor version is answered HTTP/1.1 (HTTP/1.2 was answered HTTP/1.2), HTTP/1.0 and 1.1 in their own, and another
+     * major version is 505 (HTTP/9.9 was answered HTTP/9.9 404), for every kind of answer.
+     */
+    @Test
+    void everyAnswerNamesTheServersHttpVersion() throws Exception {
+        for (String target : List.of("GET /api/runs", "GET /api/runs/nope", "PATCH /api/runs", "GET /api/runs/%ff",
+                "OPTIONS /api/runs")) {
+            for (String v : List.of("1.2", "1.9", "1.1", "1.0")) {
+                String line = statusLine(target + " HTTP/" + v + "\r\nHost: x\r\nContent-Length: 0\r\n\r\n");
+                assertThat(line).as(target + " HTTP/" + v).startsWith(v.equals("1.0") ? "HTTP/1.0 " : "HTTP/1.1 ");
+            }
+            for (String v : List.of("2.0", "3.0", "9.9", "0.9")) {
+                var r = raw(target + " HTTP/" + v + "\r\nHost: x\r\nContent-Length: 0\r\n\r\n", null);
+                assertThat(r.status()).as(target + " HTTP/" + v).isEqualTo(505);
+                assertThat(r.headers().get("content-type")).startsWith("application/problem+json");
+                assertThat(new String(r.body(), StandardCharsets.UTF_8)).contains("HTTP/1.1").contains("\"status\":505");
+                assertThat(statusLine(target + " HTTP/" + v + "\r\nHost: x\r\n\r\n")).startsWith("HTTP/1.1 505");
+            }
+        }
+    }
+
+    /**
+     * Item 15: a raw byte outside ASCII anywhere in the request target (UTF-8 or Latin-1, path or query) is 400 EINVAL
+     * at /path, never a name garbled through ISO-8859-1 (nöpe came back as nÃ¶pe); percent-encoded it is the name.
+     */
+    @Test
+    void aRawNonAsciiByteInTheTargetIs400() throws Exception {
+        String utf8 = new String("n\u00f6pe".getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
+        for (String target : List.of("/api/runs/" + utf8, "/api/runs/n\u00f6pe", "/api/runs?status=" + utf8,
+                "/api/scenarios/x/tasks/" + utf8)) {
+            var r = raw("GET " + target + " HTTP/1.1\r\nHost: x\r\n\r\n", null);
+            assertThat(r.status()).as(target).isEqualTo(400);
+            String body = new String(r.body(), StandardCharsets.UTF_8);
+            assertThat(body).as(target).contains("\"pointer\":\"/path\"").contains("\"errno\":\"EINVAL\"").doesNotContain("\u00c3");
+        }
+        var encoded = raw("GET /api/runs/n%C3%B6pe HTTP/1.1\r\nHost: x\r\n\r\n", null);
+        assertThat(encoded.status()).isEqualTo(404);
+        assertThat(new String(encoded.body(), StandardCharsets.UTF_8)).contains("run n\u00f6pe does not exist");
     }
 }
