@@ -195,7 +195,8 @@ public record ExperimentPlan(String name, String description, String scenarioId,
                 if (steps.size() < 4 && !(steps.size() == 3 && steps.get(2).equals("cpuacct.usage"))) {
                     return "metric " + metric + " names a file, not a number (e.g. …/cpu.stat/throttled_usec)";
                 }
-                String printed = ResultShape.problem(metric) != null ? null : cgroupKeyProblem(steps, s);
+                // the kernel's own keys first (a v2 scenario's misspelt key is named against v2's), then the result's
+                String printed = steps.size() == 4 || steps.get(2).equals("cpuacct.usage") ? cgroupKeyProblem(steps, s) : null;
                 if (printed != null) return printed + " (metric " + metric + ")";
             }
             case "tasks" -> {
