@@ -2,6 +2,7 @@ package io.cfslab.scenario;
 
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiPredicate;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -29,15 +30,10 @@ public final class TimelineRefs {
      * @return the key of {@code entry} that names {@code task} or one of its instances, or null
      */
     public static String namingTask(JsonNode entry, String task) {
-        for (String kind : KINDS) {
-            String key = TASK_KEY.get(kind);
-            if (key == null || !entry.has(kind)) continue;
-            String ref = entry.path(key).asString(null);
-            if (ref == null) continue;
+        return naming(entry, TASK_KEY, (kind, ref) -> {
             int slash = ref.lastIndexOf('/');
-            if (ref.equals(task) || (slash > 0 && ref.substring(0, slash).equals(task))) return key;
-        }
-        return null;
+            return ref.equals(task) || (slash > 0 && ref.substring(0, slash).equals(task));
+        });
     }
 
     /**
@@ -47,17 +43,20 @@ public final class TimelineRefs {
      *         rmdir), or null
      */
     public static String namingGroup(JsonNode entry, String group) {
+        return naming(entry, GROUP_KEY, (kind, ref) -> {
+            if (!kind.equals("write")) return ref.equals(group);
+            int slash = ref.lastIndexOf('/'); // the file's group
+            return slash >= 0 && (slash == 0 ? "/" : ref.substring(0, slash)).equals(group);
+        });
+    }
+
+    /** The key (of {@code keys}, per kind) of the entry's kind whose value {@code names} accepts, or null. */
+    private static String naming(JsonNode entry, Map<String, String> keys, BiPredicate<String, String> names) {
         for (String kind : KINDS) {
-            String key = GROUP_KEY.get(kind);
+            String key = keys.get(kind);
             if (key == null || !entry.has(kind)) continue;
             String ref = entry.path(key).asString(null);
-            if (ref == null) continue;
-            if (kind.equals("write")) {
-                int slash = ref.lastIndexOf('/');
-                if (slash < 0) continue;
-                ref = slash == 0 ? "/" : ref.substring(0, slash);
-            }
-            if (ref.equals(group)) return key;
+            if (ref != null && names.test(kind, ref)) return key;
         }
         return null;
     }

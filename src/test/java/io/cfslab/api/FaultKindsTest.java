@@ -308,21 +308,18 @@ class FaultKindsTest {
             }
         }
         // the requests' own integers: seed and repeats of a run and of an experiment
-        for (String v : List.of(huge, "-" + huge, "\"1\"", "1.5")) {
-            String errno = v.startsWith("\"") || v.contains(".") ? "EINVAL" : "ERANGE";
-            assertThat(problemAt("/api/runs", "{\"scenario\": " + BASE + ", \"seed\": " + v + "}", "/seed").path("errno")
-                    .asString()).as("run seed " + v).isEqualTo(errno);
-            assertThat(problemAt("/api/experiments", "{\"name\": \"e\", \"scenario\": " + BASE + ", \"seed\": " + v
-                    + ", \"repeats\": 1, \"arms\": [{\"name\": \"base\"}]}", "/seed").path("errno").asString())
-                    .as("experiment seed " + v).isEqualTo(errno);
-        }
-        for (String v : List.of(huge, "0", "101", "\"1\"", "1.5")) {
-            String errno = v.startsWith("\"") || v.contains(".") ? "EINVAL" : "ERANGE";
-            assertThat(problemAt("/api/runs", "{\"scenario\": " + BASE + ", \"repeats\": " + v + "}", "/repeats").path("errno")
-                    .asString()).as("run repeats " + v).isEqualTo(errno);
-            assertThat(problemAt("/api/experiments", "{\"name\": \"e\", \"scenario\": " + BASE + ", \"repeats\": " + v
-                    + ", \"arms\": [{\"name\": \"base\"}]}", "/repeats").path("errno").asString())
-                    .as("experiment repeats " + v).isEqualTo(errno);
+        for (String key : List.of("seed", "repeats")) {
+            List<String> values = key.equals("seed") ? List.of(huge, "-" + huge, "\"1\"", "1.5")
+                    : List.of(huge, "0", "101", "\"1\"", "1.5");
+            for (String v : values) {
+                String errno = v.startsWith("\"") || v.contains(".") ? "EINVAL" : "ERANGE";
+                String field = ", \"" + key + "\": " + v;
+                assertThat(problemAt("/api/runs", "{\"scenario\": " + BASE + field + "}", "/" + key).path("errno").asString())
+                        .as("run " + key + " " + v).isEqualTo(errno);
+                assertThat(problemAt("/api/experiments", "{\"name\": \"e\", \"scenario\": " + BASE + field
+                        + (key.equals("repeats") ? "" : ", \"repeats\": 1") + ", \"arms\": [{\"name\": \"base\"}]}", "/" + key)
+                        .path("errno").asString()).as("experiment " + key + " " + v).isEqualTo(errno);
+            }
         }
     }
 
