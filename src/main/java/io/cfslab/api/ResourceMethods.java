@@ -94,15 +94,28 @@ public class ResourceMethods implements WebFilter {
                         exchange))))); // filters' errors skip ProblemHandler's advice
     }
 
+    /** Every mapping's patterns with the methods it declares, read once: the mappings do not change after start-up. */
+    private volatile List<Map.Entry<PathPattern, Set<HttpMethod>>> routes;
+
+    private List<Map.Entry<PathPattern, Set<HttpMethod>>> routes() {
+        List<Map.Entry<PathPattern, Set<HttpMethod>>> r = routes;
+        if (r == null) {
+            List<Map.Entry<PathPattern, Set<HttpMethod>>> all = new java.util.ArrayList<>();
+            for (RequestMappingInfo info : mappings.getObject().getHandlerMethods().keySet()) {
+                Set<HttpMethod> m = new java.util.HashSet<>();
+                info.getMethodsCondition().getMethods().forEach(rm -> m.add(rm.asHttpMethod()));
+                for (PathPattern p : info.getPatternsCondition().getPatterns()) all.add(Map.entry(p, Set.copyOf(m)));
+            }
+            routes = r = List.copyOf(all);
+        }
+        return r;
+    }
+
     /** The mappings whose patterns match {@code path}, with the methods each declares. */
     private Map<PathPattern, Set<HttpMethod>> matching(PathContainer path) {
         Map<PathPattern, Set<HttpMethod>> out = new java.util.LinkedHashMap<>();
-        for (RequestMappingInfo info : mappings.getObject().getHandlerMethods().keySet()) {
-            for (PathPattern p : info.getPatternsCondition().getPatterns()) {
-                if (!p.matches(path)) continue;
-                Set<HttpMethod> m = out.computeIfAbsent(p, k -> new java.util.HashSet<>());
-                info.getMethodsCondition().getMethods().forEach(rm -> m.add(rm.asHttpMethod()));
-            }
+        for (var route : routes()) {
+            if (route.getKey().matches(path)) out.computeIfAbsent(route.getKey(), k -> new java.util.HashSet<>()).addAll(route.getValue());
         }
         return out;
     }
