@@ -49,7 +49,7 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 public class ApiDocs {
     /** Statuses every {@code /api} operation may answer (all as problems). */
-    public static final List<Integer> COMMON = List.of(400, 401, 406, 413, 414, 431);
+    public static final List<Integer> COMMON = List.of(400, 401, 406, 413, 414, 431, 505);
 
     /** Standard descriptions of the refusals. */
     static final Map<Integer, String> DESCRIPTIONS = Map.ofEntries(
@@ -70,7 +70,9 @@ public class ApiDocs {
                     + "ENAMETOOLONG, ...); errors lists every problem with its JSON pointer"),
             Map.entry(429, "Busy: two writes with bodies over 256 KB (or chunked) are being handled (Retry-After: 1), or, "
                     + "for runs, too many queued (cfslab.runs.queue.max, max-per-client; Retry-After: 30) (EAGAIN)"),
-            Map.entry(431, "Request header fields over 16 KB (E2BIG)"));
+            Map.entry(431, "Request header fields over 16 KB (E2BIG)"),
+            Map.entry(505, "An HTTP version of another major version than 1 (HTTP/2.0, HTTP/9.9 in an HTTP/1 request"
+                    + " line); the problem names HTTP/1.1 and the connection closes (HttpVersions)"));
 
     static final String PROBLEM_JSON = "application/problem+json";
 

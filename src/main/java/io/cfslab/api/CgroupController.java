@@ -6,6 +6,7 @@ import io.cfslab.scenario.InvalidValueException;
 import io.cfslab.scenario.Scenario;
 import io.cfslab.scenario.ScenarioParser;
 import io.cfslab.scenario.TaskSpec;
+import io.cfslab.scenario.TimelineRefs;
 import io.cfslab.store.Jdbc;
 import io.cfslab.store.ScenarioEntry;
 import io.swagger.v3.oas.annotations.Operation;
@@ -109,26 +110,42 @@ public class CgroupController {
     @GetMapping("/cgroups/{*path}")
     public Mono<ResponseEntity<Object>> read(@PathVariable String id, @PathVariable String path,
                                              ServerHttpRequest request) {
-        Target target = Target.of(path);
         return jdbc.call(() -> {
-            ScenarioEntry entry = scenarios.get(id);
-            Scenario s = scenarios.parse(entry);
-            Target t = target.file() == null && CgroupFiles.Rules.of(s.kernel()).cgroupVersion() == 1
-                    && find(s, target.group()) == null && V1_FILE_NAMES.contains(target.last()) ? target.asFile() : target;
-            CgroupSpec c = find(s, t.group());
-            if (c == null && !t.group().equals("/")) throw enoent(t.group());
-            if (t.file() == null) {
-                return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).<Object>body(groupView(s, t.group(), c, children(s, t.group()), tasksIn(s, t.group())));
+            Found f = locate(id, path);
+            if (f.target().file() == null) {
+                String g = f.target().group();
+                return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).<Object>body(groupView(f.scenario(), g,
+                        f.group(), children(f.scenario(), g), tasksIn(f.scenario(), g)));
             }
-            CgroupFiles.Rules rules = CgroupFiles.Rules.of(s.kernel());
-            if (firstFileDecides(rules, t.file(), ScenarioDocs.readObject(entry.document(), ""))) {
-                rules = rules.withCgroupVersion(1); // as a write of it would find it: v1's default
-                if (c != null) c = CgroupFiles.newGroupV1(c.path());
-            }
-            checkFileHere(t, rules);
-            if (c == null) c = CgroupFiles.newGroupV1("/"); // v1's root has the files (checkFileHere: v2's has none)
-            return ResponseEntity.ok().contentType(MediaType.TEXT_PLAIN).<Object>body(fileValue(c, t.file()) + "\n");
+            return ResponseEntity.ok().contentType(MediaType.TEXT_PLAIN).<Object>body(fileValue(f.group(), f.target().file()) + "\n");
         });
+    }
+
+    /** A group or file as GET finds it: the scenario, the target, and the group's state (or a file's group's). */
+    record Found(Scenario scenario, Target target, CgroupSpec group) { }
+
+    /**
+     * Finds what {@code path} names in scenario {@code id}, as a GET reads it (blocking: call it on the JDBC
+     * scheduler); every method looks its resource up this way first, so that each answers 404 where GET does.
+     * @throws ApiException 404 {@code ENOENT}: no such scenario, group, or file in this scenario's version and kernel
+     */
+    Found locate(String id, String path) {
+        Target target = Target.of(path);
+        ScenarioEntry entry = scenarios.get(id);
+        Scenario s = scenarios.parse(entry);
+        Target t = target.file() == null && CgroupFiles.Rules.of(s.kernel()).cgroupVersion() == 1
+                && find(s, target.group()) == null && V1_FILE_NAMES.contains(target.last()) ? target.asFile() : target;
+        CgroupSpec c = find(s, t.group());
+        if (c == null && !t.group().equals("/")) throw enoent(t.group());
+        if (t.file() == null) return new Found(s, t, c);
+        CgroupFiles.Rules rules = CgroupFiles.Rules.of(s.kernel());
+        if (firstFileDecides(rules, t.file(), ScenarioDocs.readObject(entry.document(), ""))) {
+            rules = rules.withCgroupVersion(1); // as a write of it would find it: v1's default
+            if (c != null) c = CgroupFiles.newGroupV1(c.path());
+        }
+        checkFileHere(t, rules);
+        if (c == null) c = CgroupFiles.newGroupV1("/"); // v1's root has the files (checkFileHere: v2's has none)
+        return new Found(s, t, c);
     }
 
     @Operation(summary = "mkdir -p a group, or write a file (text/plain body)")
@@ -137,10 +154,12 @@ public class CgroupController {
     @Problems(value = {404, 409, 422}, notes = {"409: a name of a cgroup file (cgroup.*, cpu.*: EEXIST), or a read-only scenario (EPERM)", "422: a name of other characters than letters, digits, _ . - (EINVAL), a name over 255 bytes (ENAMETOOLONG), or a tree over the limits"})
     @PutMapping("/cgroups/{*path}")
     public Mono<ResponseEntity<Object>> write(@PathVariable String id, @PathVariable String path,
-                                              @RequestBody(required = false) String body, ServerHttpRequest request) {
+                                              @RequestBody(required = false) byte[] body, ServerHttpRequest request) {
         Target t = Target.of(path);
         MediaType type = request.getHeaders().getContentType();
-        boolean textPlain = type != null && MediaType.TEXT_PLAIN.isCompatibleWith(type);
+        // the body is bytes, not decoded (a charset parameter changes nothing): echo writes bytes and the kernel's
+        // parsers read them, so a byte that is not UTF-8 reaches the file's parser as it is
+        boolean textPlain = type != null && MediaType.TEXT_PLAIN.equalsTypeAndSubtype(type);
         if (t.file() == null && textPlain && !t.group().equals("/")) {
             // echo value > /web/tasks: a write, never a mkdir; the directory must exist and hold the file (ENOENT)
             t = t.asFile();
@@ -154,13 +173,15 @@ public class CgroupController {
         }
         if (!textPlain) {
             String file = t.file();
-            return Mono.error(ApiException.of(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Unsupported media type", "",
-                    "write " + file + " with Content-Type text/plain, as echo would", "EINVAL"));
+            return Mono.error(ApiException.of(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Unsupported media type",
+                    "/headers/Content-Type", "a cgroup file takes text/plain only (its bytes are written as echo writes"
+                            + " them), not " + (type == null ? "a body without Content-Type" : type.getType() + "/"
+                            + type.getSubtype()) + "; write " + file + " with Content-Type text/plain", "EINVAL")
+                    .header(HttpHeaders.ACCEPT, MediaType.TEXT_PLAIN_VALUE));
         }
         // the bytes as written, white space included: each file's parser takes what the kernel's takes (sscanf for
-        // cpu.max, kstrtoull/kstrtoll with one trailing newline for the number files)
-        String value = body == null ? "" : body;
-        return writeFile(id, t, value);
+        // cpu.max, kstrtoull/kstrtoll with one trailing newline for the number files), at most PAGE_SIZE of them
+        return writeFile(id, t, body == null ? new byte[0] : body);
     }
 
     /** Methods of a file: it can be read and written, not removed. */
@@ -170,12 +191,14 @@ public class CgroupController {
 
     @Operation(summary = "The methods a group or file allows (a file cannot be deleted)")
     @ApiResponse(responseCode = "200", description = "Allow lists them")
-    @Problems(value = 404, notes = "404: the scenario does not exist (RequestEdgeFilter)")
+    @Problems(value = 404, notes = "404: the scenario, group or file does not exist, as GET answers (ResourceMethods)")
     @RequestMapping(path = "/cgroups/{*path}", method = RequestMethod.OPTIONS)
     public ResponseEntity<Void> options(@PathVariable String path) {
-        return ResponseEntity.ok().header(HttpHeaders.ALLOW, Target.of(path).file() == null ? GROUP_ALLOW : FILE_ALLOW)
-                .build();
+        return ResponseEntity.ok().header(HttpHeaders.ALLOW, allowOf(path)).build();
     }
+
+    /** @return the methods {@code …/cgroups/{path}} answers: a file's, or a group's (which can be removed) */
+    static String allowOf(String path) { return Target.of(path).file() == null ? GROUP_ALLOW : FILE_ALLOW; }
 
     @Operation(summary = "rmdir a group: 409 EBUSY while it has children or tasks")
     @ApiResponse(responseCode = "204", description = "removed")
@@ -187,8 +210,11 @@ public class CgroupController {
         Target t = given.file() != null && !FILES.contains(given.file())
                 ? new Target((given.group().equals("/") ? "" : given.group()) + "/" + given.file(), null) : given;
         if (t.file() != null) {
-            return Mono.error(ApiException.of(HttpStatus.METHOD_NOT_ALLOWED, "Not a directory", "/path",
-                    t.file() + " is a file; only groups can be removed", "ENOTDIR").header(HttpHeaders.ALLOW, FILE_ALLOW));
+            // the file is looked up first, as GET finds it (404 for a missing group or a file this scenario lacks):
+            // rmdir of a path that does not exist is ENOENT in the kernel too
+            return jdbc.call(() -> locate(id, path)).then(Mono.error(ApiException.of(HttpStatus.METHOD_NOT_ALLOWED,
+                    "Not a directory", "/path", t.file() + " is a file; only groups can be removed", "ENOTDIR")
+                    .header(HttpHeaders.ALLOW, FILE_ALLOW)));
         }
         return scenarios.edit(id, (doc, s) -> {
             String g = t.group();
@@ -276,7 +302,7 @@ public class CgroupController {
      * {@code echo value > group/file} for the scenario's cgroup version and kernel: the kernel's parsing and checks
      * ({@link CgroupFiles#write}, with cgroup v1's over the whole tree); the files are stored as they read back.
      */
-    private Mono<ResponseEntity<Object>> writeFile(String id, Target t, String value) {
+    private Mono<ResponseEntity<Object>> writeFile(String id, Target t, byte[] value) {
         return scenarios.edit(id, (doc, s) -> {
             CgroupFiles.Rules rules = CgroupFiles.Rules.of(s.kernel());
             CgroupSpec c = t.group().equals("/") ? CgroupFiles.newGroupV1("/") : find(s, t.group());
@@ -295,7 +321,7 @@ public class CgroupController {
                 String pointer = t.group().equals("/") ? "/path"
                         : "/cgroups/" + (i >= 0 ? i : cgroups.size()) + "/" + t.file();
                 throw ApiException.of(ProblemHandler.statusOf(List.of(new FieldProblem(pointer, e.reason(), e.errno()))),
-                        "Invalid write", pointer, "echo '" + shown(value) + "' > " + (t.group().equals("/") ? "" : t.group())
+                        "Invalid write", pointer, "echo '" + CgroupFiles.shown(value) + "' > " + (t.group().equals("/") ? "" : t.group())
                                 + "/" + t.file() + ": " + e.reason(), e.errno());
             }
             ObjectNode entry = i >= 0 ? (ObjectNode) cgroups.get(i) : cgroups.addObject().put("path", t.group());
@@ -398,12 +424,6 @@ public class CgroupController {
     /** cgroup v1's files of other names than cgroup.* / cpu.*: a group of such a name cannot exist there (EEXIST). */
     static final Set<String> V1_FILE_NAMES = CgroupFiles.V1_OTHER_FILES;
 
-    /** A written value as a message shows it: without echo's newline, at most 40 characters. */
-    private static String shown(String value) {
-        String v = value.endsWith("\n") ? value.substring(0, value.length() - 1) : value;
-        return v.length() > 40 ? v.substring(0, 40) + "…" : v;
-    }
-
     /**
      * The index of the first timeline entry that needs group {@code g} to exist at its time: a write to one of its
      * files, a move into it, or its rmdir; -1 if none. Removing the group would turn the stored scenario into one
@@ -414,11 +434,7 @@ public class CgroupController {
         JsonNode timeline = doc.get("timeline");
         if (timeline == null || !timeline.isArray()) return -1;
         for (int i = 0; i < timeline.size(); i++) {
-            JsonNode e = timeline.get(i);
-            String write = e.path("write").asString("");
-            int slash = write.lastIndexOf('/');
-            if (slash >= 0 && (slash == 0 ? "/" : write.substring(0, slash)).equals(g)) return i;
-            if (g.equals(e.path("to").asString(null)) || g.equals(e.path("rmdir").asString(null))) return i;
+            if (TimelineRefs.namingGroup(timeline.get(i), g) != null) return i;
         }
         return -1;
     }

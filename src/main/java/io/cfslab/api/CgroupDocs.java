@@ -64,6 +64,8 @@ final class CgroupDocs {
                 + "stored document, e.g. /cgroups/2/cpu.max");
         Operation delete = new Operation().operationId("removeCgroupFile").addTagsItem("cgroup-controller")
                 .summary("a file cannot be removed").parameters(new java.util.ArrayList<>(params)).responses(new ApiResponses());
+        ApiDocs.addProblem(delete, 404, "No such scenario, group, or file in this scenario's cgroup version or kernel"
+                + " (ENOENT), as GET answers: looked up before the 405");
         ApiDocs.addProblem(delete, 405, "A file, not a group (ENOTDIR); Allow: GET,HEAD,PUT,OPTIONS");
         Operation options = new Operation().operationId("optionsCgroupFile").addTagsItem("cgroup-controller")
                 .summary("the methods a file allows").parameters(new java.util.ArrayList<>(params))

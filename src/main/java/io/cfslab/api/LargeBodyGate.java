@@ -56,7 +56,10 @@ public class LargeBodyGate implements WebFilter {
             exchange.getResponse().getHeaders().set(HttpHeaders.RETRY_AFTER, "1");
             FieldProblem busy = new FieldProblem("", LARGE_PERMITS + " requests with bodies over " + LARGE_BODY_BYTES / 1024
                     + " KB are being read and checked; try again in a second", "EAGAIN");
-            return RequestSizeFilter.answerOrRefuse(exchange, HttpStatus.TOO_MANY_REQUESTS, "Busy", busy);
+            // closed, as every refusal under /api (CloseAfterErrorFilter): the body is read and dropped first, so that
+            // closing does not reset a client still sending it; a client that waits for 100 Continue never sends it
+            return RequestSizeFilter.refuseAndClose(exchange, HttpStatus.TOO_MANY_REQUESTS, "Busy", busy,
+                    "100-continue".equalsIgnoreCase(exchange.getRequest().getHeaders().getFirst(HttpHeaders.EXPECT)));
         }
         ServerWebExchange timed = exchange.mutate().request(new DeadlineRequest(exchange, bodyTimeout)).build();
         return chain.filter(timed).doFinally(signal -> slots.release());

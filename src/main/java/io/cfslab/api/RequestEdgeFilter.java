@@ -1,9 +1,5 @@
 package io.cfslab.api;
 
-import io.cfslab.store.ExperimentRepository;
-import io.cfslab.store.Jdbc;
-import io.cfslab.store.ReadyMadeExperiments;
-import io.cfslab.store.RunRepository;
 import java.util.List;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpHeaders;
@@ -23,9 +19,7 @@ import reactor.core.publisher.Mono;
  *       {@code /headers/Host} (RFC 9112 §3.2: a server MUST answer 400). HTTP/1.0 may leave it out.</li>
  *   <li>{@code OPTIONS *} (the server as a whole, RFC 9110 §9.3.7): 200 with {@code Allow} of every method the API
  *       uses and an empty body (Spring found no route: an HTML 404).</li>
- *   <li>{@code OPTIONS} on a scenario, run or experiment that does not exist (or anything below it): 404 problem
- *       {@code ENOENT}, as {@code GET} answers; Spring's own OPTIONS answered 200 with the route's {@code Allow}
- *       whatever the id.</li>
+ *   <li>({@code OPTIONS} of a resource that does not exist, and its {@code Allow}: {@link ResourceMethods}.)</li>
  *   <li>Spring's OPTIONS answer carries an empty {@code Accept-Patch} when no operation takes PATCH; RFC 5789 §3.1
  *       defines the field as a non-empty list of media types, so an empty one is dropped.</li>
  * </ul>
@@ -35,21 +29,6 @@ import reactor.core.publisher.Mono;
 public class RequestEdgeFilter implements WebFilter {
     /** What {@code OPTIONS *} lists: every method some operation of the API takes. */
     static final String SERVER_ALLOW = "GET,HEAD,POST,PUT,DELETE,OPTIONS";
-
-    private final Jdbc jdbc;
-    private final ScenarioService scenarios;
-    private final RunRepository runs;
-    private final ExperimentRepository experiments;
-    private final ReadyMadeExperiments readyMadeExperiments;
-
-    public RequestEdgeFilter(Jdbc jdbc, ScenarioService scenarios, RunRepository runs, ExperimentRepository experiments,
-                             ReadyMadeExperiments readyMadeExperiments) {
-        this.jdbc = jdbc;
-        this.scenarios = scenarios;
-        this.runs = runs;
-        this.experiments = experiments;
-        this.readyMadeExperiments = readyMadeExperiments;
-    }
 
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
@@ -79,23 +58,6 @@ public class RequestEdgeFilter implements WebFilter {
             if (patch != null && patch.stream().allMatch(String::isBlank)) exchange.getResponse().getHeaders().remove("Accept-Patch");
             return Mono.empty();
         });
-        String[] segs = request.getPath().value().substring("/api/".length()).split("/");
-        if (segs.length < 2 || segs[1].isEmpty()) return chain.filter(exchange);
-        String id = java.net.URLDecoder.decode(segs[1].replace("+", "%2B"), java.nio.charset.StandardCharsets.UTF_8);
-        Mono<Boolean> exists = switch (segs[0]) {
-            case "scenarios" -> jdbc.call(() -> {
-                scenarios.get(id);
-                return true;
-            });
-            case "runs" -> jdbc.call(() -> runs.findStatus(id).isPresent());
-            case "experiments" -> id.equals("ready-made")
-                    ? Mono.just(segs.length < 3 || readyMadeExperiments.find(segs[2]).isPresent())
-                    : jdbc.call(() -> experiments.find(id).isPresent());
-            default -> Mono.just(true);
-        };
-        return exists.onErrorResume(ApiException.class, e -> Mono.just(false)).flatMap(found -> found ? chain.filter(exchange)
-                : ProblemHandler.write(exchange, HttpStatus.NOT_FOUND, "Not found", new FieldProblem("/id",
-                        (segs[0].equals("experiments") && id.equals("ready-made") ? "ready-made experiment " + segs[2]
-                                : segs[0].substring(0, segs[0].length() - 1) + " " + id) + " does not exist", "ENOENT")));
+        return chain.filter(exchange); // OPTIONS of a missing resource: 404 (ResourceMethods)
     }
 }

@@ -64,15 +64,6 @@ public class RequestSizeFilter implements WebFilter {
         return chain.filter(exchange);
     }
 
-    /**
-     * Refuses a request whose body was not read: a body of known length (at most the limit) is read to its end
-     * while the answer goes out; a chunked one, which may not end, first (up to a cap), then the connection closes.
-     */
-    static Mono<Void> answerOrRefuse(ServerWebExchange exchange, HttpStatus status, String title, FieldProblem p) {
-        return exchange.getRequest().getHeaders().getContentLength() >= 0 ? answerWhileDraining(exchange, status, title, p)
-                : refuse(exchange, status, title, p);
-    }
-
     /** Beyond this a refused body is not read at all: the connection closes (the client may see a reset). */
     static final long MAX_DRAIN_BYTES = CloseAfterErrorFilter.MAX_DRAIN_BYTES;
 
@@ -93,8 +84,17 @@ public class RequestSizeFilter implements WebFilter {
      * was not read, see above), and closes the connection.
      */
     private static Mono<Void> refuse(ServerWebExchange exchange, HttpStatus status, String title, FieldProblem p) {
+        return refuseAndClose(exchange, status, title, p, status == HttpStatus.CONTENT_TOO_LARGE);
+    }
+
+    /**
+     * Answers with {@code Connection: close}: once the body is read and dropped (at most
+     * {@link CloseAfterErrorFilter#MAX_DRAIN_BYTES}), or at once when it will never be sent ({@code unsent}: the
+     * client waits for a 100 Continue, or a 413 whose body is not read).
+     */
+    static Mono<Void> refuseAndClose(ServerWebExchange exchange, HttpStatus status, String title, FieldProblem p,
+                                     boolean unsent) {
         exchange.getResponse().getHeaders().set(HttpHeaders.CONNECTION, "close");
-        boolean unsent = status == HttpStatus.CONTENT_TOO_LARGE;
         Mono<Void> answer = Mono.defer(() -> ProblemHandler.write(exchange, ProblemHandler.problem(status, title, List.of(p),
                 exchange)));
         return unsent ? answer : ProblemHandler.afterBody(exchange, answer);

@@ -26,6 +26,9 @@ import reactor.core.publisher.Mono;
  *   <li>a path under {@code /api} with a {@code ;}: 400 {@code EINVAL}, pointer {@code /path}. Spring drops
  *       matrix parameters ({@code /a;x/cpu.max} would write {@code /a/cpu.max}); cgroup names cannot hold
  *       a {@code ;} anyway.</li>
+ *   <li>a request target with a raw byte outside ASCII (RFC 3986 §2: a URI is ASCII, other bytes are
+ *       percent-encoded; RFC 9112 §3.2): 400 {@code EINVAL}, pointer {@code /path}. Netty reads the line as ISO-8859-1,
+ *       so raw UTF-8 ({@code /api/runs/nöpe}) came back garbled ({@code nÃ¶pe}) in the detail.</li>
  *   <li>a path or query whose percent-encoding is not valid UTF-8 ({@code %ff}, {@code %zz}): 400 {@code EINVAL},
  *       pointer {@code /path} or {@code /query}, instead of a U+FFFD in a name.</li>
  *   <li>an {@code Accept} header that is not a list of media types is ignored, as if absent; and
@@ -58,6 +61,13 @@ public class RequestTargetFilter implements WebFilter {
             return write(exchange, ProblemHandler.problem(HttpStatus.BAD_REQUEST, "Invalid path",
                     List.of(new FieldProblem("/path", "';' in the path: matrix parameters are not supported"
                             + " (and a cgroup name cannot contain ';')", "EINVAL")), exchange));
+        }
+        String nonAscii = nonAscii(exchange);
+        if (nonAscii != null) {
+            var problem = ProblemHandler.problem(HttpStatus.BAD_REQUEST, "Invalid path",
+                    List.of(new FieldProblem("/path", nonAscii, "EINVAL")), exchange);
+            problem.getBody().setInstance(java.net.URI.create(asciiTarget(path))); // its bytes, percent-encoded
+            return write(exchange, problem);
         }
         String badEncoding = invalidPercentEncoding(path, "path");
         if (badEncoding == null) badEncoding = invalidPercentEncoding(query, "query");
@@ -126,6 +136,36 @@ public class RequestTargetFilter implements WebFilter {
             return what + ": percent-encoded bytes are not valid UTF-8 (e.g. %ff, or a lone %80); encode each"
                     + " character's UTF-8 bytes (RFC 3986 2.5)";
         }
+    }
+
+    /**
+     * Why the request target holds a byte that is not printable ASCII, or null: Netty hands the request line on as
+     * ISO-8859-1, one character per byte, so such a byte is a character above U+007E here (or a control character).
+     */
+    static String nonAscii(ServerWebExchange exchange) {
+        Object nativeRequest = org.springframework.http.server.reactive.ServerHttpRequestDecorator
+                .getNativeRequest(exchange.getRequest());
+        String target = nativeRequest instanceof reactor.netty.http.server.HttpServerRequest http ? http.uri()
+                : exchange.getRequest().getURI().getRawPath();
+        if (target == null) return null;
+        for (int i = 0; i < target.length(); i++) {
+            char c = target.charAt(i);
+            if (c > 0x7e || c < 0x21) {
+                return "byte 0x" + Integer.toHexString(c & 0xff) + " at offset " + i + " of the request target: a URI is"
+                        + " ASCII (RFC 3986 2); percent-encode every other byte of a name's UTF-8 (ö is %C3%B6)";
+            }
+        }
+        return null;
+    }
+
+    /** A raw path with each byte outside printable ASCII percent-encoded (one character per byte: ISO-8859-1). */
+    static String asciiTarget(String raw) {
+        StringBuilder b = new StringBuilder();
+        for (char c : (raw == null ? "" : raw).toCharArray()) {
+            if (c > 0x7e || c < 0x21) b.append(String.format("%%%02X", c & 0xff));
+            else b.append(c);
+        }
+        return b.toString();
     }
 
     /** Methods that change what is stored: their Accept is checked before they run. */

@@ -116,8 +116,11 @@ public class RunController {
             Long seed = null;
             JsonNode seedNode = req.get("seed");
             if (seedNode != null && !seedNode.isNull()) {
-                if (!seedNode.isIntegralNumber() || !seedNode.canConvertToLong()) {
-                    problems.add(new FieldProblem("/seed", "seed must be an integer", "EINVAL"));
+                // the same check as a scenario's and an experiment's seed: the same fault, the same problem
+                io.cfslab.scenario.Problem p = io.cfslab.scenario.Integers.problem(seedNode, "/seed", "seed",
+                        Long.MIN_VALUE, Long.MAX_VALUE, io.cfslab.scenario.Integers.RANGE);
+                if (p != null) {
+                    problems.add(new FieldProblem(p.path(), p.reason(), p.errno()));
                 } else {
                     seed = seedNode.asLong();
                 }
@@ -125,8 +128,10 @@ public class RunController {
             int repeats = 1;
             JsonNode rep = req.get("repeats");
             if (rep != null && !rep.isNull()) {
-                if (!rep.isIntegralNumber() || !rep.canConvertToInt() || rep.intValue() < 1 || rep.intValue() > MAX_REPEATS) {
-                    problems.add(new FieldProblem("/repeats", "repeats must be an integer in 1.." + MAX_REPEATS, "ERANGE"));
+                io.cfslab.scenario.Problem p = io.cfslab.scenario.Integers.problem(rep, "/repeats", "repeats", 1,
+                        MAX_REPEATS, io.cfslab.scenario.Integers.RANGE);
+                if (p != null) {
+                    problems.add(new FieldProblem(p.path(), p.reason(), p.errno()));
                 } else {
                     repeats = rep.intValue();
                 }

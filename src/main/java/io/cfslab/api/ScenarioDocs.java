@@ -178,7 +178,8 @@ final class ScenarioDocs {
                         : count.canConvertToLong() ? count.longValue() : count.bigIntegerValue().signum() < 0 ? 0 : Long.MAX_VALUE;
                 if (c > Limits.MAX_TASKS) {
                     problems.add(new FieldProblem(prefix + "/tasks/" + i + "/count",
-                            "count " + count + " exceeds the limit of " + Limits.MAX_TASKS + " tasks", null));
+                            "count " + count + " exceeds the limit of " + Limits.MAX_TASKS + " tasks",
+                            io.cfslab.scenario.Integers.RANGE)); // as the parser's (an integer out of range)
                 }
                 total += Math.max(0, Math.min(c, Limits.MAX_TASKS + 1L));
             }

@@ -1,12 +1,12 @@
 package io.cfslab.api;
 
+import io.cfslab.scenario.TimelineRefs;
 import io.cfslab.store.Jdbc;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
-import java.util.List;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -87,12 +87,11 @@ public class ScenarioPartsController {
             if (i < 0) throw ApiException.notFound("task " + name, "/name");
             if (doc.get("timeline") instanceof ArrayNode tl) {
                 for (int k = 0; k < tl.size(); k++) {
-                    for (String action : List.of("move", "taskset", "chrt")) {
-                        if (name.equals(tl.get(k).path(action).asString(null))) {
-                            throw ApiException.of(HttpStatus.CONFLICT, "Busy", "/name",
-                                    "task " + name + " is used by timeline entry " + k + " (" + action
-                                            + "); remove that entry first", "EBUSY");
-                        }
+                    String key = TimelineRefs.namingTask(tl.get(k), name); // every kind that names a task (kill too)
+                    if (key != null) {
+                        throw ApiException.of(HttpStatus.CONFLICT, "Busy", "/name",
+                                "task " + name + " is used by timeline entry " + k + " (" + key
+                                        + "); remove that entry first", "EBUSY");
                     }
                 }
             }

@@ -102,8 +102,10 @@ public final class ExperimentParser {
         Long seed = null;
         JsonNode seedNode = value(o, "seed");
         if (seedNode != null) {
-            if (!seedNode.isIntegralNumber() || !seedNode.canConvertToLong()) {
-                problems.add(new Problem("/seed", "must be an integer (64 bits), not " + type(seedNode), null));
+            Problem p = io.cfslab.scenario.Integers.problem(seedNode, "/seed", "seed", Long.MIN_VALUE, Long.MAX_VALUE,
+                    io.cfslab.scenario.Integers.RANGE);
+            if (p != null) {
+                problems.add(p);
             } else {
                 seed = seedNode.longValue();
             }
@@ -173,7 +175,7 @@ public final class ExperimentParser {
         if (rn == null) {
             problems.add(new Problem("/repeats", "give the number of repeats per arm (1.." + Experiment.MAX_REPEATS + ")", null));
         } else if (!rn.isIntegralNumber()) {
-            problems.add(new Problem("/repeats", "must be an integer, not " + type(rn), null));
+            problems.add(new Problem("/repeats", "must be an integer, not " + type(rn), "EINVAL"));
         } else if (!rn.canConvertToInt() || rn.intValue() < 1 || rn.intValue() > Experiment.MAX_REPEATS) {
             problems.add(new Problem("/repeats", "repeats " + rn + " is outside 1.." + Experiment.MAX_REPEATS
                     + (rn.canConvertToInt() && rn.intValue() < 1 ? ": every arm needs at least one run" : ""), "ERANGE"));

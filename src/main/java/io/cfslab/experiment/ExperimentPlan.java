@@ -192,7 +192,12 @@ public record ExperimentPlan(String name, String description, String scenarioId,
                 if (s.cgroups().stream().noneMatch(c -> c.path().equals(steps.get(1))) && !steps.get(1).equals("/")) {
                     return "no cgroup " + steps.get(1) + " in the scenario (metric " + metric + "; write / inside a name as ~1)";
                 }
-                if (steps.size() < 4) return "metric " + metric + " names a file, not a number (e.g. …/cpu.stat/throttled_usec)";
+                if (steps.size() < 4 && !(steps.size() == 3 && steps.get(2).equals("cpuacct.usage"))) {
+                    return "metric " + metric + " names a file, not a number (e.g. …/cpu.stat/throttled_usec)";
+                }
+                // the kernel's own keys first (a v2 scenario's misspelt key is named against v2's), then the result's
+                String printed = steps.size() == 4 || steps.get(2).equals("cpuacct.usage") ? cgroupKeyProblem(steps, s) : null;
+                if (printed != null) return printed + " (metric " + metric + ")";
             }
             case "tasks" -> {
                 boolean found = false;
@@ -206,6 +211,40 @@ public record ExperimentPlan(String name, String description, String scenarioId,
                 }
             }
             default -> { }
+        }
+        return ResultShape.problem(metric); // a key no result has: a misspelt one (cpu.stat/usage_usecs, cpu.stats)
+    }
+
+    /**
+     * Whether the scenario's kernel prints the key a cgroups/ metric names, as {@code Kernel.cgroupStats()} writes a
+     * group's files: cgroup v2's {@code cpu.stat} keys or v1's ({@code throttled_time}, {@code burst_time} in ns, and
+     * {@code cpuacct.usage}), the burst keys with {@code burst_stats} (5.16+), {@code cpu.stat.local} with
+     * {@code cpu_stat_local} (6.6+). A key of the other version would be n/a in every run.
+     */
+    private static String cgroupKeyProblem(List<String> steps, Scenario s) {
+        boolean v1 = s.kernel().cgroupVersion() == 1;
+        String file = steps.get(2);
+        String kernel = "kernel " + s.kernel().version() + " on cgroup v" + s.kernel().cgroupVersion();
+        List<String> keys = new ArrayList<>();
+        switch (file) {
+            case "cpu.stat" -> {
+                keys.addAll(v1 ? List.of("nr_periods", "nr_throttled", "throttled_time")
+                        : List.of("usage_usec", "user_usec", "system_usec", "nr_periods", "nr_throttled", "throttled_usec"));
+                if (s.kernel().burstStats()) keys.addAll(v1 ? List.of("nr_bursts", "burst_time") : List.of("nr_bursts", "burst_usec"));
+            }
+            case "cpu.stat.local" -> {
+                if (s.kernel().cpuStatLocal()) keys.add(v1 ? "throttled_time" : "throttled_usec");
+            }
+            case "cpuacct.usage" -> {
+                return v1 ? null : kernel + " has no cpuacct.usage (cgroup v1's)";
+            }
+            default -> {
+                return null;
+            }
+        }
+        if (keys.isEmpty()) return kernel + " has no " + file;
+        if (!keys.contains(steps.get(3))) {
+            return kernel + " prints no " + steps.get(3) + " in " + file + " (its keys: " + String.join(", ", keys) + ")";
         }
         return null;
     }

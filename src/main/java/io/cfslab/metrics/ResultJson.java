@@ -131,6 +131,14 @@ public final class ResultJson {
                 .build();
     }
 
+    /**
+     * @param component a record component of the result's types ({@code throttledUsec}, {@code cpuStat})
+     * @return its key in the result JSON ({@code throttled_usec}, {@code cpu.stat}), as this class writes it
+     */
+    public static String jsonName(String component) { return NAMING.translate(component); }
+
+    private static final ContractNaming NAMING = new ContractNaming();
+
     /** snake_case, except the cgroup file components, which take the cgroupfs file names. */
     static final class ContractNaming extends PropertyNamingStrategies.SnakeCaseStrategy {
         private static final long serialVersionUID = 1L;

@@ -108,19 +108,24 @@ public final class CgroupFiles {
      * (6.17+, {@link Rules#quotaU64MaxIsMax()}); before, that value is EINVAL.
      */
     public static CpuMax parseCpuMax(String value, CpuMax current, long burstUs, boolean runtimeInfInMicroseconds) {
+        return parseCpuMax(value == null ? new byte[0] : value.getBytes(java.nio.charset.StandardCharsets.UTF_8), current,
+                burstUs, runtimeInfInMicroseconds);
+    }
+
+    /** {@link #parseCpuMax(String, CpuMax, long, boolean)} of the bytes written, as the kernel gets them. */
+    static CpuMax parseCpuMax(byte[] t, CpuMax current, long burstUs, boolean runtimeInfInMicroseconds) {
         // cpu_period_quota_parse(): sscanf(buf, "%20s %llu", tok, &period), then "%llu" or "max" for tok.
         // As lenient as the kernel: "10000 abc" keeps the period, a third field is ignored, "1000abc" is 1000; and as
         // strict: "%llu" takes no sign (lib/vsprintf.c vsscanf()), so "+5000" is EINVAL and a period "+100000" is kept.
         // The kernel reads bytes: the text's UTF-8 bytes are scanned with its ctype table (isSpace below), "%20s" takes
         // at most 20 bytes, and "%llu" every digit, wrapping modulo 2^64 (simple_strtoull() ignores
         // _parse_integer()'s overflow flag; kstrtoull() would say ERANGE, but cpu.max is not read with it).
-        byte[] t = value == null ? new byte[0] : value.getBytes(java.nio.charset.StandardCharsets.UTF_8);
         int n = t.length, i = 0;
         while (i < n && isSpace(t[i])) i++;
         int tokStart = i;
         while (i < n && !isSpace(t[i]) && i - tokStart < 20) i++;
         int tokEnd = i;
-        String tok = new String(t, tokStart, tokEnd - tokStart, java.nio.charset.StandardCharsets.UTF_8);
+        String tok = new String(t, tokStart, tokEnd - tokStart, java.nio.charset.StandardCharsets.ISO_8859_1);
         if (tokEnd == tokStart) throw einval("empty cpu.max value; expected \"<quota|max> [period]\"");
         long period = current == null ? CpuMax.DEFAULT.periodUs() : current.periodUs();
         while (i < n && isSpace(t[i])) i++;
@@ -162,7 +167,7 @@ public final class CgroupFiles {
         } else if (tok.equals("max")) {
             quota = CpuMax.MAX;
         } else {
-            throw einval("quota \"" + tok + "\" is neither a number of us nor \"max\"");
+            throw einval("quota \"" + shown(tok) + "\" is neither a number of us nor \"max\"");
         }
         checkBandwidth(period, quota, burstUs);
         return new CpuMax(quota, period);
@@ -269,8 +274,29 @@ public final class CgroupFiles {
      *                               {@code ENOENT} (no such file in this cgroup version or kernel), {@code EBUSY}
      */
     public static CgroupSpec write(CgroupSpec group, String file, String value, Rules rules, Hierarchy hierarchy) {
+        return write(group, file, value == null ? new byte[0] : value.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                rules, hierarchy);
+    }
+
+    /**
+     * {@link #write(CgroupSpec, String, String, Rules, Hierarchy)} of the bytes written, as the kernel gets them (the
+     * REST API's file PUT: a body is bytes, not text, so a byte that is not UTF-8 reaches the file's parser as it is).
+     * Checked in the kernel's order: the file exists (open(): ENOENT), the write fits kernfs's buffer
+     * ({@code atomic_write_len}, {@value #PAGE_SIZE} bytes: E2BIG), then the NUL-terminated buffer's parser.
+     *
+     * @throws InvalidValueException as the String form, and {@code E2BIG} for more than {@value #PAGE_SIZE} bytes
+     */
+    public static CgroupSpec write(CgroupSpec group, String file, byte[] bytes, Rules rules, Hierarchy hierarchy) {
         checkFile(file, rules);
-        value = asCString(value);
+        if (bytes.length > PAGE_SIZE) {
+            // kernfs_fop_write_iter(): cgroup_kf_ops.atomic_write_len is PAGE_SIZE, and a longer write is refused
+            // whole, before the file's own parser sees a byte
+            throw new InvalidValueException("a write of " + bytes.length + " bytes to " + file + " exceeds the "
+                    + PAGE_SIZE + " bytes cgroupfs takes at once (kernfs atomic_write_len, PAGE_SIZE)", "E2BIG");
+        }
+        byte[] raw = asCString(bytes);
+        // the number files' parsers see one character per byte (ISO-8859-1): a byte outside ASCII is no digit
+        String value = new String(raw, java.nio.charset.StandardCharsets.ISO_8859_1);
         boolean root = "/".equals(group.path());
         if (rules.cgroupVersion() == 2) {
             checkNotRoot(group.path(), file);
@@ -279,7 +305,7 @@ public final class CgroupFiles {
                     // cpu_max_write() keeps the current burst; 5.14 until 49217ea147df passed it in µs where
                     // tg_set_cfs_bandwidth() takes ns, so the burst it keeps is 1000× smaller
                     long burst = rules.burstUnitsBug() ? group.cpuMaxBurstUs() / 1000 : group.cpuMaxBurstUs();
-                    yield group.withCpuMax(parseCpuMax(value, group.cpuMax(), burst, rules.quotaU64MaxIsMax()))
+                    yield group.withCpuMax(parseCpuMax(raw, group.cpuMax(), burst, rules.quotaU64MaxIsMax()))
                             .withBurstUs(burst);
                 }
                 case CPU_MAX_BURST -> group.withBurstUs(parseBurst(value, group.cpuMax()));
@@ -384,6 +410,11 @@ public final class CgroupFiles {
                         + rules.cgroupVersion() + " (one scenario uses v1 or v2 files, not both)", "ENOENT");
             }
             throw new InvalidValueException("no file " + file + " in a cgroup; writable are " + String.join(", ", all), "ENOENT");
+        }
+        if (rules.cgroupVersion() == 2 && !rules.v2CpuFiles()) {
+            throw new InvalidValueException("no file " + file + " on kernel " + rules.version() + ": cgroup v2's cpu"
+                    + " controller (cpu.max, cpu.weight, cpu.weight.nice, cpu.stat) is 4.15+ (0d5936344f30); on 4.14 the"
+                    + " cpu controller is cgroup v1's (cpu.cfs_quota_us, cpu.cfs_period_us, cpu.shares)", "ENOENT");
         }
         if ((file.equals(CPU_MAX_BURST) || file.equals(CFS_BURST_US)) && !rules.burst()) {
             throw new InvalidValueException("no file " + file + " on kernel " + rules.version()
@@ -556,16 +587,37 @@ public final class CgroupFiles {
      * parser (sscanf, kstrtoull) reads a C string, so a write stops at its first NUL byte ({@code "100\0"} is 100;
      * {@code "50000\0 5000"} is a quota with the period kept).
      */
-    static String asCString(String value) {
-        if (value == null) return null;
-        int nul = value.indexOf('\0');
-        return nul < 0 ? value : value.substring(0, nul);
+    static byte[] asCString(byte[] value) {
+        for (int i = 0; i < value.length; i++) if (value[i] == 0) return java.util.Arrays.copyOf(value, i);
+        return value;
+    }
+
+    /** kernfs's buffer for one write: {@code atomic_write_len} of cgroup_kf_ops, PAGE_SIZE (4096 bytes on x86-64). */
+    public static final int PAGE_SIZE = 4096;
+
+    /**
+     * A written value (bytes, or one character per byte) as a message shows it: at most 40 bytes, a byte outside printable
+     * ASCII as {@code \xNN} (as printf writes it).
+     */
+    public static String shown(byte[] bytes) {
+        int n = bytes.length > 0 && bytes[bytes.length - 1] == '\n' ? bytes.length - 1 : bytes.length; // echo's newline
+        return shown(new String(bytes, 0, n, java.nio.charset.StandardCharsets.ISO_8859_1));
+    }
+
+    static String shown(String bytes) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < Math.min(40, bytes.length()); i++) {
+            char ch = bytes.charAt(i);
+            if (ch >= 0x20 && ch < 0x7f) b.append(ch);
+            else b.append(String.format("\\x%02x", (int) ch & 0xff));
+        }
+        return bytes.length() > 40 ? b + "…" : b.toString();
     }
 
     private static long s64(String value, String what) {
         String t = value == null ? "" : value;
         if (t.endsWith("\n")) t = t.substring(0, t.length() - 1);
-        String shown = t.length() > 40 ? t.substring(0, 40) + "…" : t;
+        String shown = shown(t);
         boolean neg = t.startsWith("-");
         BigInteger v = neg ? (t.startsWith("-+") ? null : kstrtoull(t.substring(1))) : kstrtoull(t);
         if (v == null) throw einval(what + " \"" + shown + "\" is not a number");
@@ -585,6 +637,13 @@ public final class CgroupFiles {
          * interface of tg_set_bandwidth(), kernel/sched/core.c), so that {@code 18446744073709551615} is {@code max}.
          */
         public boolean quotaU64MaxIsMax() { return atLeast(version, 6, 17); }
+
+        /**
+         * Whether cgroup v2 has the cpu controller's files: 4.15+ (0d5936344f30 gave the cpu controller its cgroup2
+         * interface, cpu.max, cpu.weight, cpu.weight.nice and cpu.stat's bandwidth keys; 041cd640b2f3, in the same
+         * release, cpu.stat's usage keys). On 4.14 a cgroup2 directory has no cpu.* file at all.
+         */
+        public boolean v2CpuFiles() { return atLeast(version, 4, 15); }
 
         /** @return these rules for cgroup version {@code v} (1 or 2) */
         public Rules withCgroupVersion(int v) {
@@ -631,7 +690,8 @@ public final class CgroupFiles {
         String[][] known = {
                 // name, cgroup version (0 both), since
                 {"cpu.idle", "0", "5.15"}, {"cpu.uclamp.min", "0", "5.3"}, {"cpu.uclamp.max", "0", "5.3"},
-                {"cpu.stat", "0", "4.14"}, {"cpu.stat.local", "2", "6.8"}, {"cpu.weight.nice", "2", "4.15"},
+                {"cpu.stat", "1", "4.14"}, {"cpu.stat", "2", "4.15"}, {"cpu.stat.local", "2", "6.8"},
+                {"cpu.weight.nice", "2", "4.15"},
                 {"cpu.pressure", "2", "4.20"}, {"cgroup.procs", "0", "4.14"}, {"cgroup.controllers", "2", "4.14"},
                 {"cgroup.subtree_control", "2", "4.14"}, {"cgroup.events", "2", "4.14"}, {"cgroup.type", "2", "4.14"},
                 {"cgroup.threads", "2", "4.14"}, {"cgroup.max.depth", "2", "4.14"}, {"cgroup.max.descendants", "2", "4.14"},
@@ -642,6 +702,10 @@ public final class CgroupFiles {
         for (String[] k : known) {
             if (!k[0].equals(file)) continue;
             int version = Integer.parseInt(k[1]);
+            if (version != 0 && version != rules.cgroupVersion() && java.util.Arrays.stream(known)
+                    .anyMatch(o -> o[0].equals(file) && Integer.parseInt(o[1]) == rules.cgroupVersion())) {
+                continue; // the file exists in both versions, from different releases: this version's entry decides
+            }
             if (version != 0 && version != rules.cgroupVersion()) {
                 return "no file " + file + " on cgroup v" + rules.cgroupVersion() + " (a cgroup v" + version + " file)";
             }
@@ -710,17 +774,21 @@ public final class CgroupFiles {
     private static BigInteger u64(String value, String what) {
         String t = value == null ? "" : value;
         if (t.endsWith("\n")) t = t.substring(0, t.length() - 1);
-        String shown = t.length() > 40 ? t.substring(0, 40) + "…" : t;
+        String shown = shown(t);
         BigInteger v = kstrtoull(t);
         if (v == null) throw einval(what + " \"" + shown + "\" is not an unsigned number");
         if (v.compareTo(U64_MAX) > 0) throw new InvalidValueException(what + " " + shown + " is out of range of u64", "ERANGE");
         return v;
     }
 
-    /** kstrtoull() with base 0 (lib/kstrtox.c): null when malformed. */
+    /**
+     * kstrtoull() with base 0 (lib/kstrtox.c): null when malformed. Every digit counts, leading zeros too, however
+     * many (_parse_integer() reads them all; only the value can overflow: ERANGE, by the caller); the length is
+     * bounded by the write's ({@value #PAGE_SIZE} bytes).
+     */
     static BigInteger kstrtoull(String t) {
         if (t.startsWith("+")) t = t.substring(1);
-        if (t.isEmpty() || t.length() > 70) return null;
+        if (t.isEmpty()) return null;
         int radix = 10;
         if (t.length() > 2 && (t.startsWith("0x") || t.startsWith("0X"))) { radix = 16; t = t.substring(2); }
         else if (t.length() > 1 && t.startsWith("0")) { radix = 8; t = t.substring(1); }

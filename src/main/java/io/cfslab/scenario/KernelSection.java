@@ -48,19 +48,8 @@ final class KernelSection {
             c.add(o.at("hz"), "hz must be 100, 250, 300 or 1000 (CONFIG_HZ), not " + hz, null);
             hz = 1000;
         }
-        JsonNode sl = o.get("bandwidth_slice_us");
-        long slice = 5000;
-        if (sl != null) {
-            if (!sl.isIntegralNumber()) {
-                c.add(o.at("bandwidth_slice_us"), "must be an integer, not " + type(sl), null);
-            } else if (!sl.canConvertToLong() || sl.longValue() < 1 || sl.longValue() > Integer.MAX_VALUE) {
-                // the sysctl's own range check (sched_cfs_bandwidth_slice_us, proc_dointvec_minmax)
-                c.add(o.at("bandwidth_slice_us"), "sched_cfs_bandwidth_slice_us " + sl + " is outside 1.."
-                        + Integer.MAX_VALUE, "EINVAL");
-            } else {
-                slice = sl.longValue();
-            }
-        }
+        // the sysctl's own range check (sched_cfs_bandwidth_slice_us, proc_dointvec_minmax: EINVAL)
+        long slice = c.sysctl(o, "bandwidth_slice_us", 5000, 1, Integer.MAX_VALUE);
         KernelSpec.TimerPlacement tp = c.enumValue(o, "timer_placement", KernelSpec.TimerPlacement.class,
                 v.timerPlacement());
         boolean tickAligned = c.bool(o, "tick_aligned", v.tickAligned());
@@ -110,8 +99,10 @@ final class KernelSection {
             wakeup = KernelSpec.WakeupPreemption.NONE;
         }
         boolean rtGroupSched = c.bool(o, "rt_group_sched", false);
-        long rtPeriod = c.integer(o, "sched_rt_period_us", 1_000_000, 1, Integer.MAX_VALUE);
-        long rtRuntime = c.integer(o, "sched_rt_runtime_us", 950_000, -1, Integer.MAX_VALUE);
+        // sched_rt_handler(): proc_dointvec_minmax() (period at least 1, runtime at least -1) and
+        // sched_rt_global_validate() refuse with EINVAL
+        long rtPeriod = c.sysctl(o, "sched_rt_period_us", 1_000_000, 1, Integer.MAX_VALUE);
+        long rtRuntime = c.sysctl(o, "sched_rt_runtime_us", 950_000, -1, Integer.MAX_VALUE);
         if (rtRuntime > rtPeriod) {
             c.add(o.at("sched_rt_runtime_us"), "sched_rt_runtime_us " + rtRuntime + " exceeds sched_rt_period_us "
                     + rtPeriod, "EINVAL");

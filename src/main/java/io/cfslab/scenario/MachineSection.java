@@ -34,11 +34,11 @@ final class MachineSection {
         long cpus = 2;
         if (cn != null) {
             if (!cn.isIntegralNumber()) {
-                c.add(o.at("cpus"), "must be an integer, not " + type(cn), null);
+                c.add(o.at("cpus"), "must be an integer, not " + type(cn), "EINVAL"); // as every integer (Integers)
                 ok = false;
             } else if (!cn.canConvertToLong() || cn.longValue() < 1 || cn.longValue() > Limits.MAX_CPUS) {
                 c.add(o.at("cpus"), cn.canConvertToLong() && cn.longValue() < 1 ? "cpus " + cn + " is below 1"
-                        : "cpus " + cn + " exceeds the limit of " + Limits.MAX_CPUS, null);
+                        : "cpus " + cn + " exceeds the limit of " + Limits.MAX_CPUS, Integers.RANGE);
                 ok = false;
             } else {
                 cpus = cn.longValue();

@@ -80,15 +80,24 @@ final class ParseContext {
 
     /** An integer in {@code min..max}, range-checked before {@code longValue()} is trusted. */
     long integer(JsonNode n, String ptr, long dflt, long min, long max) {
-        if (!n.isIntegralNumber()) {
-            add(ptr, "must be an integer, not " + type(n), null);
-            return dflt;
-        }
-        if (!n.canConvertToLong() || n.longValue() < min || n.longValue() > max) {
-            add(ptr, fieldName(ptr) + n + " is outside " + min + ".." + max, null);
+        return integer(n, ptr, dflt, min, max, Integers.RANGE);
+    }
+
+    /** {@link #integer(JsonNode, String, long, long, long)} with the errno of a value out of range (a sysctl's EINVAL). */
+    long integer(JsonNode n, String ptr, long dflt, long min, long max, String rangeErrno) {
+        Problem p = Integers.problem(n, ptr, fieldName(ptr).strip(), min, max, rangeErrno);
+        if (p != null) {
+            if (p.reason().startsWith(" ")) p = new Problem(ptr, p.reason().strip(), p.errno()); // an array index: no name
+            add(p.path(), p.reason(), p.errno());
             return dflt;
         }
         return n.longValue();
+    }
+
+    /** An integer field of a sysctl: out of its range is EINVAL, as the sysctl's handler refuses it. */
+    long sysctl(CheckedObject o, String key, long dflt, long min, long max) {
+        JsonNode n = o.get(key);
+        return n == null ? dflt : integer(n, o.at(key), dflt, min, max, "EINVAL");
     }
 
     /** The key a pointer ends in and a space ({@code "fds "} for {@code /tasks/0/workload/fds}), so that a problem's

@@ -76,7 +76,7 @@ final class TasksSection {
             JsonNode cnt = o.get("count");
             long count = 1;
             if (cnt != null && cnt.isIntegralNumber() && (!cnt.canConvertToLong() || cnt.longValue() > Limits.MAX_TASKS)) {
-                c.add(o.at("count"), "count " + cnt + " exceeds the limit of " + Limits.MAX_TASKS + " tasks", null);
+                c.add(o.at("count"), "count " + cnt + " exceeds the limit of " + Limits.MAX_TASKS + " tasks", Integers.RANGE);
                 ok = false;
             } else if (cnt != null) {
                 count = c.integer(cnt, o.at("count"), 1, 1, Limits.MAX_TASKS);
@@ -157,7 +157,7 @@ final class TasksSection {
             return 0;
         }
         if (!pn.isIntegralNumber()) {
-            c.add(prioPtr, "must be an integer, not " + type(pn), null);
+            c.add(prioPtr, "must be an integer, not " + type(pn), "EINVAL"); // as every integer (Integers)
             return 0;
         }
         long p = pn.canConvertToLong() ? pn.longValue() : Long.MAX_VALUE;

@@ -16,8 +16,8 @@ import tools.jackson.databind.JsonNode;
  * the run gets there, and a refusal then goes to the result's {@code actions}.
  */
 final class TimelineSection {
-    /** The action kinds; an entry has exactly one. */
-    private static final List<String> KINDS = List.of("write", "move", "taskset", "chrt", "kill", "rmdir");
+    /** The action kinds; an entry has exactly one (what each names: {@link TimelineRefs}). */
+    private static final List<String> KINDS = TimelineRefs.KINDS;
 
     private record Action(int index, long at, TimelineAction action) { }
 

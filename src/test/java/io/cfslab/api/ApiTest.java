@@ -268,7 +268,7 @@ class ApiTest {
         assertThat(text(base + "/a/cpu.max")).isEqualTo("50000 100000\n");
         // 7: wrong content type for a file write
         problem(web.put().uri(base + "/a/cpu.max").contentType(MediaType.APPLICATION_JSON).bodyValue("\"50000\"")
-                .exchange(), HttpStatus.UNSUPPORTED_MEDIA_TYPE, "", "EINVAL");
+                .exchange(), HttpStatus.UNSUPPORTED_MEDIA_TYPE, "/headers/Content-Type", "EINVAL");
         // 8-10: unknown groups and files
         problem(web.get().uri(base + "/nope").exchange(), HttpStatus.NOT_FOUND, "/path", "ENOENT");
         problem(putText(base + "/nope/cpu.max", "10000"), HttpStatus.NOT_FOUND, "/path", "ENOENT");

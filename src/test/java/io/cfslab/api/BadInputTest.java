@@ -169,8 +169,10 @@ class BadInputTest {
             assertThat(problem(spec, HttpStatus.BAD_REQUEST, "", "EINVAL").path("detail").asString())
                     .as(op[0] + " " + op[1]).contains("not valid UTF-8");
         }
-        problem(web.put().uri("/api/scenarios/" + id + "/cgroups/a/cpu.max").contentType(MediaType.TEXT_PLAIN)
-                .bodyValue(new byte[] {'5', '0', '0', '0', (byte) 0xff}).exchange(), HttpStatus.BAD_REQUEST, "", "EINVAL");
+        // a cgroup file's body is bytes, as the kernel reads them (FaultKindsTest): cpu.max's sscanf reads the quota's
+        // digits and ignores the byte 0xff after them, as the kernel does
+        web.put().uri("/api/scenarios/" + id + "/cgroups/a/cpu.max").contentType(MediaType.TEXT_PLAIN)
+                .bodyValue(new byte[] {'5', '0', '0', '0', (byte) 0xff}).exchange().expectStatus().isNoContent();
     }
 
     @Test
@@ -205,7 +207,8 @@ class BadInputTest {
         byte[] body = new byte[300_000];
         java.util.Arrays.fill(body, (byte) ' ');
         for (String[] r : new String[][] {{"PUT", "/api/scenarios/x/cgroups/%0A/cpu.max", "400"}, {"POST", "/api/nothing", "404"},
-                {"PUT", "/api/scenarios", "405"}, {"POST", "/api/scenarios/x/timeline/abc", "405"},
+                {"PUT", "/api/scenarios", "405"}, {"POST", "/api/scenarios/x/timeline/abc", "400"},
+                {"PATCH", "/api/scenarios/x/tasks/t", "404"},
                 {"POST", "/api/runs", "415"}}) {
             String head = r[0] + " " + r[1] + " HTTP/1.1\r\nHost: x\r\nContent-Type: " + (r[2].equals("415") ? "text/csv" : "text/plain")
                     + "\r\nContent-Length: " + body.length + "\r\n\r\n";

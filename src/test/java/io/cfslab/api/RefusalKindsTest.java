@@ -188,7 +188,7 @@ class RefusalKindsTest {
         assertThat(p.path("detail").asString()).contains("and 3 more");
         // with an invalid inline scenario: the request's problems and the scenario's, together
         JsonNode q = problem(postRun(Map.of("scenario", JSON.readTree("{\"duration\": \"soon\", \"machine\": {\"cpus\": 1}}"),
-                "repeats", "two")), HttpStatus.UNPROCESSABLE_CONTENT, "/repeats", "ERANGE");
+                "repeats", "two")), HttpStatus.UNPROCESSABLE_CONTENT, "/repeats", "EINVAL"); // not an integer (Integers)
         List<String> all = new ArrayList<>();
         q.path("errors").forEach(e -> all.add(e.path("pointer").asString()));
         assertThat(all).contains("/repeats", "/scenario/duration");

@@ -97,7 +97,7 @@ class ExperimentCommandTest {
                 arguments("\"/cgroups/0/cpu.max\": \"25000 100000\"", "\"/cgroups/0/cpu.max\": 25000.5",
                         "/arms/1/set/~1cgroups~10~1cpu.max: must be a string such as \"50000 100000\", not number 25000.5 (arm \"half\", scenario /cgroups/0/cpu.max)"),
                 arguments("\"/cgroups/0/cpu.max\": \"25000 100000\"", "\"/kernel/hz\": \"fast\"",
-                        "/arms/1/set/~1kernel~1hz: must be an integer, not string \"fast\" (arm \"half\", scenario /kernel/hz)"),
+                        "/arms/1/set/~1kernel~1hz: hz must be an integer, not string \"fast\" (arm \"half\", scenario /kernel/hz) (EINVAL)"),
                 arguments("\"repeats\": 3", "\"repeats\": 0",
                         "/repeats: repeats 0 is outside 1..100: every arm needs at least one run (ERANGE)"),
                 arguments("\"repeats\": 3", "\"repeats\": 3, \"scenario_id\": \"nope\"",

@@ -129,7 +129,7 @@ class ExperimentParserTest {
         List<Problem> p = problems(experiment("[{\"name\": \"b\"}, {\"name\": \"h\", \"set\": {\"/kernel/hz\": \"fast\"}}]", ""));
         assertThat(p).hasSize(1);
         assertThat(p.get(0).path()).isEqualTo("/arms/1/set/~1kernel~1hz");
-        assertThat(p.get(0).reason()).isEqualTo("must be an integer, not string \"fast\" (arm \"h\", scenario /kernel/hz)");
+        assertThat(p.get(0).reason()).isEqualTo("hz must be an integer, not string \"fast\" (arm \"h\", scenario /kernel/hz)");
         // the kernel's own refusal keeps its errno
         Problem q = problems(experiment("[{\"name\": \"b\", \"set\": {\"/cgroups/0/cpu.max\": \"500 100000\"}}]", "")).get(0);
         assertThat(q.path()).isEqualTo("/arms/0/set/~1cgroups~10~1cpu.max");
@@ -150,7 +150,7 @@ class ExperimentParserTest {
         assertThat(lines(experiment("[{\"name\": \"b\"}]", "").replace("\"repeats\": 3", "\"repeats\": 0")))
                 .containsExactly("/repeats: repeats 0 is outside 1..100: every arm needs at least one run (ERANGE)");
         assertThat(lines(experiment("[{\"name\": \"b\"}]", "").replace("\"repeats\": 3", "\"repeats\": \"3\"")))
-                .containsExactly("/repeats: must be an integer, not string \"3\"");
+                .containsExactly("/repeats: must be an integer, not string \"3\" (EINVAL)");
         assertThat(lines(experiment("[{\"name\": \"b\"}]", ", \"colour\": 1"))).containsExactly(
                 "/colour: unknown key \"colour\" (expected one of name, description, scenario, scenario_id, seed, set, arms, repeats, metrics)");
         assertThat(lines(experiment("[{\"name\": \"b\"}, {\"name\": \"b\", \"sett\": {}}]", ""))).containsExactly(

@@ -75,7 +75,7 @@ class BadScenarioTest {
                 bad(with("'generate': [{'levels': [2], 'cpu.max': {'2': '10000 100000'}}]"), "/generate/0/cpu.max/2",
                         "depth \"2\" is not a level 1..1", null),
                 // wrong types and enums
-                bad(with("'seed': 'one'"), "/seed", "must be an integer", null),
+                bad(with("'seed': 'one'"), "/seed", "must be an integer", "EINVAL"),
                 bad(with("'kernel': {'throttle': 'group'}"), "/kernel/throttle", "unknown value \"group\"", null),
                 bad(with("'kernel': {'hz': 500}"), "/kernel/hz", "hz must be 100, 250, 300 or 1000", null),
                 bad(with("'kernel': {'bandwidth_slice_us': 0}"), "/kernel/bandwidth_slice_us", "outside 1..", "EINVAL"),
@@ -114,9 +114,9 @@ class BadScenarioTest {
                 bad("{'name': 'x'}".replace('\'', '"'), "/duration", "duration is required", null),
                 // limits
                 bad(with("'generate': [{'levels': [1000, 1000, 1000]}]"), "/generate/0/levels", "exceeds the limit of 20000", null),
-                bad(with("'machine': {'cpus': 100000}"), "/machine/cpus", "exceeds the limit of 1024", null),
+                bad(with("'machine': {'cpus': 100000}"), "/machine/cpus", "exceeds the limit of 1024", "ERANGE"),
                 bad(with("'tasks': [{'name': 't', 'count': 10000000}]").replace("\"tasks\": [{\"name\": \"t\", \"cgroup\": \"/a\"}], ", ""),
-                        "/tasks/0/count", "count 10000000 exceeds the limit of 200000", null),
+                        "/tasks/0/count", "count 10000000 exceeds the limit of 200000", "ERANGE"),
                 bad(with("'generate': [{'levels': [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]}]"), "/generate/0/levels",
                         "exceeds the depth limit of 16", null),
                 // CPU lists and policies

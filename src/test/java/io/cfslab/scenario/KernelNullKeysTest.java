@@ -15,7 +15,7 @@ class KernelNullKeysTest {
     static String doc(String kernel) {
         return """
                 {"name": "n", "duration": "200ms", "machine": {"cpus": 1}, "kernel": {%s},
-                 "cgroups": [{"path": "/a", "cpu.max": "50000 100000"}],
+                 "cgroups": [{"path": "/a", "cpu.cfs_quota_us": 50000}],
                  "tasks": [{"name": "t", "cgroup": "/a", "workload": {"kind": "hog"}}]}
                 """.formatted(kernel);
     }
