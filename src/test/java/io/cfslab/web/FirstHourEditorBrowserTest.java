@@ -245,8 +245,8 @@ class FirstHourEditorBrowserTest extends BrowserTestBase {
 
         // the tree's own refusal: the whole message in view, wrapped in a taller row
         WebElement max = driver.findElement(By.cssSelector(".tree-row[data-path='/a'] input[data-file='cpu.max']"));
-        max.clear();
-        max.sendKeys("500 100000", org.openqa.selenium.Keys.ENTER);
+        // typed over a selection: clear() would leave the cell, which commits it emptied
+        max.sendKeys(org.openqa.selenium.Keys.chord(org.openqa.selenium.Keys.CONTROL, "a"), "500 100000", org.openqa.selenium.Keys.ENTER);
         By rowError = By.cssSelector(".tree-row[data-path='/a'] .row-error");
         waitFor("the row's message", () -> driver.findElement(rowError).getText().contains("minimum"));
         Boolean whole = (Boolean) ((JavascriptExecutor) driver).executeScript(
@@ -271,16 +271,15 @@ class FirstHourEditorBrowserTest extends BrowserTestBase {
         By rowError = By.cssSelector(".tree-row[data-path='/a'] .row-error");
         // an earlier refusal, so that a stale message would show
         WebElement max = cell("cpu.max");
-        max.clear();
-        max.sendKeys("500 100000", org.openqa.selenium.Keys.ENTER);
+        // typed over a selection: clear() would leave the cell, which commits it emptied
+        max.sendKeys(org.openqa.selenium.Keys.chord(org.openqa.selenium.Keys.CONTROL, "a"), "500 100000", org.openqa.selenium.Keys.ENTER);
         waitFor("the first refusal", () -> driver.findElement(rowError).getText().contains("minimum"));
         for (String file : List.of("cpu.max", "cpu.max.burst", "cpu.weight")) {
             for (org.openqa.selenium.Keys commit : List.of(org.openqa.selenium.Keys.ENTER, org.openqa.selenium.Keys.TAB)) {
                 String stored = cat(id, file);
                 String answer = refusalOfEmpty(id, file);
-                WebElement c = cell(file);
-                c.clear();
-                c.sendKeys(commit);
+                // emptied in place (Selenium's clear() would leave the cell first, committing it before the key)
+                cell(file).sendKeys(org.openqa.selenium.Keys.chord(org.openqa.selenium.Keys.CONTROL, "a"), org.openqa.selenium.Keys.BACK_SPACE, commit);
                 waitFor(file + " emptied and " + commit.name() + ": the service's answer", () -> {
                     String shown = driver.findElement(rowError).getText();
                     return shown.startsWith("echo '' > /a/" + file + ": ") && shown.endsWith(answer);
