@@ -40,9 +40,9 @@ export function unitFormat(unit: Unit): { ticks: (splits: number[]) => string[];
     case 'sec':
       return { ticks: (splits) => durationTicks(splits.map((v) => v * 1e9)), value: (v) => (v == null ? '' : formatDuration(v * 1e9, 1e9)) };
     case 'per_s':
-      return { ticks: (splits) => tickLabels(splits).map((t) => `${t}/s`), value: (v) => (v == null ? '' : `${Number(v.toPrecision(6)).toLocaleString('en-US')}/s`) };
+      return { ticks: (splits) => tickLabels(splits).map((t) => (t === '0' ? t : `${t}/s`)), value: (v) => (v == null ? '' : `${Number(v.toPrecision(6)).toLocaleString('en-US')}/s`) };
     case 'percent':
-      return { ticks: (splits) => tickLabels(splits).map((t) => `${t} %`), value: (v) => (v == null ? '' : formatPercent(v)) };
+      return { ticks: (splits) => tickLabels(splits).map((t) => (t === '0' ? t : `${t} %`)), value: (v) => (v == null ? '' : formatPercent(v)) };
     default:
       return { ticks: tickLabels, value: (v) => (v == null ? '' : formatCount(Math.round(v))) };
   }
@@ -289,7 +289,7 @@ export class HistogramChart extends ReusablePlot {
             },
             splits: () => xs, gap: 4, size: 40,
           },
-          { label: yTitle, size: fitTicks(60), values: (_u, splits) => (share ? tickLabels(splits).map((t) => `${t} %`) : tickLabels(splits)) },
+          { label: yTitle, size: fitTicks(60), values: (_u, splits) => drawnTicks(this.el, share ? tickLabels(splits).map((t) => (t === '0' ? t : `${t} %`)) : tickLabels(splits)) },
         ],
         series,
         legend: { show: true, live: true },
@@ -369,7 +369,7 @@ export class StripChart extends ReusablePlot {
         },
         axes: [
           { label: 'arm', values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? arms[v] ?? '' : '')), splits: () => arms.map((_, i) => i), size: 36 },
-          { label: this.yTitle, size: fitTicks(70), values: (_u, splits) => fmt.ticks(splits) },
+          { label: this.yTitle, size: fitTicks(70), values: (_u, splits) => drawnTicks(this.el, fmt.ticks(splits)) },
         ],
         series: [
           // not hovered: each arm's mean (the diamond)
@@ -459,6 +459,26 @@ export function sharedScales(xs: number[][], lines: Line[][]): Ranges {
   return { x: [0, xMax > 0 ? xMax : 1], y: [yMin, yMax > 0 ? yMax * 1.05 : 1] };
 }
 
+/**
+ * The y axis's labels as drawn, also kept on the chart element (`data-yticks`): uPlot draws ticks on its canvas, and a
+ * reader of the page (the browser tests) checks them against the tables' formats.
+ */
+function drawnTicks(el: HTMLElement, ticks: string[]): string[] {
+  el.dataset.yticks = JSON.stringify(ticks);
+  return ticks;
+}
+
+/**
+ * A line chart's y range: from 0 (every line chart shows counts, CPU time or a share of a CPU, none below zero), so
+ * that 1 % of noise on a task held at 10 % of a CPU does not fill the plot as a swing from 10.0 to 11.0 %; 5 %
+ * headroom above the largest value, at least 1 for an all-zero chart.
+ */
+export function zeroBasedRange(min: number | null, max: number | null): [number, number] {
+  const lo = min != null && Number.isFinite(min) ? Math.min(0, min) : 0;
+  const hi = max != null && Number.isFinite(max) && max > 0 ? max * 1.05 : 1;
+  return [lo, hi];
+}
+
 /** A plot's x and y ranges as drawn, `{"x": [min, max], "y": [min, max]}` (null before uPlot has set a scale). */
 function rangesOf(u: uPlot): string {
   const r = (k: string) => (u.scales[k]?.min != null ? [u.scales[k].min, u.scales[k].max] : null);
@@ -512,10 +532,10 @@ export class LineChart extends ReusablePlot {
         height: this.height,
         scales: this.fixed
           ? { x: { time: false, range: this.fixed.x }, y: { range: this.fixed.y } }
-          : { x: { time: false } },
+          : { x: { time: false }, y: { range: (_u, min, max) => zeroBasedRange(min, max) } },
         axes: [
           { label: 'simulated time', size: 40, values: (_u, splits) => durationTicks(splits.map((v) => v * 1e9)) },
-          { label: this.yTitle, size: fitTicks(70), values: (_u, splits) => fmt.ticks(splits) },
+          { label: this.yTitle, size: fitTicks(70), values: (_u, splits) => drawnTicks(this.el, fmt.ticks(splits)) },
         ],
         series: [
           // not hovered: the latest sample ("at" the last time, each line's last value)

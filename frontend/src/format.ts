@@ -85,6 +85,15 @@ export function formatP(v: number | null | undefined): string {
 }
 
 /**
+ * A pace (simulated seconds per wall-clock second) as a multiple of real time, the one form of the pace chip, the runs
+ * list and the "behind" note: at most 3 significant digits, no trailing zeros (`1×`, `0.1×`, `2.8×`, `10×`; never
+ * `1.0×` beside `1×`), as the server's chip (PageController.pace) writes it.
+ */
+export function formatPace(x: number): string {
+  return `${Number(x.toPrecision(3)).toLocaleString('en-US')}×`;
+}
+
+/**
  * A count and its noun in agreement: `1 group`, `2 groups`, `1,234 calls` (the count as formatCount writes it). Every
  * page's "N things" goes through it (format.test.ts scans the sources); the server's twin is io.cfslab.scenario.Plural.
  */

@@ -1,6 +1,7 @@
 // A paced run (POST /api/runs "pace": simulated seconds per wall-clock second) on a busy machine can fall behind
 // its pace: the worker sleeps to hold the pace but cannot go faster than the CPU it gets. The run page says so,
 // from the progress reports it receives, instead of showing "10× real time" for a run going at 2.8×.
+import { formatPace } from './format';
 
 /** Below this share of the asked pace the run is said to be behind (a report's own jitter stays under it). */
 export const BEHIND_SHARE = 0.8;
@@ -30,10 +31,6 @@ export class PaceWatch {
     if (spanMs < MIN_SPAN_MS) return null;
     const achieved = (now.simulatedNs - first.simulatedNs) / 1e6 / spanMs;
     if (achieved >= this.pace * BEHIND_SHARE) return null;
-    return `running at ${fmtPace(achieved)}, behind ${fmtPace(this.pace)}: the machine is busy`;
+    return `running at ${formatPace(achieved)}, behind ${formatPace(this.pace)}: the machine is busy`;
   }
-}
-
-function fmtPace(x: number): string {
-  return `${x >= 10 ? x.toFixed(0) : x.toFixed(1)}×`;
 }

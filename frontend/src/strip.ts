@@ -58,14 +58,13 @@ export function stripData(arms: (number | null)[][]): { xs: number[]; series: (n
 }
 
 /**
- * Axis tick labels with as many decimals as the tick step needs (uPlot's compact "12.2M" repeats itself when runs
- * differ in the 4th digit): values of a million and more in M, of ten thousand and more in K.
+ * Axis tick labels of counts with as many decimals as the tick step needs, thousands separated as the tables and
+ * legends write counts (2,000 beside a legend's 14,759; never 2000, nor uPlot's compact "5K"/"12.2M", which repeats
+ * itself when runs differ in the 4th digit). Zero is a bare 0 at the origin.
  */
 export function tickLabels(splits: number[]): string[] {
   if (splits.length === 0) return [];
   const step = splits.length > 1 ? Math.abs(splits[1] - splits[0]) : Math.abs(splits[0]) || 1;
-  const top = Math.max(...splits.map((v) => Math.abs(v)));
-  const [div, suffix] = top >= 1e6 ? [1e6, 'M'] : top >= 1e4 ? [1e3, 'K'] : [1, ''];
-  const decimals = stepDecimals(step / div);
-  return splits.map((v) => (v === 0 ? '0' : (v / div).toFixed(decimals) + suffix)); // 0, not "0K"
+  const decimals = stepDecimals(step);
+  return splits.map((v) => (v === 0 ? '0' : v.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals })));
 }

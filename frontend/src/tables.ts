@@ -67,3 +67,22 @@ export function labelCells(table: HTMLTableElement): void {
     });
   }
 }
+
+/**
+ * Where a long value may wrap: after each `,` `:` `/` and `{`/`[` of a JSON value or a path (`{"name":"h",` then
+ * `"cgroup":"/a"}`), as segments with a `<wbr>` between them. A cell left to `overflow-wrap: anywhere` breaks a
+ * compact JSON value mid-word ("wo" over "rkload"), and its min-content width lets the table squeeze the column.
+ */
+export function breakPoints(text: string): string[] {
+  return text.split(/(?<=[,:/{[])/);
+}
+
+/** Gives each cell of `cells` its value's wrap points ({@link breakPoints}); the text stays the same. */
+export function addBreakPoints(cells: Iterable<Element>): void {
+  for (const cell of cells) {
+    if (cell.children.length > 0) continue; // only plain-text cells
+    const parts = breakPoints(cell.textContent ?? '');
+    if (parts.length < 2) continue;
+    cell.replaceChildren(...parts.flatMap((p, i) => (i === 0 ? [p] : [document.createElement('wbr'), p])));
+  }
+}

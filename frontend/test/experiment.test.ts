@@ -44,13 +44,13 @@ describe('run settings', () => {
 describe('strip plot axis', () => {
   it('gives each tick the decimals its step needs', () => {
     expect(tickLabels([4.65, 4.7, 4.75, 4.8])).toEqual(['4.65', '4.70', '4.75', '4.80']);
-    expect(tickLabels([12_200_000, 12_200_500, 12_201_000])).toEqual(['12.2000M', '12.2005M', '12.2010M']);
-    expect(tickLabels([70_000_000, 75_000_000, 80_000_000])).toEqual(['70M', '75M', '80M']);
+    expect(tickLabels([12_200_000, 12_200_500, 12_201_000])).toEqual(['12,200,000', '12,200,500', '12,201,000']);
+    expect(tickLabels([70_000_000, 75_000_000, 80_000_000])).toEqual(['70,000,000', '75,000,000', '80,000,000']);
     expect(tickLabels([59, 59.5, 60])).toEqual(['59.0', '59.5', '60.0']);
     // a step of 0.25 keeps its second decimal (not 0.3, 0.5, 0.8)
     expect(tickLabels([0.25, 0.5, 0.75, 1])).toEqual(['0.25', '0.50', '0.75', '1.00']);
-    expect(tickLabels([20_000, 40_000])).toEqual(['20K', '40K']);
-    expect(tickLabels([0, 10_000, 20_000])).toEqual(['0', '10K', '20K']); // zero is 0, not "0K"
+    expect(tickLabels([20_000, 40_000])).toEqual(['20,000', '40,000']);
+    expect(tickLabels([0, 10_000, 20_000])).toEqual(['0', '10,000', '20,000']); // zero is a bare 0
   });
 });
 

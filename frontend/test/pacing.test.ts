@@ -22,3 +22,11 @@ describe('a paced run that falls behind', () => {
     expect(feed(w, 10, 15000, 4250, 4000 * 3 * 1e6 + 250 * 10 * 1e6)).toBeNull();
   });
 });
+
+describe('one pace format', () => {
+  it('the chip, the runs list and the behind note write a pace alike: 1×, never 1.0×', async () => {
+    const { formatPace } = await import('../src/format');
+    expect([0.1, 1, 2.8, 10, 100, 0.25].map(formatPace)).toEqual(['0.1×', '1×', '2.8×', '10×', '100×', '0.25×']);
+    expect(feed(new PaceWatch(1), 0.6, 4000)).toBe('running at 0.6×, behind 1×: the machine is busy');
+  });
+});

@@ -3,7 +3,7 @@ import { el, fmtSeconds, getJson, showError } from '../api';
 import { HistogramChart, LineChart, sharedScales } from '../charts';
 import { cgroupLines, xsSeconds } from '../series';
 import { armColors, pageColors } from '../colors';
-import { labelCells } from '../tables';
+import { addBreakPoints, labelCells } from '../tables';
 import { formatBpftrace, printedBuckets, type Histogram } from '../hist';
 import type { CgroupStats, CpuStat, Sample } from '../stream';
 import { deltaClass, durationTitle, format, formatDelta, kindOfKey, plural } from '../format';
@@ -82,6 +82,8 @@ export function initComparePage(body: HTMLElement): void {
   const a = body.dataset.a ?? '';
   const b = body.dataset.b ?? '';
   const errorEl = document.getElementById('compare-error');
+  // the settings' values (compact JSON, paths) wrap at their punctuation, never inside a word
+  addBreakPoints(document.querySelectorAll('#settings-diff td.mono:not(:first-child), #settings-all td.mono:not(:first-child)'));
   if (!a || !b) return; // the page says what to do (#compare-empty)
   if (body.dataset.comparable === 'false') return; // the page says why not (#compare-unavailable)
   void (async () => {

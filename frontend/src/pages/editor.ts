@@ -3,6 +3,7 @@
 // kernel's message on a refused write, tasks, timeline, kernel options and machine, import/export.
 import { plural } from '../format';
 import { ApiError, cgroupFileUrl, del, el, getJson, getText, paceOption, putText, sendJson, showError, startRun } from '../api';
+import { importFailure, parseImport } from '../importfile';
 import { readablePath } from '../pointers';
 
 interface TreeNode {
@@ -310,8 +311,11 @@ export function initEditorPage(body: HTMLElement): void {
   const rendered = new Map<string, HTMLElement>();
 
   function fail(e: unknown): void {
+    failWith(problemText(e));
+  }
+  function failWith(text: string): void {
     errorEl.hidden = false;
-    errorEl.textContent = problemText(e);
+    errorEl.textContent = text;
     statusEl.textContent = ''; // no stale "ok" next to the error
   }
   function ok(msg: string): void {
@@ -571,14 +575,15 @@ export function initEditorPage(body: HTMLElement): void {
   $<HTMLInputElement>('import-json').addEventListener('change', async (ev) => {
     const file = (ev.target as HTMLInputElement).files?.[0];
     if (!file) return;
+    (ev.target as HTMLInputElement).value = ''; // the same file chosen again (after fixing it) is read again
     try {
-      const d = JSON.parse(await file.text());
-      if (!id || readOnly) return await createAndOpen(d);
+      const d = parseImport(file.name, await file.text());
+      if (!id || readOnly) return await createAndOpen(d as Record<string, any>);
       await sendJson('PUT', `/api/scenarios/${id}`, d);
       leaving = true; // the imported file replaces the form's changes, as asked
       location.reload();
     } catch (e) {
-      fail(e);
+      failWith(importFailure(file.name, e));
     }
   });
 
@@ -687,7 +692,11 @@ export function initEditorPage(body: HTMLElement): void {
         if (ev.key === 'Enter') void write(path, file, input);
         if (ev.key === 'Escape') input.value = n.files?.[file] ?? '';
       });
-      input.addEventListener('change', () => void write(path, file, input));
+      // leaving the cell commits it as Enter does, unless it shows the stored value (after a refused write the cell
+      // is put back; that blur must not write the stored value again and replace the refusal with "ok")
+      input.addEventListener('change', () => {
+        if (input.value.trim() !== (n.files?.[file] ?? '')) void write(path, file, input);
+      });
       row.append(input);
     }
     row.append(el('span', { class: 'c-tasks', title: n.tasks.join(', ') }, n.tasks.join(', ')));
@@ -697,20 +706,32 @@ export function initEditorPage(body: HTMLElement): void {
     return row;
   }
 
-  async function write(path: string, file: string, input: HTMLInputElement): Promise<void> {
-    if (readOnly) return;
-    const n = nodes.get(path)!;
+  // one cell's writes go one after another, so the cell and its message show the answer to the last commit (an
+  // emptied cell left by a click, then a value and Enter, must not end with the first answer drawn last)
+  const cellWrites = new WeakMap<HTMLInputElement, Promise<void>>();
+  function write(path: string, file: string, input: HTMLInputElement): Promise<void> {
+    if (readOnly) return Promise.resolve();
+    // an emptied cell is written too (echo '' > cpu.max): the service answers with its own refusal, and the cell shows
+    // the stored value again; skipping it left a blank cell over an unchanged value beside an older message
     const value = input.value.trim();
-    if (value === '') return; // a field emptied to type a new value: nothing to write yet
-    if (input.dataset.busy === value) return; // Enter then change: one write
+    if (input.dataset.busy === value) return cellWrites.get(input) ?? Promise.resolve(); // Enter then change: one write
     input.dataset.busy = value;
+    const next = (cellWrites.get(input) ?? Promise.resolve()).then(() => writeNow(path, file, input, value));
+    cellWrites.set(input, next);
+    return next;
+  }
+
+  async function writeNow(path: string, file: string, input: HTMLInputElement, value: string): Promise<void> {
+    const n = nodes.get(path)!;
+    // the cell shows the answer unless something new was typed into it meanwhile (that text is its own commit to come)
+    const untouched = () => input.value.trim() === value || document.activeElement !== input;
     const row = input.closest('.tree-row') as HTMLElement;
     const errSpan = row.querySelector('.row-error') as HTMLElement;
     try {
       await putText(cgroupFileUrl(id, path, file), value);
       const now = (await getText(cgroupFileUrl(id, path, file))).trim();
       n.files![file] = now;
-      input.value = now;
+      if (untouched()) input.value = now;
       const had = rowErrors.delete(path);
       row.classList.remove('has-error');
       errSpan.textContent = '';
@@ -722,7 +743,7 @@ export function initEditorPage(body: HTMLElement): void {
     } catch (e) {
       const msg = problemText(e);
       // the kernel kept its value: the field shows it again (the refused text stays in the error)
-      input.value = n.files?.[file] ?? '';
+      if (untouched()) input.value = n.files?.[file] ?? '';
       rowErrors.set(path, msg);
       row.classList.add('has-error');
       errSpan.textContent = msg;
@@ -732,7 +753,7 @@ export function initEditorPage(body: HTMLElement): void {
       setTimeout(() => input.classList.remove('bad'), 800);
       fail(e);
     } finally {
-      setTimeout(() => delete input.dataset.busy, 0);
+      if (input.dataset.busy === value) setTimeout(() => delete input.dataset.busy, 0);
     }
   }
 

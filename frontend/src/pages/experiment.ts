@@ -7,7 +7,7 @@ import { outcome } from '../runstatus';
 import { readablePath, readableTable } from '../pointers';
 import { armColors } from '../colors';
 import { labelCells } from '../tables';
-import { betterDirection, formatCount, formatDurationNs, formatP, formatPercent, plural } from '../format';
+import { betterDirection, formatCount, formatCounter, formatDurationNs, formatP, formatPercent, plural } from '../format';
 
 const HIST = 'distribute_cfs_runtime_ns';
 const FINISHED = ['done', 'failed', 'cancelled'];
@@ -16,21 +16,35 @@ const FINISHED = ['done', 'failed', 'cancelled'];
  * mean±coefvar%, as seed 00 prints it, the mean in its metric's kind (format.ts): counts and the kernel's µs counters
  * as integers (one decimal for a mean that is not whole), durations in their unit, rates per second.
  */
-export function meanCv(m: { amean?: number; coefvar?: number | null } | undefined, metric = ''): string {
+export function meanCv(m: { amean?: number; coefvar?: number | null } | undefined, metric = '',
+  decimals = meanDecimals([m?.amean], metric)): string {
   if (!m || m.amean == null) return 'n/a';
   const cv = m.coefvar == null ? '-' : `${m.coefvar.toFixed(2)}%`;
-  return `${fmtValue(m.amean, metric)}±${cv}`;
+  return `${fmtValue(m.amean, metric, decimals)}±${cv}`;
 }
 
-/** A metric's value by the kind its name says (`_s`/`_ns` durations, `_per_s` rates; counts and µs counters otherwise). */
-export function fmtValue(v: number, metric = ''): string {
+/**
+ * The decimals of one metric's means across its arms, so that a row never mixes precisions (`50` beside `49.8`): a
+ * count's means get one decimal when any of them is not whole, else none; a µs counter's are the integers the
+ * kernel prints (no `4,464,353.2` beside `4,714,783`); durations and percentages have their own rule (format.ts).
+ */
+export function meanDecimals(means: (number | null | undefined)[], metric = ''): number {
   const { unit } = metricAxis(metric || 'count');
+  if (unit !== 'count' && unit !== 'per_s') return 0;
+  return means.some((v) => v != null && Number.isFinite(v) && Math.round(v * 10) / 10 !== Math.round(v)) ? 1 : 0;
+}
+
+/** A metric's value by the kind its name says (`_s`/`_ns` durations, `_usec` counters, `_per_s` rates; counts otherwise). */
+export function fmtValue(v: number, metric = '', decimals = Number.isInteger(v) ? 0 : 1): string {
+  const { unit } = metricAxis(metric || 'count');
+  const fixed = (x: number) => x.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
   switch (unit) {
     case 'sec': return formatDurationNs(v * 1e9);
     case 'nsec': return formatDurationNs(v);
-    case 'per_s': return `${formatCount(Math.round(v * 10) / 10)}/s`;
+    case 'usec': return formatCounter(v);
+    case 'per_s': return `${fixed(v)}/s`;
     case 'percent': return formatPercent(v);
-    default: return formatCount(Number.isInteger(v) ? v : Math.round(v * 10) / 10);
+    default: return fixed(v);
   }
 }
 
@@ -146,7 +160,7 @@ export function initExperimentPage(body: HTMLElement): void {
     table.querySelector('tbody')!.replaceChildren(...Object.entries(r.metrics).map(([metric, byArm]) =>
       // the metric as a person reads it; its path as an experiment document writes it (escaped) on hover
       el('tr', { 'data-metric': metric }, el('td', { class: 'path', title: `metric path: ${metric}` }, readablePath(metric)),
-        ...r.arms.map((a) => el('td', { title: (byArm[a]?.values ?? []).map((v) => (v == null ? 'n/a' : String(v))).join(', ') }, meanCv(byArm[a], metric))),
+        ...r.arms.map((a) => el('td', { title: (byArm[a]?.values ?? []).map((v) => (v == null ? 'n/a' : String(v))).join(', ') }, meanCv(byArm[a], metric, meanDecimals(r.arms.map((x) => byArm[x]?.amean), metric)))),
         ...others.map((a) => {
           const v = byArm[a]?.verdict ?? '-';
           return el('td', { class: verdictClass(metric, v) }, v);

@@ -1,7 +1,7 @@
 // Home: Run buttons (POST /api/runs), ready-made experiments (POST /api/experiments), the experiments table and
 // the runs table (runs that belong to no experiment, with the settings they ran with), refreshed every second
 // while something is active; finished runs and experiments can be deleted.
-import { formatDurationNs, plural } from '../format';
+import { formatDurationNs, formatPace, plural } from '../format';
 import { clearErrorBeside, del, el, getJson, paceOption, sendJson, showError, showErrorBeside, startRun, type ExperimentView, type RunView } from '../api';
 import { summarize } from '../settings';
 import { outcome, shownStatus } from '../runstatus';
@@ -116,10 +116,11 @@ export function initHomePage(): void {
         el('td', { class: 'progress-col' }, el('progress', { max: '100' })),
         el('td', { class: 'num' }), el('td', { class: 'num' }),
         el('td', { class: 'pace' }, paceText(r.pace)),
-        // one cell that wraps: task/async · 6.18 · HZ 1000 · generic, 16 CPUs (each value findable by its data-setting)
+        // one cell that wraps between its values, never inside one ("generic, 4 / CPUs"): task/async · 6.18 · HZ 1000 ·
+        // generic, 16 CPUs (each value findable by its data-setting)
         el('td', { class: 'ran-with' }, el('span', { 'data-setting': 'throttle' }, s.throttle), '/',
           el('span', { 'data-setting': 'unthrottle' }, s.unthrottle), ' · ', el('span', { 'data-setting': 'version' }, s.version),
-          ' · HZ ', el('span', { 'data-setting': 'hz' }, s.hz), ' · ', el('span', { 'data-setting': 'machine' }, s.machine)),
+          ' · ', el('span', { class: 'nowrap' }, 'HZ ', el('span', { 'data-setting': 'hz' }, s.hz)), ' · ', el('span', { 'data-setting': 'machine' }, s.machine)),
         el('td', { class: 'when' }, ...whenCell(r.createdAt)), el('td', { class: 'actions' }));
       rows.set(r.id, tr);
     }
@@ -200,7 +201,7 @@ export function initHomePage(): void {
 
 /** A run's pace as the run page's chip says it: "10× real time", or "as fast as possible" when none was asked. */
 export function paceText(pace: number | null | undefined): string {
-  return pace == null ? 'as fast as possible' : `${Number(pace.toPrecision(3))}× real time`;
+  return pace == null ? 'as fast as possible' : `${formatPace(pace)} real time`;
 }
 
 /**

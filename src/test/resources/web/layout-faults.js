@@ -2,7 +2,9 @@
 //  - a table wider than the panel (or scroll box) that holds it: its last columns (Delete buttons) are cut off or
 //    scroll out of sight;
 //  - a header cell whose text is wider than its cell, so that it runs into its neighbour (cpu.max.burst, cpu.weight);
-//  - an input or select whose value or placeholder is wider than its box (a name field, "default: …" placeholders).
+//  - an input or select whose value or placeholder is wider than its box (a name field, "default: …" placeholders);
+//  - a table cell whose text wraps inside a word ("/timeline/5/taskse" over "t"): a line that ends with a letter or
+//    digit while the next starts with one, in one text node (a break at a space, "/", "-" or "," is a wrap, not a fault).
 // Returns one line per fault; an empty list when there is none. Hidden elements are skipped.
 const faults = [];
 const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
@@ -39,6 +41,36 @@ for (const i of document.querySelectorAll('main input:not([type=checkbox]):not([
   for (const text of texts) {
     const w = canvas.measureText(text).width;
     if (text && w > inner + 1) faults.push(`${i.tagName.toLowerCase()} ${name(i)}: "${text}" is ${Math.ceil(w)} px in ${Math.floor(inner)} px`);
+  }
+}
+// a word broken across lines in a table cell: only text nodes drawn on more than one line are scanned, a character
+// at a time (a Range per character gives its line box), so a page of single-line cells costs one Range per node
+const word = /[\p{L}\p{N}_]/u;
+for (const td of document.querySelectorAll('main td')) {
+  if (!shown(td)) continue;
+  const walker = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const text = n.textContent;
+    if (text.trim().length < 2) continue;
+    const whole = document.createRange();
+    whole.selectNodeContents(n);
+    const lines = new Set([...whole.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+    if (lines.size < 2) continue;
+    const r = document.createRange();
+    let prevTop = null;
+    for (let k = 0; k < text.length; k++) {
+      if (/\s/.test(text[k])) continue;
+      r.setStart(n, k);
+      r.setEnd(n, k + 1);
+      const rect = [...r.getClientRects()].find((x) => x.width > 0);
+      if (!rect) continue;
+      const top = Math.round(rect.top);
+      if (prevTop != null && top > prevTop + 2 && word.test(text[k]) && k > 0 && word.test(text[k - 1])) {
+        faults.push(`cell of ${name(td.closest('table'))}: "${text.trim()}" breaks inside a word, before "${text.slice(k, k + 12)}"`);
+        break;
+      }
+      prevTop = top;
+    }
   }
 }
 return faults;

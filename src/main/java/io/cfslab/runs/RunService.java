@@ -196,6 +196,9 @@ public class RunService {
 
     public Optional<RunRecord> find(String id) { return runs.find(id); }
 
+    /** The run id {@code typed} names: the full id or a unique prefix ({@link io.cfslab.store.RunIds}). */
+    public io.cfslab.store.RunIds.Resolution resolveId(String typed) { return io.cfslab.store.RunIds.resolve(runs, typed); }
+
     /**
      * Deletes a finished run and its results.
      *

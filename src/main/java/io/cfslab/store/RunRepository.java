@@ -149,6 +149,18 @@ public class RunRepository {
         return jdbc.sql("select * from run where id = ?").param(id).query(RunRepository::map).optional();
     }
 
+    /**
+     * The ids of the runs whose id starts with {@code prefix} (lower-cased; hex digits and {@code -} only, anything
+     * else matches nothing), in id order, at most {@code limit}: a short id as the pages show it (8 characters) or
+     * pasted from a log, resolved as git resolves an abbreviated commit ({@link RunIds}).
+     */
+    public List<String> idsStartingWith(String prefix, int limit) {
+        String p = prefix.toLowerCase(java.util.Locale.ROOT);
+        if (!p.matches("[0-9a-f-]+")) return List.of();
+        return jdbc.sql("select id from run where id like ? order by id limit ?").params(p + "%", limit)
+                .query(String.class).list();
+    }
+
     /** The row without its scenario snapshot ({@link RunRecord#scenarioJson()} is null): for status polls. */
     public Optional<RunRecord> findStatus(String id) {
         return jdbc.sql("select " + STATUS_COLUMNS + " from run where id = ?").param(id)

@@ -94,10 +94,21 @@ public class PageController {
     public Mono<String> run(@PathVariable String id, Model model) {
         // the scenario is parsed off the event loop too (a generated tree of 20,000 tasks takes a while)
         return jdbc.call(() -> {
-                    RunRecord found = runs.find(id).orElseThrow(() -> ApiException.notFound("run " + id, "/id"));
+                    java.util.Optional<RunRecord> exact = runs.find(id);
+                    if (exact.isEmpty()) {
+                        // a short id typed or pasted into the address bar: the page of the one run it starts
+                        var res = runs.resolveId(id);
+                        if (res.unique()) return (Object) ("redirect:/runs/" + res.id());
+                        if (res.ambiguous()) {
+                            throw ApiException.of(org.springframework.http.HttpStatus.CONFLICT, "Ambiguous run id", "/id", res.ambiguity(), null);
+                        }
+                    }
+                    RunRecord found = exact.orElseThrow(() -> ApiException.notFound("run " + id, "/id"));
                     return Map.entry(found, RunPanelNotes.of(scenario(found)));
                 })
-                .map(e -> {
+                .map(o -> {
+                    if (o instanceof String redirect) return redirect;
+                    @SuppressWarnings("unchecked") Map.Entry<RunRecord, RunPanelNotes> e = (Map.Entry<RunRecord, RunPanelNotes>) o;
                     RunRecord r = e.getKey();
                     RunPanelNotes notes = e.getValue();
                     model.addAttribute("run", r);
@@ -177,9 +188,23 @@ public class PageController {
         return new Side(label, runId, "no run " + runId, null, null, "deleted, or a mistyped id");
     }
 
+    /** As {@link #side(String, String, RunRecord, ExperimentRecord)}; {@code ambiguity} the sentence of a prefix that starts several runs. */
+    static Side side(String label, String runId, RunRecord r, ExperimentRecord x, String ambiguity) {
+        if (r == null && x == null && ambiguity != null) {
+            return new Side(label, runId, "run id " + runId + " is ambiguous", null, null, "it starts several runs: type more of it");
+        }
+        return side(label, runId, r, x);
+    }
+
     /** Why side {@code label} ("A", "B") has no result to compare, or null if it has one (or no id was given). */
     static String unavailable(String label, String runId, RunRecord r, ExperimentRecord x) {
+        return unavailable(label, runId, r, x, null);
+    }
+
+    /** As {@link #unavailable(String, String, RunRecord, ExperimentRecord)}; {@code ambiguity} the sentence of a prefix that starts several runs. */
+    static String unavailable(String label, String runId, RunRecord r, ExperimentRecord x, String ambiguity) {
         if (runId == null || runId.isBlank()) return null;
+        if (r == null && x == null && ambiguity != null) return label + ": " + ambiguity + ".";
         if (r == null && x != null) {
             return label + " (" + x.name() + ") is an experiment, not a run: open it for its table and its runs, or"
                     + " compare two of its runs (each run's page links to its experiment).";
@@ -198,18 +223,27 @@ public class PageController {
     public Mono<String> compare(@RequestParam(required = false) String a, @RequestParam(required = false) String b,
                                 Model model) {
         return jdbc.call(() -> {
+            // a short id (the 8 characters the pages show) that starts exactly one run: the page of the full ids
+            String fa = fullId(a);
+            String fb = fullId(b);
+            if (!java.util.Objects.equals(fa, a) || !java.util.Objects.equals(fb, b)) {
+                return (Object) ("redirect:/compare?a=" + java.net.URLEncoder.encode(fa == null ? "" : fa, java.nio.charset.StandardCharsets.UTF_8)
+                        + "&b=" + java.net.URLEncoder.encode(fb == null ? "" : fb, java.nio.charset.StandardCharsets.UTF_8));
+            }
             RunRecord ra = find(a);
             RunRecord rb = find(b);
             ExperimentRecord xa = ra == null ? findExperiment(a) : null;
             ExperimentRecord xb = rb == null ? findExperiment(b) : null;
             List<RunSettings.Diff> diff = ra != null && rb != null ? RunSettings.diff(ra, rb) : List.of();
-            return new Comparison(side("A", a, ra, xa), side("B", b, rb, xb),
+            return new Comparison(side("A", a, ra, xa, ambiguity(a, ra, xa)), side("B", b, rb, xb, ambiguity(b, rb, xb)),
                     ra == null ? null : RunSettings.summary(ra.settingsJson()),
                     rb == null ? null : RunSettings.summary(rb.settingsJson()), diff,
                     diff.stream().filter(RunSettings.Diff::differs).toList(),
-                    java.util.stream.Stream.of(unavailable("A", a, ra, xa), unavailable("B", b, rb, xb))
+                    java.util.stream.Stream.of(unavailable("A", a, ra, xa, ambiguity(a, ra, xa)), unavailable("B", b, rb, xb, ambiguity(b, rb, xb)))
                             .filter(java.util.Objects::nonNull).toList());
-        }).map(c -> {
+        }).map(o -> {
+            if (o instanceof String redirect) return redirect;
+            Comparison c = (Comparison) o;
             model.addAttribute("a", a == null ? "" : a);
             model.addAttribute("b", b == null ? "" : b);
             model.addAttribute("cmp", c);
@@ -231,6 +265,20 @@ public class PageController {
     static String pace(double pace) {
         java.math.BigDecimal p = java.math.BigDecimal.valueOf(pace).stripTrailingZeros();
         return (p.scale() < 0 ? p.setScale(0) : p).toPlainString() + "× real time";
+    }
+
+    /** {@code typed}'s full run id where it is a unique prefix of one, else {@code typed} as it is (null stays null). */
+    private String fullId(String typed) {
+        if (typed == null || typed.isBlank()) return typed;
+        var r = runs.resolveId(typed);
+        return r.unique() ? r.id() : typed;
+    }
+
+    /** The sentence of a prefix of several runs, or null (a run or an experiment found, or no match). */
+    private String ambiguity(String typed, RunRecord r, ExperimentRecord x) {
+        if (typed == null || typed.isBlank() || r != null || x != null) return null;
+        var res = runs.resolveId(typed);
+        return res.ambiguous() ? res.ambiguity() : null;
     }
 
     private RunRecord find(String runId) {

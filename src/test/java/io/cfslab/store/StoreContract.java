@@ -280,4 +280,23 @@ abstract class StoreContract {
             assertThat(migrated.find("r0").orElseThrow().interruptions()).isZero();
         }
     }
+
+    /** Short run ids resolve as git's abbreviated commits do: one match, none, or ambiguous; never fewer than 8 hex digits. */
+    @Test
+    void aShortRunIdResolvesToTheOneRunItStartsOrIsAmbiguous() {
+        String a1 = "94a7cdbf-0000-4000-8000-000000000001";
+        String a2 = "94a7cdbf-1111-4000-8000-000000000002";
+        String b = "12345678-9abc-4def-8000-000000000003";
+        for (String id : List.of(a1, a2, b)) runs.insert(id, null, "inline", "{}", null, 1);
+        assertThat(RunIds.resolve(runs, "12345678").id()).isEqualTo(b);
+        assertThat(RunIds.resolve(runs, "12345678-9ABC").id()).as("case and dashes as pasted").isEqualTo(b);
+        assertThat(RunIds.resolve(runs, b).id()).isEqualTo(b);
+        assertThat(RunIds.resolve(runs, "1234567").ids()).as("7 hex digits are too few").isEmpty();
+        assertThat(RunIds.resolve(runs, "ffffffff").ids()).isEmpty();
+        assertThat(RunIds.resolve(runs, "1234%678").ids()).as("no LIKE patterns").isEmpty();
+        RunIds.Resolution both = RunIds.resolve(runs, "94a7cdbf");
+        assertThat(both.ambiguous()).isTrue();
+        assertThat(both.ambiguity()).isEqualTo("run id 94a7cdbf is ambiguous: it starts 2 runs (" + a1 + ", " + a2 + "); type more of it");
+        assertThat(RunIds.resolve(runs, "94a7cdbf-1").id()).isEqualTo(a2);
+    }
 }

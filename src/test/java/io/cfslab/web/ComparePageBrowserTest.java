@@ -365,6 +365,37 @@ class ComparePageBrowserTest extends BrowserTestBase {
         Chromium.screenshot(driver, "run-page-columns");
     }
 
+    /**
+     * The 8-character ids the pages show are accepted where an id is typed or pasted: the compare form and the address
+     * bar resolve a unique prefix to the full id (as git resolves an abbreviated commit), the API lists the runs a
+     * prefix starts, and an unknown one is still "no run".
+     */
+    @Test
+    void theShortIdsThePagesShowAreAcceptedWhereAnIdIsTypedOrPasted() throws Exception {
+        String request = "{\"scenario\": {\"name\": \"short ids\", \"duration\": \"100ms\", \"machine\": {\"cpus\": 1},"
+                + " \"tasks\": [{\"name\": \"h\", \"workload\": {\"kind\": \"hog\"}}]}}";
+        String a = doneRun(request);
+        String b = doneRun(request);
+        driver.get(url("/compare"));
+        driver.findElement(By.cssSelector("form[action='/compare'] input[name='a']")).sendKeys(a.substring(0, 8));
+        WebElement bField = driver.findElement(By.cssSelector("form[action='/compare'] input[name='b']"));
+        bField.sendKeys(b.substring(0, 8).toUpperCase(java.util.Locale.ROOT), org.openqa.selenium.Keys.ENTER);
+        waitFor("the full ids' page", () -> driver.getCurrentUrl().endsWith("/compare?a=" + a + "&b=" + b));
+        assertThat(Chromium.text(driver, ".side[data-side='A']")).contains("short ids").contains(a.substring(0, 8));
+        assertThat(driver.findElements(By.id("compare-unavailable"))).isEmpty();
+
+        driver.get(url("/runs/" + a.substring(0, 8)));
+        waitFor("the run page of the full id", () -> driver.getCurrentUrl().endsWith("/runs/" + a));
+
+        JsonNode listed = api("/api/runs?id_prefix=" + b.substring(0, 8));
+        assertThat(listed.size()).isEqualTo(1);
+        assertThat(listed.get(0).path("id").asString()).isEqualTo(b);
+
+        String unknown = a.startsWith("0") ? "ffffffff" : "00000000";
+        driver.get(url("/compare?a=" + unknown + "&b=" + b));
+        assertThat(Chromium.text(driver, "#compare-unavailable")).contains("there is no run " + unknown);
+    }
+
     private String doneRun(String request) throws Exception {
         String id = api("POST", "/api/runs", request).path("id").asString();
         waitFor("run " + id + " done", () -> {

@@ -203,8 +203,8 @@ class DashboardBrowserTest {
 
         WebElement cpuMax = driver.findElement(By.cssSelector(".tree-row[data-path='/e1'] input[data-file='cpu.max']"));
         assertThat(cpuMax.getDomProperty("value")).isEqualTo("10000 100000");
-        cpuMax.clear();
-        cpuMax.sendKeys("500 100000", Keys.ENTER);
+        // typed over a selection: clear() would leave the cell, which commits it emptied
+        cpuMax.sendKeys(Keys.chord(Keys.CONTROL, "a"), "500 100000", Keys.ENTER);
         waitFor(Duration.ofSeconds(20), "the error shown", () -> driver.findElement(By.id("editor-error")).isDisplayed());
         String error = text("#editor-error");
         assertThat(error).contains("quota 500 us is below the 1000 us minimum").contains("(EINVAL)");
@@ -217,8 +217,8 @@ class DashboardBrowserTest {
 
         // a good value is written and read back as cat shows it
         cpuMax = driver.findElement(By.cssSelector(".tree-row[data-path='/e1'] input[data-file='cpu.max']"));
-        cpuMax.clear();
-        cpuMax.sendKeys("20000", Keys.ENTER);
+        // typed over a selection: clear() would leave the cell, which commits it emptied
+        cpuMax.sendKeys(Keys.chord(Keys.CONTROL, "a"), "20000", Keys.ENTER);
         waitFor(Duration.ofSeconds(20), "the write accepted", () -> text("#editor-status").contains(": ok"));
         assertThat(cpuMax.getDomProperty("value")).isEqualTo("20000 100000");
         assertThat(driver.findElement(By.id("editor-error")).isDisplayed()).isFalse();
@@ -266,8 +266,8 @@ class DashboardBrowserTest {
         waitFor(Duration.ofSeconds(20), "the groups created",
                 () -> !driver.findElements(By.cssSelector(".tree-row[data-path='/web/frontend']")).isEmpty());
         WebElement cpuMax = driver.findElement(By.cssSelector(".tree-row[data-path='/web'] input[data-file='cpu.max']"));
-        cpuMax.clear();
-        cpuMax.sendKeys("50000", Keys.ENTER);
+        // typed over a selection: clear() would leave the cell, which commits it emptied
+        cpuMax.sendKeys(Keys.chord(Keys.CONTROL, "a"), "50000", Keys.ENTER);
         waitFor(Duration.ofSeconds(20), "cpu.max read back", () -> "50000 100000".equals(cpuMax.getDomProperty("value")));
         assertThat(text("#tasks-table tbody")).contains("no tasks yet");
 

@@ -245,8 +245,8 @@ class FirstHourEditorBrowserTest extends BrowserTestBase {
 
         // the tree's own refusal: the whole message in view, wrapped in a taller row
         WebElement max = driver.findElement(By.cssSelector(".tree-row[data-path='/a'] input[data-file='cpu.max']"));
-        max.clear();
-        max.sendKeys("500 100000", org.openqa.selenium.Keys.ENTER);
+        // typed over a selection: clear() would leave the cell, which commits it emptied
+        max.sendKeys(org.openqa.selenium.Keys.chord(org.openqa.selenium.Keys.CONTROL, "a"), "500 100000", org.openqa.selenium.Keys.ENTER);
         By rowError = By.cssSelector(".tree-row[data-path='/a'] .row-error");
         waitFor("the row's message", () -> driver.findElement(rowError).getText().contains("minimum"));
         Boolean whole = (Boolean) ((JavascriptExecutor) driver).executeScript(
@@ -256,6 +256,100 @@ class FirstHourEditorBrowserTest extends BrowserTestBase {
         assertThat(driver.findElement(rowError).getText())
                 .isEqualTo("echo '500 100000' > /a/cpu.max: quota 500 us is below the 1000 us minimum (EINVAL)");
         Chromium.screenshot(driver, "editor-refusals");
+    }
+
+    /**
+     * Every editable tree cell commits what it shows (issue 12, third walk): an emptied cell, by Enter or by leaving it,
+     * is written as {@code echo '' > file} would be, the service's own refusal is shown beside it and the cell shows the
+     * stored value again; a new answer replaces the older message, never stands beside a cell that shows something
+     * not stored.
+     */
+    @Test
+    void everyCellCommitsWhatItShowsOrPutsTheStoredValueBackWithTheServicesAnswer() throws Exception {
+        String id = scenario("commit cells", "{\"version\": \"6.18\"}");
+        open(id);
+        By rowError = By.cssSelector(".tree-row[data-path='/a'] .row-error");
+        // an earlier refusal, so that a stale message would show
+        WebElement max = cell("cpu.max");
+        // typed over a selection: clear() would leave the cell, which commits it emptied
+        max.sendKeys(org.openqa.selenium.Keys.chord(org.openqa.selenium.Keys.CONTROL, "a"), "500 100000", org.openqa.selenium.Keys.ENTER);
+        waitFor("the first refusal", () -> driver.findElement(rowError).getText().contains("minimum"));
+        for (String file : List.of("cpu.max", "cpu.max.burst", "cpu.weight")) {
+            for (org.openqa.selenium.Keys commit : List.of(org.openqa.selenium.Keys.ENTER, org.openqa.selenium.Keys.TAB)) {
+                String stored = cat(id, file);
+                String answer = refusalOfEmpty(id, file);
+                // emptied in place (Selenium's clear() would leave the cell first, committing it before the key)
+                cell(file).sendKeys(org.openqa.selenium.Keys.chord(org.openqa.selenium.Keys.CONTROL, "a"), org.openqa.selenium.Keys.BACK_SPACE, commit);
+                waitFor(file + " emptied and " + commit.name() + ": the service's answer", () -> {
+                    String shown = driver.findElement(rowError).getText();
+                    return shown.startsWith("echo '' > /a/" + file + ": ") && shown.endsWith(answer);
+                });
+                waitFor(file + ": the stored value back in the cell", () -> stored.equals(cell(file).getDomProperty("value")));
+                assertThat(cat(id, file)).as("the stored value unchanged").isEqualTo(stored);
+            }
+        }
+        // a good write clears the message and the cell shows what cat reads
+        // (typed over a selection: Selenium's clear() leaves the cell, which commits the emptied cell as a person's click away would)
+        WebElement weight = cell("cpu.weight");
+        weight.sendKeys(org.openqa.selenium.Keys.chord(org.openqa.selenium.Keys.CONTROL, "a"), "250", org.openqa.selenium.Keys.ENTER);
+        waitFor("the message gone", () -> driver.findElement(rowError).getText().isEmpty());
+        assertThat(cell("cpu.weight").getDomProperty("value")).isEqualTo(cat(id, "cpu.weight")).isEqualTo("250");
+        // leaving a cell put back after a refusal writes nothing more: the refusal stays, not an "ok" of the old value
+        WebElement m = cell("cpu.max");
+        m.sendKeys(org.openqa.selenium.Keys.chord(org.openqa.selenium.Keys.CONTROL, "a"), "abc", org.openqa.selenium.Keys.ENTER);
+        waitFor("the refusal of abc", () -> driver.findElement(rowError).getText().startsWith("echo 'abc' > /a/cpu.max: "));
+        cell("cpu.weight").click();
+        Thread.sleep(500);
+        assertThat(driver.findElement(rowError).getText()).startsWith("echo 'abc' > /a/cpu.max: ");
+    }
+
+    /**
+     * An import that is refused names the file, the field's JSON pointer and "nothing imported"; a file that is not
+     * JSON says so with the line and column, not with the browser's JSON.parse text.
+     */
+    @Test
+    void aRefusedImportNamesTheFileTheFieldsPointerAndNothingImported() throws Exception {
+        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("cfslab-import");
+        java.nio.file.Path refused = java.nio.file.Files.writeString(dir.resolve("low-quota.json"), """
+                {"name": "low", "duration": "1s", "cgroups": [{"path": "/e1", "cpu.max": "500 100000"}]}
+                """);
+        java.nio.file.Path broken = java.nio.file.Files.writeString(dir.resolve("broken.json"), "{\n  \"name\": \"x\",\n  duration: \"1s\"\n}\n");
+        int before = api("/api/scenarios").size();
+        driver.get(url("/scenarios/new"));
+        waitFor("the form labelled", () -> Chromium.attr(driver, "#options-form", "data-defaults") != null);
+        driver.findElement(By.id("import-json")).sendKeys(refused.toAbsolutePath().toString());
+        waitFor("the refusal", () -> driver.findElement(By.id("editor-error")).isDisplayed());
+        assertThat(Chromium.text(driver, "#editor-error")).isEqualTo(
+                "low-quota.json: nothing imported: /cgroups/0/cpu.max: quota 500 us is below the 1000 us minimum (EINVAL)");
+        driver.findElement(By.id("import-json")).sendKeys(broken.toAbsolutePath().toString());
+        waitFor("the parse failure", () -> Chromium.text(driver, "#editor-error").startsWith("broken.json"));
+        assertThat(Chromium.text(driver, "#editor-error"))
+                .startsWith("broken.json is not JSON: at line 3, column 3 it has \"d\" where")
+                .endsWith("; nothing imported")
+                .doesNotContain("position");
+        assertThat(api("/api/scenarios").size()).as("nothing stored").isEqualTo(before);
+        assertThat(driver.getCurrentUrl()).endsWith("/scenarios/new");
+    }
+
+    private WebElement cell(String file) {
+        return driver.findElement(By.cssSelector(".tree-row[data-path='/a'] input[data-file='" + file + "']"));
+    }
+
+    private String cat(String id, String file) throws Exception {
+        HttpRequest req = HttpRequest.newBuilder(URI.create(url("/api/scenarios/" + id + "/cgroups/a/" + file))).GET().build();
+        return HttpClient.newHttpClient().send(req, HttpResponse.BodyHandlers.ofString()).body().trim();
+    }
+
+    /** The service's own answer to an empty write, as the page should show it: its detail, with the errno. */
+    private String refusalOfEmpty(String id, String file) throws Exception {
+        HttpRequest req = HttpRequest.newBuilder(URI.create(url("/api/scenarios/" + id + "/cgroups/a/" + file)))
+                .header("Content-Type", "text/plain").PUT(HttpRequest.BodyPublishers.ofString("")).build();
+        HttpResponse<String> res = HttpClient.newHttpClient().send(req, HttpResponse.BodyHandlers.ofString());
+        assertThat(res.statusCode()).as(file + ": " + res.body()).isBetween(400, 499);
+        JsonNode p = JSON.readTree(res.body());
+        String detail = p.path("detail").asString();
+        String errno = p.path("errno").asString("");
+        return errno.isEmpty() || detail.contains("(" + errno + ")") ? detail : detail + " (" + errno + ")";
     }
 
     int status(String path) throws Exception {

@@ -318,6 +318,56 @@ class NewcomerBrowserTest extends BrowserTestBase {
     }
 
     /** The page's width stays the same over two looks 300 ms apart (charts and tables drawn). */
+    /**
+     * The third walk's number and layout findings, on the pages themselves: every chart's y ticks as drawn (kept in
+     * {@code data-yticks}) read as the tables write the same kind (2,000, never 2000 or 5K); every line chart's y scale
+     * starts at 0 (CPU % per task, counts); the cgroup tree of one group is not a 480 px box; the runs list says what a
+     * run ran with without breaking inside a value.
+     */
+    @Test
+    void chartTicksReadAsTablesLineChartsStartAtZeroAndPanelsFitTheirContent() throws Exception {
+        String demo = waitDone(api("POST", "/api/runs", "{\"scenarioId\": \"dashboard-demo\"}").path("id").asString());
+        driver.manage().window().setSize(new Dimension(1400, 1800));
+        driver.get(url("/runs/" + demo));
+        waitFor("the charts drawn", () -> ((Number) js("return document.querySelectorAll('[data-yticks]').length")).intValue() >= 4
+                && Chromium.attr(driver, "#chart-tasks", "data-ranges") != null && !Chromium.attr(driver, "#chart-tasks", "data-ranges").contains("null"));
+        @SuppressWarnings("unchecked")
+        List<String> charts = (List<String>) js("return [...document.querySelectorAll('[data-yticks]')].map((e) => e.id || e.className)");
+        @SuppressWarnings("unchecked")
+        List<String> drawn = (List<String>) js("return [...document.querySelectorAll('[data-yticks]')].map((e) => e.dataset.yticks)");
+        java.util.regex.Pattern bare = java.util.regex.Pattern.compile("(^|[^\\d.,])\\d{4}");
+        java.util.regex.Pattern abbreviated = java.util.regex.Pattern.compile("\\d[KMG]\\b");
+        for (int i = 0; i < charts.size(); i++) {
+            for (JsonNode label : JSON.readTree(drawn.get(i))) {
+                assertThat(bare.matcher(label.asString()).find()).as(charts.get(i) + " tick " + label + ": 4 digits without a separator").isFalse();
+                assertThat(abbreviated.matcher(label.asString()).find()).as(charts.get(i) + " tick " + label + ": abbreviated").isFalse();
+            }
+        }
+        for (String chart : List.of("#chart-tasks", "#chart-nr-throttled", "#chart-throttled-usec", "#chart-usage")) {
+            JsonNode ranges = JSON.readTree(Chromium.attr(driver, chart, "data-ranges"));
+            assertThat(ranges.at("/y/0").asDouble()).as(chart + " y starts at 0: " + ranges).isEqualTo(0.0);
+        }
+
+        driver.get(url("/scenarios/e1-one-hog-10pct"));
+        waitFor("the tree", () -> "true".equals(Chromium.attr(driver, "body", "data-loaded")));
+        long tree = ((Number) js("return document.getElementById('tree').getBoundingClientRect().height")).longValue();
+        assertThat(tree).as("a tree of 2 rows is sized to them").isLessThan(150);
+
+        driver.manage().window().setSize(new Dimension(1400, 1000));
+        driver.get(url("/"));
+        waitFor("the runs list", () -> !driver.findElements(By.cssSelector("#runs td.ran-with [data-setting='machine']")).isEmpty());
+        Object broken = js("""
+                const out = [];
+                for (const s of document.querySelectorAll('#runs td.ran-with [data-setting], #runs td.ran-with .nowrap')) {
+                  const r = document.createRange();
+                  r.selectNodeContents(s);
+                  const tops = new Set([...r.getClientRects()].filter((x) => x.width > 0).map((x) => Math.round(x.top)));
+                  if (tops.size > 1) out.push(s.textContent);
+                }
+                return out;""");
+        assertThat((List<?>) broken).as("values broken across lines").isEmpty();
+    }
+
     private BooleanSupplier settled() {
         long[] last = {-1};
         return () -> {

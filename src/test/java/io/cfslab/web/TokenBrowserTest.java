@@ -59,8 +59,8 @@ class TokenBrowserTest {
         waitFor("the copy opened", () -> !driver.getCurrentUrl().endsWith("e1-one-hog-10pct")
                 && "true".equals(attr("body", "data-loaded")));
         WebElement cpuMax = driver.findElement(By.cssSelector(".tree-row[data-path='/e1'] input[data-file='cpu.max']"));
-        cpuMax.clear();
-        cpuMax.sendKeys("20000", Keys.ENTER);
+        // typed over a selection: clear() would leave the cell, which commits it emptied
+        cpuMax.sendKeys(Keys.chord(Keys.CONTROL, "a"), "20000", Keys.ENTER);
         waitFor("the write accepted", () -> text("#editor-status").contains(": ok"));
         assertThat(cpuMax.getDomProperty("value")).isEqualTo("20000 100000");
 

@@ -1,0 +1,76 @@
+// Every chart's axis formatter over sample values (issue 12, walk 3): one format per quantity kind on axes as in tables
+// and legends (docs/dashboard.md, "Colours, scales and numbers").
+import { describe, expect, it } from 'vitest';
+import { unitFormat, zeroBasedRange, type Unit } from '../src/charts';
+import { tickLabels } from '../src/strip';
+import { durationTicks } from '../src/units';
+import { formatCount } from '../src/format';
+
+const SAMPLES: number[][] = [
+  [0, 1000, 2000, 3000],
+  [0, 2000, 4000, 6000, 8000],
+  [0, 5000, 10_000, 15_000, 20_000],
+  [12_200_000, 12_200_500, 12_201_000],
+  [0, 0.25, 0.5, 0.75],
+  [10, 10.5, 11],
+  [0, 20, 40, 60],
+];
+const UNITS: Unit[] = ['count', 'usec', 'nsec', 'sec', 'per_s', 'percent'];
+
+describe('axis ticks', () => {
+  it('no tick of any unit is a bare number of 4 digits or more, nor a K/M abbreviation', () => {
+    for (const unit of UNITS) {
+      for (const s of SAMPLES) {
+        for (const t of unitFormat(unit).ticks(s)) {
+          expect(t, `${unit} ${s}`).not.toMatch(/(^|[^\d.,])\d{4}/); // an integer part of 4+ digits without separators
+          expect(t, `${unit} ${s}`).not.toMatch(/\d[KMG]\b/);
+        }
+      }
+    }
+  });
+
+  it('count ticks read as the tables and legends write the same counts', () => {
+    for (const s of SAMPLES.filter((x) => x.every(Number.isInteger))) {
+      expect(tickLabels(s)).toEqual(s.map((v) => (v === 0 ? '0' : formatCount(v))));
+    }
+    expect(unitFormat('count').ticks([0, 2000, 4000])).toEqual(['0', '2,000', '4,000']);
+    expect(unitFormat('count').value(14_759)).toBe('14,759');
+  });
+
+  it('duration ticks are in one unit with separators, a bare 0 at the origin', () => {
+    expect(unitFormat('usec').ticks([0, 500e6, 1000e6])).toEqual(['0', '500 s', '1,000 s']);
+    expect(durationTicks([0, 5e8, 1e9, 1.5e9])).toEqual(['0', '0.5 s', '1 s', '1.5 s']);
+    expect(unitFormat('percent').ticks([0, 5, 10])).toEqual(['0', '5 %', '10 %']);
+  });
+
+  it('a line chart starts at 0: a task at 10-11 % of a CPU is not drawn as a swing', () => {
+    expect(zeroBasedRange(10, 11)).toEqual([0, 11 * 1.05]);
+    expect(zeroBasedRange(34, 40)[0]).toBe(0);
+    expect(zeroBasedRange(0, 0)).toEqual([0, 1]);
+    expect(zeroBasedRange(null, null)).toEqual([0, 1]);
+  });
+});
+
+describe('experiment table means', () => {
+  it('one precision per metric row: µs counters as integers, counts all whole or all with one decimal', async () => {
+    const { meanCv, meanDecimals } = await import('../src/pages/experiment');
+    const usec = 'cgroups/~1a/cpu.stat/throttled_usec';
+    expect(meanCv({ amean: 4_464_353.2, coefvar: 0.61 }, usec, meanDecimals([4_464_353.2, 4_714_783], usec))).toBe('4,464,353±0.61%');
+    const count = 'cgroups/~1a/cpu.stat/nr_periods';
+    const d = meanDecimals([50, 49.8], count);
+    expect([50, 49.8].map((m) => meanCv({ amean: m, coefvar: 0 }, count, d))).toEqual(['50.0±0.00%', '49.8±0.00%']);
+    const whole = meanDecimals([50, 51], count);
+    expect([50, 51].map((m) => meanCv({ amean: m, coefvar: 0 }, count, whole))).toEqual(['50±0.00%', '51±0.00%']);
+  });
+});
+
+describe('wrap points of a long value', () => {
+  it('after , : / { [ only, the text unchanged', async () => {
+    const { breakPoints } = await import('../src/tables');
+    const v = '{"name":"h","cgroup":"/a","count":2,"workload":{"kind":"hog"}}';
+    const parts = breakPoints(v);
+    expect(parts.join('')).toBe(v);
+    expect(parts.slice(0, 4)).toEqual(['{', '"name":', '"h",', '"cgroup":']);
+    for (const p of parts.slice(0, -1)) expect(p).toMatch(/[,:/{[]$/);
+  });
+});
