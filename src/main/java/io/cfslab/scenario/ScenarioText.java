@@ -15,7 +15,8 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  *
  * <p>YAML plain scalars resolve as the YAML 1.2 core schema says (spec 1.2.2, 10.3.2 "Tag Resolution"): {@code null},
  * {@code Null}, {@code NULL}, {@code ~} and an empty value are null (JSON null, so a key set to {@code ~} means "left
- * out" wherever {@code null} does); {@code true|True|TRUE|false|False|FALSE} are booleans; {@code 0x1F} and {@code 0o17}
+ * out" wherever {@code null} does); {@code true|True|TRUE|false|False|FALSE} are booleans; {@code 0x1F}, {@code 0o17} and decimals with a sign or
+ * leading zeros ({@code +12}, {@code 017}: 17)
  * integers. Jackson's YAML reader took {@code ~}, {@code Null}, {@code True} and {@code 0x1F} as text. Quoted scalars
  * stay text. Tags: the core schema's ({@code !!str}, {@code !!int}, {@code !!float}, {@code !!bool}, {@code !!null},
  * {@code !!map}, {@code !!seq}) are honoured; any other ({@code !!binary}, {@code !!timestamp}, {@code !!set},
@@ -74,6 +75,8 @@ public final class ScenarioText {
     private static final java.util.regex.Pattern CORE_BOOL = java.util.regex.Pattern.compile("true|True|TRUE|false|False|FALSE");
     private static final java.util.regex.Pattern CORE_HEX = java.util.regex.Pattern.compile("0x[0-9a-fA-F]+");
     private static final java.util.regex.Pattern CORE_OCT = java.util.regex.Pattern.compile("0o[0-7]+");
+    /** Decimal: a sign and leading zeros are allowed; Jackson's YAML 1.1 reader leaves {@code +12}, {@code 017}, {@code 02} as text. */
+    private static final java.util.regex.Pattern CORE_DEC = java.util.regex.Pattern.compile("[-+]?[0-9]+");
     private static final java.util.regex.Pattern CORE_INF = java.util.regex.Pattern.compile("[-+]?\\.(inf|Inf|INF)");
     private static final java.util.regex.Pattern CORE_NAN = java.util.regex.Pattern.compile("\\.(nan|NaN|NAN)");
 
@@ -119,12 +122,14 @@ public final class ScenarioText {
                 }
                 if (tok != tools.jackson.core.JsonToken.VALUE_STRING || tag != null) continue;
                 String v = p.getString();
+                boolean dec = CORE_DEC.matcher(v).matches();
                 if (!CORE_NULL.matcher(v).matches() && !CORE_BOOL.matcher(v).matches() && !CORE_HEX.matcher(v).matches()
-                        && !CORE_OCT.matcher(v).matches()) continue;
+                        && !CORE_OCT.matcher(v).matches() && !dec) continue;
                 long offset = p.currentTokenLocation().getCharOffset();
                 if (offset < 0 || offset >= text.length() || !text.startsWith(v, (int) offset)) continue; // quoted or folded
                 replace.put(at, CORE_NULL.matcher(v).matches() ? nodes.nullNode()
                         : CORE_BOOL.matcher(v).matches() ? nodes.booleanNode(v.charAt(0) == 't' || v.charAt(0) == 'T')
+                        : dec ? integer(nodes, new java.math.BigInteger(v))
                         : integer(nodes, new java.math.BigInteger(v.substring(2), v.charAt(1) == 'x' ? 16 : 8)));
             }
         }

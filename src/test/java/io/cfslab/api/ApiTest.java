@@ -404,6 +404,14 @@ class ApiTest {
         assertThat(doneList.findValuesAsString("id")).contains(run);
         JsonNode queuedList = json(web.get().uri("/api/runs?status=queued").exchange().expectStatus().isOk());
         assertThat(queuedList.findValuesAsString("id")).doesNotContain(run);
+        // id_prefix narrows the list like the other filters, and they are checked with it (breaker: it switched them off)
+        String shortId = run.substring(0, 8);
+        assertThat(json(web.get().uri("/api/runs?id_prefix=" + shortId + "&status=done").exchange().expectStatus().isOk())
+                .findValuesAsString("id")).containsExactly(run);
+        assertThat(json(web.get().uri("/api/runs?id_prefix=" + shortId + "&status=queued").exchange().expectStatus().isOk())
+                .findValuesAsString("id")).isEmpty();
+        problem(web.get().uri("/api/runs?id_prefix=" + shortId + "&status=bogus").exchange(), HttpStatus.BAD_REQUEST,
+                "/status", "EINVAL");
 
         problem(web.get().uri("/api/runs/" + run + "/result?repeat=1").exchange(), HttpStatus.NOT_FOUND, "/repeat", "ENOENT");
         // a finished run is deleted with its results (issue 7)

@@ -29,6 +29,10 @@ class YamlCoreSchemaTest {
         assertThat(yaml("a: [~, True, FALSE, false, 0x1F, 0o17, x]"))
                 .isEqualTo(JSON.readTree("{\"a\": [null, true, false, false, 31, 15, \"x\"]}"));
         assertThat(yaml("a: {b: ~}\n")).isEqualTo(JSON.readTree("{\"a\": {\"b\": null}}"));
+        // the core schema's decimal integers are [-+]?[0-9]+, leading zeros and a plus sign included (breaker: +12,
+        // 017 and 02 were text, and cpu.weight: 010 reached the kernel's parser as "010", octal 8)
+        assertThat(yaml("a: [+12, 017, -017, 02, 010, '010', 12]"))
+                .isEqualTo(JSON.readTree("{\"a\": [12, 17, -17, 2, 10, \"010\", 12]}"));
     }
 
     @Test
