@@ -30,6 +30,12 @@ export function metricAxis(metric: string): { title: string; unit: Unit } {
   return { title: `${name} (${what})`, unit };
 }
 
+/**
+ * Tick steps of an axis whose values are counts (calls, periods, throttles): whole numbers only, 1-2-5 per decade, so
+ * that a count axis never reads 2.5 (uPlot's default steps include fractions).
+ */
+export const COUNT_INCRS: number[] = Array.from({ length: 15 }, (_, d) => [1, 2, 5].map((m) => m * 10 ** d)).flat();
+
 /** Axis ticks and hover values of a unit. */
 export function unitFormat(unit: Unit): { ticks: (splits: number[]) => string[]; value: (v: number | null | undefined) => string } {
   switch (unit) {
@@ -289,7 +295,7 @@ export class HistogramChart extends ReusablePlot {
             },
             splits: () => xs, gap: 4, size: 40,
           },
-          { label: yTitle, size: fitTicks(60), values: (_u, splits) => drawnTicks(this.el, share ? tickLabels(splits).map((t) => (t === '0' ? t : `${t} %`)) : tickLabels(splits)) },
+          { label: yTitle, size: fitTicks(60), incrs: share ? undefined : COUNT_INCRS, values: (_u, splits) => drawnTicks(this.el, share ? tickLabels(splits).map((t) => (t === '0' ? t : `${t} %`)) : tickLabels(splits)) },
         ],
         series,
         legend: { show: true, live: true },
@@ -535,7 +541,7 @@ export class LineChart extends ReusablePlot {
           : { x: { time: false }, y: { range: (_u, min, max) => zeroBasedRange(min, max) } },
         axes: [
           { label: 'simulated time', size: 40, values: (_u, splits) => durationTicks(splits.map((v) => v * 1e9)) },
-          { label: this.yTitle, size: fitTicks(70), values: (_u, splits) => drawnTicks(this.el, fmt.ticks(splits)) },
+          { label: this.yTitle, size: fitTicks(70), incrs: this.unit === 'count' ? COUNT_INCRS : undefined, values: (_u, splits) => drawnTicks(this.el, fmt.ticks(splits)) },
         ],
         series: [
           // not hovered: the latest sample ("at" the last time, each line's last value)

@@ -74,3 +74,12 @@ describe('wrap points of a long value', () => {
     for (const p of parts.slice(0, -1)) expect(p).toMatch(/[,:/{[]$/);
   });
 });
+
+describe('count axes', () => {
+  it('step in whole numbers only, 1-2-5 per decade, so a count of 10 never reads 2.5 (newcomer walk 4)', async () => {
+    const { COUNT_INCRS } = await import('../src/charts');
+    expect(COUNT_INCRS.slice(0, 6)).toEqual([1, 2, 5, 10, 20, 50]);
+    for (const step of COUNT_INCRS) expect(Number.isInteger(step)).toBe(true);
+    expect(COUNT_INCRS[COUNT_INCRS.length - 1]).toBeGreaterThanOrEqual(1e14);
+  });
+});
