@@ -951,6 +951,11 @@ export function initEditorPage(body: HTMLElement): void {
   void fillOptions();
   if (!id) {
     treeEl.replaceChildren(el('p', { class: 'hint' }, 'Create the scenario first (machine and kernel above), then add groups and tasks.'));
+    // the tasks and timeline tables say the same, not bare headers (newcomer walk 4)
+    document.querySelector('#tasks-table tbody')!.replaceChildren(el('tr', {}, el('td', { colspan: '7', class: 'hint' },
+      'no tasks yet: create the scenario first, then add tasks here')));
+    document.querySelector('#timeline-table tbody')!.replaceChildren(el('tr', {}, el('td', { colspan: '4', class: 'hint' },
+      'no timeline actions yet: create the scenario first, then add them here')));
     return;
   }
   Promise.all([loadDoc(), loadTree(), loadTasks(), loadTimeline()]).then(

@@ -29,6 +29,17 @@ public final class RunIds {
         }
     }
 
+    /**
+     * Why no run answers to {@code typed}: a hex id shorter than {@link #MIN_PREFIX} digits is too short to be looked
+     * up (it is not a missing run), anything else is deleted or mistyped.
+     */
+    public static String whyNone(String typed) {
+        String hex = typed.trim().replace("-", "");
+        return !hex.isEmpty() && hex.length() < MIN_PREFIX && hex.toLowerCase(Locale.ROOT).matches("[0-9a-f]+")
+                ? "a short id needs at least " + MIN_PREFIX + " hex digits, as the pages show it"
+                : "deleted, or a mistyped id";
+    }
+
     /** Whether {@code typed} is long enough and hex enough to be looked up as a prefix. */
     public static boolean isPrefix(String typed) {
         String hex = typed.replace("-", "");

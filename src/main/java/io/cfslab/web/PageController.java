@@ -185,7 +185,7 @@ public class PageController {
         if (x != null) {
             return new Side(label, runId, x.name(), "/experiments/" + runId, null, "an experiment, not a run");
         }
-        return new Side(label, runId, "no run " + runId, null, null, "deleted, or a mistyped id");
+        return new Side(label, runId, "no run " + runId, null, null, io.cfslab.store.RunIds.whyNone(runId));
     }
 
     /** As {@link #side(String, String, RunRecord, ExperimentRecord)}; {@code ambiguity} the sentence of a prefix that starts several runs. */
@@ -209,7 +209,7 @@ public class PageController {
             return label + " (" + x.name() + ") is an experiment, not a run: open it for its table and its runs, or"
                     + " compare two of its runs (each run's page links to its experiment).";
         }
-        if (r == null) return label + ": there is no run " + runId + " (deleted, or a mistyped id).";
+        if (r == null) return label + ": there is no run " + runId + " (" + io.cfslab.store.RunIds.whyNone(runId) + ").";
         return switch (r.status()) {
             case DONE -> null;
             case QUEUED, RUNNING -> label + " (" + r.scenarioName() + ") is " + r.status().word()

@@ -200,6 +200,9 @@ class FirstHourEditorBrowserTest extends BrowserTestBase {
     void newScenarioFieldsAreReplacedByTypingTheTreeFollowsTheFormsVersionAndRefusalsReadWhole() throws Exception {
         driver.get(url("/scenarios/new"));
         waitFor("the form labelled", () -> Chromium.attr(driver, "#options-form", "data-defaults") != null);
+        // an empty table says why it is empty, as the tree does, not bare headers (newcomer walk 4)
+        assertThat(Chromium.text(driver, "#tasks-table tbody")).contains("create the scenario first");
+        assertThat(Chromium.text(driver, "#timeline-table tbody")).contains("create the scenario first");
         for (String[] f : new String[][] {{"name", "left empty: new scenario"}, {"duration", "required, e.g. 5s"}}) {
             WebElement input = driver.findElement(By.cssSelector("#options-form [name='" + f[0] + "']"));
             assertThat(input.getDomProperty("value")).as(f[0] + " is empty, not a value to append to").isEmpty();

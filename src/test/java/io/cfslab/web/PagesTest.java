@@ -144,6 +144,8 @@ class PagesTest {
                 "A (failed run) failed: max events exceeded (1000); it kept no result").doesNotContain("cancelled (cancelled");
         // the settings table: a side without a run says so instead of a row of dashes
         assertThat(page("/compare?a=" + queued + "&b=nope")).contains("no settings: no run nope (deleted, or a mistyped id)");
+        // a hex id too short to look up says so, not "deleted" (newcomer walk 4: /compare?a=fa76)
+        assertThat(page("/compare?a=" + queued + "&b=fa76")).contains("no run fa76 (a short id needs at least 8 hex digits");
         assertThat(page("/compare?a=" + experiment + "&b=" + queued)).contains("href=\"/experiments/" + experiment + "\"",
                 "is an experiment, not a run");
     }
