@@ -9,7 +9,7 @@ import { emptyState, RunStream, type CgroupStats, type DistributeCall, type RunS
 import { CpuTimelineView } from '../cputimeline';
 import { durationTitle, format, formatCount, formatDuration, formatDurationNs, formatPercent, kindOfKey, plural } from '../format';
 import { pageColors, taskColors } from '../colors';
-import { interruptionNote, isFinished, outcome, StatusView, type RunStatusWord } from '../runstatus';
+import { interruptionNote, isFinished, StatusView, type RunStatusWord } from '../runstatus';
 import { explain, readPanelNotes, statusNote } from '../emptynotes';
 import { PaceWatch } from '../pacing';
 import { callsCaption } from '../calls';
@@ -334,14 +334,15 @@ export function initRunPage(body: HTMLElement): void {
     }
   }
 
-  /** A run that ended without a result: its error, and every empty panel says so. */
+  /**
+   * A run that ended without a result: one statement at the top (its outcome, where it stopped, that it keeps no
+   * result) and no panels, whether this page watched it end (its live charts go: a reload could not show them) or
+   * was opened afterwards, so that the two agree.
+   */
   function ended(status: string, error: string | null | undefined, simulatedNs: number): void {
-    if (error || status === 'failed') {
-      // one phrase ("cancelled by request", "failed: max events exceeded …"); a cancel is no error
-      showError(errorEl, new Error(outcome(status, error)));
-      errorEl.classList.toggle('notice', status === 'cancelled');
-    }
-    explainTheRest(() => statusNote(status, error, simulatedNs, durationNs));
+    showError(errorEl, new Error(statusNote(status, error, simulatedNs, durationNs)));
+    errorEl.classList.toggle('notice', status === 'cancelled'); // a cancel is no error
+    for (const panel of document.querySelectorAll<HTMLElement>('main section.panel')) panel.hidden = true;
     body.dataset.ended = status;
   }
 
