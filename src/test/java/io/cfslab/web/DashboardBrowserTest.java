@@ -773,7 +773,7 @@ class DashboardBrowserTest {
         }
         assertThat(JSON.readTree(attr("#hist", "data-axes")).size()).isEqualTo(2);
         // the y axes show durations as durations (uPlot draws tick text on the canvas; the legend shows values)
-        assertThat(attr("#chart-throttled-usec", "data-axes")).contains("throttled time");
+        assertThat(attr("#chart-throttled-usec", "data-axes")).contains("throttled_usec (time)");
         assertThat(driver.findElements(By.cssSelector("input.series-filter"))).hasSizeGreaterThanOrEqualTo(4);
     }
 
