@@ -8,6 +8,7 @@ import { armColors, ColorRegistry, distinctColors, pageColors } from './colors';
 import { durationTicks } from './units';
 import { formatCount, formatDuration, formatPercent } from './format';
 import { pointerSteps } from './pointers';
+import { statMeasure } from './statnames';
 
 /**
  * What a chart's values are: counts, durations in µs (cpu.stat's *_usec), ns or s (a benchmark's time_s), rates per
@@ -26,7 +27,9 @@ export function metricAxis(metric: string): { title: string; unit: Unit } {
   const name = parts[parts.length - 1] ?? metric;
   const unit: Unit = /_per_s$/.test(name) ? 'per_s' : /_usec$|_us$/.test(name) ? 'usec' : /_ns$/.test(name) ? 'nsec'
     : /_s$/.test(name) ? 'sec' : /_pct$|percent/.test(name) ? 'percent' : 'count';
-  const what = { usec: 'time', nsec: 'time', sec: 'time', per_s: 'per second', percent: '%', count: 'count' }[unit];
+  // a cpu.stat count is named as on the run page: nr_throttled counts periods (statnames.ts)
+  const what = unit === 'count' ? (statMeasure(name) === 'periods' ? 'periods' : 'count')
+    : { usec: 'time', nsec: 'time', sec: 'time', per_s: 'per second', percent: '%' }[unit];
   return { title: `${name} (${what})`, unit };
 }
 
@@ -485,6 +488,19 @@ export function zeroBasedRange(min: number | null, max: number | null): [number,
   return [lo, hi];
 }
 
+/**
+ * A time axis's range: from the run's start, t = 0 s, to the latest sample (at least 1 s for a chart of one point at
+ * 0), never from the first sample (E5a's axis ran 1 s – 5 s while its CPU timeline started at 0).
+ */
+export function timeRange(max: number | null): [number, number] {
+  return [0, max != null && Number.isFinite(max) && max > 0 ? max : 1];
+}
+
+/** Where a line chart's lines start, `{"x": 0, "lines": {"/a": 0}}`, for a reader of the page (the first point drawn). */
+function startOf(xs: number[], lines: Line[]): string {
+  return JSON.stringify({ x: xs[0] ?? null, lines: Object.fromEntries(lines.map((l) => [l.label, l.values[0] ?? null])) });
+}
+
 /** A plot's x and y ranges as drawn, `{"x": [min, max], "y": [min, max]}` (null before uPlot has set a scale). */
 function rangesOf(u: uPlot): string {
   const r = (k: string) => (u.scales[k]?.min != null ? [u.scales[k].min, u.scales[k].max] : null);
@@ -524,7 +540,10 @@ export class LineChart extends ReusablePlot {
 
   update(xsSeconds: number[], lines: Line[]): void {
     const data = [xsSeconds, ...lines.map((l) => l.values)] as uPlot.AlignedData;
-    if (this.reuse(lines.map((l) => l.label).join('\u0000') + JSON.stringify(this.fixed), data)) return;
+    if (this.reuse(lines.map((l) => l.label).join('\u0000') + JSON.stringify(this.fixed), data)) {
+      this.el.dataset.start = startOf(xsSeconds, lines);
+      return;
+    }
     if (lines.length === 0 || xsSeconds.length === 0) {
       this.plot = null;
       this.el.append(Object.assign(document.createElement('p'), { className: 'hint', textContent: 'no samples yet' }));
@@ -538,7 +557,7 @@ export class LineChart extends ReusablePlot {
         height: this.height,
         scales: this.fixed
           ? { x: { time: false, range: this.fixed.x }, y: { range: this.fixed.y } }
-          : { x: { time: false }, y: { range: (_u, min, max) => zeroBasedRange(min, max) } },
+          : { x: { time: false, range: (_u, _min, max) => timeRange(max) }, y: { range: (_u, min, max) => zeroBasedRange(min, max) } },
         axes: [
           { label: 'simulated time', size: 40, values: (_u, splits) => durationTicks(splits.map((v) => v * 1e9)) },
           { label: this.yTitle, size: fitTicks(70), incrs: this.unit === 'count' ? COUNT_INCRS : undefined, values: (_u, splits) => drawnTicks(this.el, fmt.ticks(splits)) },
@@ -568,6 +587,7 @@ export class LineChart extends ReusablePlot {
     this.el.dataset.colors = JSON.stringify(Object.fromEntries(lines.map((l) => [l.label, colorOf.get(l.label)!])));
     this.el.dataset.axes = JSON.stringify(['simulated time', this.yTitle]);
     this.el.dataset.ranges = rangesOf(this.plot);
+    this.el.dataset.start = startOf(xsSeconds, lines);
     this.applyFilter();
   }
 }

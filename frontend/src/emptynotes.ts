@@ -1,8 +1,9 @@
 // Empty panels that say why (issue 12): a panel of the run page that has nothing to draw shows a sentence instead —
-// what the scenario's `record` section kept out of the result (from the server, which parsed the scenario), why a
-// finished run left it empty, or that the run was cancelled or failed and kept no result.
+// what the scenario's `record` section kept out of the result (from the server, which parsed the scenario) or why a
+// finished run left it empty. A run cancelled or failed keeps no result at all: that is said once, at the top, and
+// the panels are not shown (newcomer walk 4: a reload showed the same sentence nine times, once per panel).
 import { el, fmtSeconds } from './api';
-import { reasonAfter } from './runstatus';
+import { outcome } from './runstatus';
 
 /** The server's notes (run.html's data-panel-notes): panel host id → sentence. */
 export interface PanelNotes {
@@ -21,16 +22,19 @@ export function readPanelNotes(json: string | undefined): PanelNotes {
   }
 }
 
-/** Why a run that ended without a result shows nothing. */
+/**
+ * The one statement at the top of the page of a run that ended without a result (cancelled or failed), the same
+ * whether the page watched it end or was opened afterwards: its outcome, said once (`cancelled by request`, as every
+ * page says it: runstatus.ts), where a cancel stopped it, and that the service keeps no result of such a run, so
+ * nothing is drawn (the charts a watching page drew from the live stream go with it: a reload could not show them).
+ */
 export function statusNote(status: string, error: string | null | undefined, simulatedNs: number, durationNs: number): string {
-  // the reason is said once: "cancelled by request", never "cancelled (cancelled by request)"
-  const why = reasonAfter(status, error);
+  const said = outcome(status, error);
   if (status === 'cancelled') {
-    const how = why && /^(by|while|with|after|before|at|on|from|because)\b/i.test(why) ? ` ${why}` : '';
-    return `No result: the run was cancelled${how} at ${fmtSeconds(simulatedNs)} of ${fmtSeconds(durationNs)} simulated` +
-      `${why && !how ? ` (${why})` : ''}. A cancelled run keeps no result: run the scenario again to fill this panel.`;
+    return `${said} at ${fmtSeconds(simulatedNs)} of ${fmtSeconds(durationNs)} simulated. A cancelled run keeps no result ` +
+      '(the service stores a result only when a run is done), so this page draws nothing: run the scenario again to see it.';
   }
-  return `No result: the run failed${why ? `: ${why}` : ''}. A failed run keeps no result.`;
+  return `${said}. A failed run keeps no result, so this page draws nothing.`;
 }
 
 /**

@@ -10,6 +10,19 @@ export function xsSeconds(samples: Sample[]): number[] {
   return samples.map((s) => s.at_ns / 1e9);
 }
 
+/**
+ * The lines of a time chart from the run's start, t = 0: the result's first sample is taken one record.interval in
+ * (E5a's at 1 s), and a chart that began there drew nr_throttled "in mid-air" at 10, read as 10 throttles at t = 0.
+ * Where the samples start later than 0, a point at 0 s is put first with `origin` on every line: 0 for cpu.stat's
+ * cumulative counters (every group is made at t = 0, when the simulation applies the scenario's groups, and a new
+ * group's counters read 0, as the kernel's do), null (no value, the line starts at its first sample) for a rate such
+ * as a task's CPU % over an interval.
+ */
+export function fromZero(xs: number[], lines: Line[], origin: 0 | null): { xs: number[]; lines: Line[] } {
+  if (xs.length === 0 || xs[0] <= 0) return { xs, lines };
+  return { xs: [0, ...xs], lines: lines.map((l) => ({ ...l, values: [origin, ...l.values] })) };
+}
+
 /** One line per cgroup for a cpu.stat key, the `cap` groups with the largest last value first. */
 export function cgroupLines(samples: Sample[], key: keyof CpuStat, cap = MAX_LINES): { lines: Line[]; total: number } {
   const last = new Map<string, number>();

@@ -23,11 +23,33 @@ export function blankColumns(rows: Element[][]): number[] {
 }
 
 /**
- * Hides the columns of a simple table (one header row, no spans) that no body row fills, and says which under it
- * (`#<table id>-hidden`): "Not shown (no row has a value): nr_bursts, burst_usec: <why>". Call again after each redraw:
- * columns are shown again first.
+ * Why hidden columns are empty: one sentence for all of them, or a reason per column name (columns with the same
+ * reason are named together).
  */
-export function hideBlankColumns(table: HTMLTableElement, why = 'no row has a value'): string[] {
+export type BlankReason = string | ((column: string) => string);
+
+/**
+ * The note under a table that names its hidden columns and says why, as one sentence: the names first, then each
+ * reason after the columns it explains. `Not shown, empty in every row: nr_bursts, burst_usec (this kernel's cpu.stat
+ * has no such key …).` or `…: run-stretch wall p50, run-stretch wall max (no task is periodic); exit (no task exits).`
+ * (the reason used to come first, in parentheses, and the names after a colon at its end: "…tasks that exit): exit.").
+ */
+export function hiddenColumnsNote(names: string[], why: BlankReason): string {
+  if (names.length === 0) return '';
+  const reasonOf = typeof why === 'string' ? () => why : why;
+  const groups = new Map<string, string[]>();
+  for (const n of names) {
+    const r = reasonOf(n);
+    groups.set(r, [...(groups.get(r) ?? []), n]);
+  }
+  return `Not shown, empty in every row: ${[...groups].map(([r, cols]) => `${cols.join(', ')} (${r})`).join('; ')}.`;
+}
+
+/**
+ * Hides the columns of a simple table (one header row, no spans) that no body row fills, and says which under it
+ * (`#<table id>-hidden`, {@link hiddenColumnsNote}). Call again after each redraw: columns are shown again first.
+ */
+export function hideBlankColumns(table: HTMLTableElement, why: BlankReason = 'no row has a value'): string[] {
   const head = [...(table.tHead?.rows[0]?.cells ?? [])];
   const body = [...(table.tBodies[0]?.rows ?? [])].map((r) => [...r.cells]);
   for (const c of [...head, ...body.flat()]) c.hidden = false;
@@ -46,7 +68,7 @@ export function hideBlankColumns(table: HTMLTableElement, why = 'no row has a va
       note = Object.assign(document.createElement('p'), { id: noteId, className: 'hint hidden-columns' });
       (table.closest('.table-x, .table-scroll') ?? table).after(note);
     }
-    note.textContent = `Not shown, empty in every row (${why}): ${names.join(', ')}.`;
+    note.textContent = hiddenColumnsNote(names, why);
   }
   table.dataset.hiddenColumns = names.join(',');
   return names;

@@ -90,9 +90,11 @@ describe('the editor after the last newcomer walk', () => {
 
   it('lays out the tree with taller rows where a refused write says why (the message wraps, never cut)', async () => {
     const { rowTops, ROW_HEIGHT, ERROR_HEIGHT } = await import('../src/pages/editor');
-    const { tops, height } = rowTops(['/', '/a', '/b', '/c'], new Set(['/a']));
+    const { tops, height } = rowTops(['/', '/a', '/b', '/c'], (p) => (p === '/a' ? ROW_HEIGHT + ERROR_HEIGHT : ROW_HEIGHT));
     expect(tops).toEqual([0, ROW_HEIGHT, 2 * ROW_HEIGHT + ERROR_HEIGHT, 3 * ROW_HEIGHT + ERROR_HEIGHT]);
     expect(height).toBe(4 * ROW_HEIGHT + ERROR_HEIGHT);
+    // a row measured at its message's own height (one line: 54 px) moves the rows below by that much, no more
+    expect(rowTops(['/', '/a', '/b'], (p) => (p === '/a' ? 54 : ROW_HEIGHT)).tops).toEqual([0, ROW_HEIGHT, ROW_HEIGHT + 54]);
   });
 
   it('creates a new scenario with the default name where none was typed, never a made-up duration, keys in order', async () => {

@@ -59,7 +59,7 @@ describe('metricAxis: an experiment metric plot reads in its unit', async () => 
   const { metricAxis, unitFormat } = await import('../src/charts');
   it('names the metric, its group or benchmark and the unit; durations read as durations', () => {
     expect(metricAxis('cgroups/~1web~1backend/cpu.stat/throttled_usec')).toEqual({ title: 'throttled_usec (time)', unit: 'usec' });
-    expect(metricAxis('cgroups/~1pool/cpu.stat/nr_throttled')).toEqual({ title: 'nr_throttled (count)', unit: 'count' });
+    expect(metricAxis('cgroups/~1pool/cpu.stat/nr_throttled')).toEqual({ title: 'nr_throttled (periods)', unit: 'count' });
     expect(metricAxis('benchmarks/hb/time_s')).toEqual({ title: 'time_s (time)', unit: 'sec' });
     expect(metricAxis('benchmarks/rr/transactions_per_s').unit).toBe('per_s');
     // 360.3M µs of usage is six minutes, not "360.3M"

@@ -24,18 +24,19 @@ describe('outcome: the status and its reason, each once', () => {
   });
 });
 
-describe('statusNote: an empty panel of a run that ended without a result', () => {
-  it('says a cancel once, with where it stopped', () => {
+describe('statusNote: the one statement of a run that ended without a result', () => {
+  it('says a cancel once, with where it stopped and that nothing is kept', () => {
     const n = statusNote('cancelled', 'cancelled by request', 3.3e9, 300e9);
-    expect(n).toContain('the run was cancelled by request at 3.30 s of 300 s simulated');
+    expect(n).toBe('cancelled by request at 3.30 s of 300 s simulated. A cancelled run keeps no result (the service ' +
+      'stores a result only when a run is done), so this page draws nothing: run the scenario again to see it.');
     expect(n.match(/cancel/g)).toHaveLength(2); // "cancelled by request at …" and "A cancelled run keeps no result"
-    expect(statusNote('cancelled', 'cancelled while queued', 0, 5e9)).toContain('the run was cancelled while queued at 0 s');
-    expect(statusNote('cancelled', null, 1e9, 5e9)).toContain('the run was cancelled at 1.00 s of 5.00 s simulated.');
+    expect(statusNote('cancelled', 'cancelled while queued', 0, 5e9)).toMatch(/^cancelled while queued at 0 s of 5.00 s simulated\./);
+    expect(statusNote('cancelled', null, 1e9, 5e9)).toMatch(/^cancelled at 1.00 s of 5.00 s simulated\./);
   });
   it('says a failure once, with its reason', () => {
     const n = statusNote('failed', 'max events exceeded (1000)', 0, 1e9);
-    expect(n).toBe('No result: the run failed: max events exceeded (1000). A failed run keeps no result.');
-    expect(statusNote('failed', null, 0, 1e9)).toBe('No result: the run failed. A failed run keeps no result.');
+    expect(n).toBe('failed: max events exceeded (1000). A failed run keeps no result, so this page draws nothing.');
+    expect(statusNote('failed', null, 0, 1e9)).toBe('failed. A failed run keeps no result, so this page draws nothing.');
   });
 });
 

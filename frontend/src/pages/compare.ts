@@ -1,9 +1,10 @@
 // Compare: two finished runs, histograms overlaid, per-group cpu.stat with their differences.
 import { el, fmtSeconds, getJson, showError } from '../api';
 import { HistogramChart, LineChart, sharedScales } from '../charts';
-import { cgroupLines, xsSeconds } from '../series';
+import { cgroupLines, fromZero, xsSeconds } from '../series';
 import { armColors, pageColors } from '../colors';
 import { addBreakPoints, labelCells } from '../tables';
+import { showLocalNote, statAxisTitle, statLabel } from '../statnames';
 import { formatBpftrace, printedBuckets, type Histogram } from '../hist';
 import type { CgroupStats, CpuStat, Sample } from '../stream';
 import { deltaClass, durationTitle, format, formatDelta, kindOfKey, plural } from '../format';
@@ -34,8 +35,8 @@ export function statColumns(...runs: Record<string, CgroupStats>[]): StatColumn[
   }
   const ordered = (keys: Set<string>) => [...CPU_STAT_ORDER.filter((k) => keys.has(k)), ...[...keys].filter((k) => !CPU_STAT_ORDER.includes(k))];
   return [
-    ...ordered(seen['cpu.stat']).map((key) => ({ file: 'cpu.stat' as const, key, label: key })),
-    ...ordered(seen['cpu.stat.local']).map((key) => ({ file: 'cpu.stat.local' as const, key, label: `${key} (cpu.stat.local)` })),
+    ...ordered(seen['cpu.stat']).map((key) => ({ file: 'cpu.stat' as const, key, label: statLabel('cpu.stat', key) })),
+    ...ordered(seen['cpu.stat.local']).map((key) => ({ file: 'cpu.stat.local' as const, key, label: statLabel('cpu.stat.local', key) })),
   ];
 }
 const MAX_ROWS = 500;
@@ -104,14 +105,16 @@ export function initComparePage(body: HTMLElement): void {
       document.getElementById('hist-text-b')!.textContent = 'B\n' + formatBpftrace(HIST, { buckets: hb ? printedBuckets(hb) : [] });
 
       // one colour per group in both charts (the page's registry), the same groups on the same y scale unit
-      const lines = [ra, rb].map((r) => cgroupLines(r.series ?? [], 'throttled_usec').lines);
+      // from t = 0, the counters' value at the start (fromZero), as on the run page
+      const drawnLines = [ra, rb].map((r) => fromZero(xsSeconds(r.series ?? []), cgroupLines(r.series ?? [], 'throttled_usec').lines, 0));
+      const lines = drawnLines.map((d) => d.lines);
       // the names the run page registers (the lines of its three group charts), so that a group has its run-page colour
       pageColors.registerAll([ra, rb].flatMap((r) => (['nr_throttled', 'throttled_usec', 'usage_usec'] as const)
         .flatMap((k) => cgroupLines(r.series ?? [], k).lines.map((l) => l.label))));
       // A and B on one x and one y scale (the longer run's time, the larger value), so that the two charts compare
-      const xs = [ra, rb].map((r) => xsSeconds(r.series ?? []));
+      const xs = drawnLines.map((d) => d.xs);
       const scales = sharedScales(xs, lines);
-      const charts = [0, 1].map((i) => new LineChart(document.getElementById(i === 0 ? 'compare-throttled-a' : 'compare-throttled-b')!, 'throttled time', 'usec'));
+      const charts = [0, 1].map((i) => new LineChart(document.getElementById(i === 0 ? 'compare-throttled-a' : 'compare-throttled-b')!, statAxisTitle('throttled_usec'), 'usec'));
       const own = document.getElementById('own-scales') as HTMLInputElement | null;
       const lengths: [number, number] = [ra.simulated_ns ?? 0, rb.simulated_ns ?? 0];
       const drawLines = () => {
@@ -153,6 +156,7 @@ export function initComparePage(body: HTMLElement): void {
         ),
       );
       labelCells(table as HTMLTableElement);
+      showLocalNote(table as HTMLTableElement);
       if (rows.length > MAX_ROWS) table.after(el('p', { class: 'hint' }, `${MAX_ROWS} of ${plural(rows.length, 'group')} shown (largest throttled_usec difference first)`));
       body.dataset.loaded = 'true';
     } catch (e) {

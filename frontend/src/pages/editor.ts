@@ -23,16 +23,20 @@ interface ScenarioView {
 
 const FILES = ['cpu.max', 'cpu.max.burst', 'cpu.weight'] as const;
 export const ROW_HEIGHT = 30;
-/** What a row with a refused write's message grows by: the message wraps under the row, up to three lines. */
+/**
+ * What a row with a refused write's message is first given (its cells, the grid's gap, three 16 px lines of message
+ * and the padding): the row is then measured as drawn and keeps its own height, so that a one-line message has no
+ * empty lines under it (newcomer walk 4, item 10).
+ */
 export const ERROR_HEIGHT = 54;
 
-/** The top of each row (px) and the total height, when the rows whose paths are in `errors` are ERROR_HEIGHT taller. */
-export function rowTops(paths: string[], errors: { has(path: string): boolean }): { tops: number[]; height: number } {
+/** The top of each row (px) and the total height, each row `heightOf(path)` tall. */
+export function rowTops(paths: string[], heightOf: (path: string) => number): { tops: number[]; height: number } {
   const tops: number[] = [];
   let y = 0;
   for (const p of paths) {
     tops.push(y);
-    y += ROW_HEIGHT + (errors.has(p) ? ERROR_HEIGHT : 0);
+    y += heightOf(p);
   }
   return { tops, height: y };
 }
@@ -307,6 +311,16 @@ export function initEditorPage(body: HTMLElement): void {
   const nodes = new Map<string, TreeNode>();
   const expanded = new Set<string>();
   const rowErrors = new Map<string, string>();
+  /** The height each row with a message was measured at (px), as drawn: its message's lines, no more. */
+  const errorRowHeights = new Map<string, number>();
+  const heightOf = (path: string) => (rowErrors.has(path) ? errorRowHeights.get(path) ?? ROW_HEIGHT + ERROR_HEIGHT : ROW_HEIGHT);
+  /** Measures a row with a message as its content lays out (its height let go for a moment) and keeps that height. */
+  function measureRow(row: HTMLElement, path: string): void {
+    row.style.height = 'auto';
+    const h = Math.max(ROW_HEIGHT, Math.ceil(row.getBoundingClientRect().height));
+    errorRowHeights.set(path, h);
+    row.style.height = `${h}px`;
+  }
   let rows: { path: string; depth: number }[] = [];
   const rendered = new Map<string, HTMLElement>();
 
@@ -316,11 +330,34 @@ export function initEditorPage(body: HTMLElement): void {
   function failWith(text: string): void {
     errorEl.hidden = false;
     errorEl.textContent = text;
+    delete errorEl.dataset.about;
     statusEl.textContent = ''; // no stale "ok" next to the error
   }
+  /**
+   * A refusal of the scenario as a whole (Run, Export, Save options: the form's values or the stored scenario): it is
+   * about the scenario as it was, so it goes when the scenario changes (scenarioChanged), not at the next Run.
+   */
+  function failScenario(e: unknown, prefix = ''): void {
+    fail(e);
+    if (prefix) errorEl.textContent = `${prefix}${errorEl.textContent}`;
+    errorEl.dataset.about = 'scenario';
+  }
+  /**
+   * Every successful change of the stored scenario (a write, a task or timeline action added or deleted, a group made,
+   * options saved) says so here and clears the banner: a refusal shown there was about the scenario before it.
+   */
   function ok(msg: string): void {
     errorEl.hidden = true;
+    delete errorEl.dataset.about;
     statusEl.textContent = msg;
+  }
+  /**
+   * The options form changed after a refusal of the scenario as a whole (the refused field edited, say): that refusal
+   * judged values no longer shown, so it goes, and the status says that Run or Save options checks them again.
+   */
+  function scenarioChanged(): void {
+    if (errorEl.hidden || errorEl.dataset.about !== 'scenario') return;
+    ok('changed since the refusal: Run or Save options checks the scenario again');
   }
 
   // ---- scenario document, options, import/export ----
@@ -352,7 +389,10 @@ export function initEditorPage(body: HTMLElement): void {
     renderOverrides();
   }
   optionsForm.addEventListener('input', updateDirty);
-  optionsForm.addEventListener('change', updateDirty);
+  optionsForm.addEventListener('change', () => {
+    updateDirty();
+    scenarioChanged();
+  });
   window.addEventListener('beforeunload', (ev) => {
     if (leaving || !isDirty()) return;
     ev.preventDefault();
@@ -509,8 +549,7 @@ export function initEditorPage(body: HTMLElement): void {
       ok(`unsaved changes saved before ${action}`);
       return true;
     } catch (e) {
-      fail(e);
-      errorEl.textContent = `not ${action}: the unsaved changes could not be saved — ${errorEl.textContent}`;
+      failScenario(e, `not ${action}: the unsaved changes could not be saved — `);
       return false;
     }
   }
@@ -543,7 +582,7 @@ export function initEditorPage(body: HTMLElement): void {
       await saveOptions();
       ok('options saved');
     } catch (e) {
-      fail(e);
+      failScenario(e);
     }
   });
 
@@ -604,7 +643,8 @@ export function initEditorPage(body: HTMLElement): void {
       leaving = true;
       location.href = `/runs/${(await startRun(id, pace())).id}`;
     } catch (e) {
-      fail(e);
+      leaving = false;
+      failScenario(e, 'not run: ');
     }
   });
 
@@ -612,7 +652,7 @@ export function initEditorPage(body: HTMLElement): void {
   let tops: number[] = [];
   function rebuildRows(): void {
     rows = nodes.has('/') ? visibleRows(nodes, '/', expanded) : [];
-    const layout = rowTops(rows.map((r) => r.path), rowErrors);
+    const layout = rowTops(rows.map((r) => r.path), heightOf);
     tops = layout.tops;
     spacer.style.height = `${layout.height}px`;
     treeEl.dataset.rows = String(rows.length);
@@ -647,7 +687,7 @@ export function initEditorPage(body: HTMLElement): void {
         treeEl.append(r);
       }
       r.style.top = `${tops[i]}px`;
-      r.style.height = `${ROW_HEIGHT + (rowErrors.has(path) ? ERROR_HEIGHT : 0)}px`;
+      r.style.height = `${heightOf(path)}px`;
     }
     for (const [path, r] of rendered) {
       if (!keep.has(path) && !r.contains(document.activeElement)) {
@@ -733,6 +773,7 @@ export function initEditorPage(body: HTMLElement): void {
       n.files![file] = now;
       if (untouched()) input.value = now;
       const had = rowErrors.delete(path);
+      errorRowHeights.delete(path);
       row.classList.remove('has-error');
       errSpan.textContent = '';
       errSpan.title = '';
@@ -748,6 +789,7 @@ export function initEditorPage(body: HTMLElement): void {
       row.classList.add('has-error');
       errSpan.textContent = msg;
       errSpan.title = msg;
+      measureRow(row, path);
       relayout();
       input.classList.add('bad');
       setTimeout(() => input.classList.remove('bad'), 800);
@@ -759,7 +801,7 @@ export function initEditorPage(body: HTMLElement): void {
 
   /** Row tops again after a row gained or lost its message (the rendered rows are kept, so focus stays). */
   function relayout(): void {
-    const layout = rowTops(rows.map((r) => r.path), rowErrors);
+    const layout = rowTops(rows.map((r) => r.path), heightOf);
     tops = layout.tops;
     spacer.style.height = `${layout.height}px`;
     renderWindow();
@@ -824,6 +866,7 @@ export function initEditorPage(body: HTMLElement): void {
         try {
           await del(`/api/scenarios/${id}/tasks/${encodeURIComponent(t.name)}`);
           await Promise.all([loadTasks(), loadTree()]);
+          ok(`task ${t.name} deleted`);
         } catch (e) {
           fail(e);
         }
@@ -848,6 +891,7 @@ export function initEditorPage(body: HTMLElement): void {
         try {
           await del(`/api/scenarios/${id}/timeline/${i}`);
           await loadTimeline();
+          ok(`timeline action ${i} deleted`);
         } catch (e) {
           fail(e);
         }

@@ -29,6 +29,13 @@ export interface TaskResult {
 /** Most task rows drawn (a large tree has thousands of tasks): the ones with the largest p99 wake-up latency. */
 export const MAX_LATENCY_ROWS = 200;
 
+/** Why a column of the latency table is empty for every task of a run: the kind of task that fills it. */
+export function latencyBlankReason(column: string): string {
+  if (column === 'exit') return 'no task of this run exits';
+  if (column.startsWith('run-stretch')) return 'no task of this run is periodic';
+  return 'no task of this run sleeps and wakes up';
+}
+
 /** A duration in µs as a person reads it (28.4 s, 340 ms, 12.5 µs, 0 µs; format.ts), '–' when absent. */
 export function us(v: number | undefined): string {
   return v == null ? '–' : formatDurationNs(v * 1e3, 1e3);
@@ -83,8 +90,7 @@ export function drawTaskLatency(panel: HTMLElement, tasks: Record<string, TaskRe
     return tr;
   }));
   labelCells(panel.querySelector('#task-latency') as HTMLTableElement);
-  hideBlankColumns(panel.querySelector('#task-latency') as HTMLTableElement,
-    'no task of this run has one: wake-up latencies need tasks that sleep, run-stretch times periodic tasks, exit times tasks that exit');
+  hideBlankColumns(panel.querySelector('#task-latency') as HTMLTableElement, latencyBlankReason);
   panel.hidden = false;
   const first = rows.find(([, t]) => (t.wakeup_latency_us?.count ?? 0) > 0 || (t.iteration_wall_us?.count ?? 0) > 0) ?? rows[0];
   show(first[0], first[1]);

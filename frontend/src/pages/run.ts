@@ -3,22 +3,26 @@
 import { el, fmtSeconds, getJson, showError, del, type RunView } from '../api';
 import { HistogramChart, LineChart } from '../charts';
 import { formatBpftrace, printedBuckets } from '../hist';
-import { cgroupLines, slowestCalls, taskLines, xsSeconds, MAX_LINES } from '../series';
+import { cgroupLines, fromZero, slowestCalls, taskLines, xsSeconds, MAX_LINES } from '../series';
 import { drawTaskLatency, type TaskResult } from './latency';
 import { emptyState, RunStream, type CgroupStats, type DistributeCall, type RunState, type Sample } from '../stream';
 import { CpuTimelineView } from '../cputimeline';
 import { durationTitle, format, formatCount, formatDuration, formatDurationNs, formatPercent, kindOfKey, plural } from '../format';
 import { pageColors, taskColors } from '../colors';
-import { interruptionNote, isFinished, outcome, StatusView, type RunStatusWord } from '../runstatus';
+import { interruptionNote, isFinished, StatusView, type RunStatusWord } from '../runstatus';
 import { explain, readPanelNotes, statusNote } from '../emptynotes';
 import { PaceWatch } from '../pacing';
 import { callsCaption } from '../calls';
 import type { Histogram } from '../hist';
 import { hideBlankColumns, labelCells } from '../tables';
+import { showLocalNote, statAxisTitle } from '../statnames';
 
 /** Why a cpu.stat column can be empty for a whole run: the kernel it simulates does not print that key. */
-const CPU_STAT_WHY = "this kernel's cpu.stat has no such key: nr_bursts and burst_usec from 5.16, cpu.stat.local from 6.6; " +
-  'cgroup v1 prints its own keys';
+function cpuStatBlankReason(column: string): string {
+  if (column === 'nr_bursts' || column === 'burst_usec') return "this kernel's cpu.stat has no such key: it prints them from 5.16";
+  if (column.includes('cpu.stat.local')) return 'this kernel has no cpu.stat.local: it exists from 6.6';
+  return "this kernel's cpu.stat has no such key (cgroup v1 prints its own keys)";
+}
 
 /** The panels (their hosts' ids) that can be empty, each then saying why. */
 const PANELS = ['hist', 'chart-nr-throttled', 'chart-throttled-usec', 'chart-usage', 'chart-tasks', 'cpu-timeline', 'slowest',
@@ -61,9 +65,9 @@ export function initRunPage(body: HTMLElement): void {
   const cancelBtn = $<HTMLButtonElement>('cancel-run');
   const histChart = new HistogramChart(histEl, ['calls']);
   const charts = {
-    nrThrottled: new LineChart($('chart-nr-throttled'), 'nr_throttled (periods)', 'count'),
-    throttledUsec: new LineChart($('chart-throttled-usec'), 'throttled time', 'usec'),
-    usage: new LineChart($('chart-usage'), 'CPU time used', 'usec'),
+    nrThrottled: new LineChart($('chart-nr-throttled'), statAxisTitle('nr_throttled'), 'count'),
+    throttledUsec: new LineChart($('chart-throttled-usec'), statAxisTitle('throttled_usec'), 'usec'),
+    usage: new LineChart($('chart-usage'), statAxisTitle('usage_usec'), 'usec'),
     tasks: new LineChart($('chart-tasks'), 'CPU (% of one CPU)', 'percent', 220, taskColors),
   };
   // panels that drew data, and panels that say why they are empty
@@ -162,7 +166,9 @@ export function initRunPage(body: HTMLElement): void {
     pageColors.registerAll(groupCharts.flatMap((r) => r.lines.map((l) => l.label)));
     taskColors.registerAll(taskChart.lines.map((l) => l.label));
     const put = (chart: LineChart, r: { lines: { label: string; values: (number | null)[] }[]; total: number }, id: Panel) => {
-      chart.update(xs, r.lines);
+      // from t = 0: counters from their value at the start, a task's CPU % from its first interval (fromZero)
+      const from0 = fromZero(xs, r.lines, id === 'chart-tasks' ? null : 0);
+      chart.update(from0.xs, from0.lines);
       if (r.lines.length && xs.length) drawn.add(id);
       const note = document.getElementById(id)!.previousElementSibling as HTMLElement;
       note.dataset.total = String(r.total);
@@ -203,7 +209,7 @@ export function initRunPage(body: HTMLElement): void {
         ...statCells([c.usage_usec, c.nr_periods, c.nr_throttled, c.throttled_usec, c.nr_bursts, c.burst_usec],
           ['usage_usec', 'nr_periods', 'nr_throttled', 'throttled_usec', 'nr_bursts', 'burst_usec']));
     }));
-    hideBlankColumns(document.getElementById('cpustat-live') as HTMLTableElement, CPU_STAT_WHY);
+    hideBlankColumns(document.getElementById('cpustat-live') as HTMLTableElement, cpuStatBlankReason);
     labelCells(document.getElementById('cpustat-live') as HTMLTableElement);
     $('live-panel').hidden = false;
   }
@@ -310,7 +316,8 @@ export function initRunPage(body: HTMLElement): void {
           'nr_bursts', 'burst_usec', 'throttled_usec'])));
     }
     tbody.replaceChildren(...rows);
-    hideBlankColumns(document.getElementById('cpustat-final') as HTMLTableElement, CPU_STAT_WHY);
+    hideBlankColumns(document.getElementById('cpustat-final') as HTMLTableElement, cpuStatBlankReason);
+    showLocalNote(document.getElementById('cpustat-final') as HTMLTableElement);
     labelCells(document.getElementById('cpustat-final') as HTMLTableElement);
     if (rows.length) drawn.add('final-panel');
     $('final-panel').hidden = false;
@@ -334,14 +341,15 @@ export function initRunPage(body: HTMLElement): void {
     }
   }
 
-  /** A run that ended without a result: its error, and every empty panel says so. */
+  /**
+   * A run that ended without a result: one statement at the top (its outcome, where it stopped, that it keeps no
+   * result) and no panels, whether this page watched it end (its live charts go: a reload could not show them) or
+   * was opened afterwards, so that the two agree.
+   */
   function ended(status: string, error: string | null | undefined, simulatedNs: number): void {
-    if (error || status === 'failed') {
-      // one phrase ("cancelled by request", "failed: max events exceeded …"); a cancel is no error
-      showError(errorEl, new Error(outcome(status, error)));
-      errorEl.classList.toggle('notice', status === 'cancelled');
-    }
-    explainTheRest(() => statusNote(status, error, simulatedNs, durationNs));
+    showError(errorEl, new Error(statusNote(status, error, simulatedNs, durationNs)));
+    errorEl.classList.toggle('notice', status === 'cancelled'); // a cancel is no error
+    for (const panel of document.querySelectorAll<HTMLElement>('main section.panel')) panel.hidden = true;
     body.dataset.ended = status;
   }
 

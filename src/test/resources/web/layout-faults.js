@@ -4,7 +4,9 @@
 //  - a header cell whose text is wider than its cell, so that it runs into its neighbour (cpu.max.burst, cpu.weight);
 //  - an input or select whose value or placeholder is wider than its box (a name field, "default: …" placeholders);
 //  - a table cell whose text wraps inside a word ("/timeline/5/taskse" over "t"): a line that ends with a letter or
-//    digit while the next starts with one, in one text node (a break at a space, "/", "-" or "," is a wrap, not a fault).
+//    digit while the next starts with one, in one text node (a break at a space, "/", "-" or "," is a wrap, not a fault);
+//  - a heading that shows a full 36-character id (it wrapped onto a second line at 1400 px): headings show the
+//    8-character short id, the full one on hover (docs/dashboard.md).
 // Returns one line per fault; an empty list when there is none. Hidden elements are skipped.
 const faults = [];
 const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
@@ -72,5 +74,9 @@ for (const td of document.querySelectorAll('main td')) {
       prevTop = top;
     }
   }
+}
+const uuid = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
+for (const h of document.querySelectorAll('main h1, main h2, main h3')) {
+  if (shown(h) && uuid.test(h.textContent)) faults.push(`heading ${name(h)}: "${h.textContent.trim()}" shows a full id`);
 }
 return faults;

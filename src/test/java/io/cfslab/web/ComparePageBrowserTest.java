@@ -275,6 +275,17 @@ class ComparePageBrowserTest extends BrowserTestBase {
         driver.get(url("/runs/" + r2));
         waitFor("run 2 drawn", () -> "true".equals(Chromium.attr(driver, "body", "data-final")));
         sameColours("run 2's page and run 1's", groups1, chartColours("run 2").get("chart-throttled-usec"));
+        // one name per quantity (newcomer walk 4, item 8): the run page's table names cpu.stat.local's throttled_usec as
+        // the compare page does, its nr_throttled axis counts periods as an experiment's strip plot does, and a note
+        // under the table says why the local value can exceed cpu.stat's or be non-zero for a group without a quota
+        String local = "throttled_usec (cpu.stat.local)";
+        assertThat(Chromium.text(driver, "#cpustat-final thead")).contains(local).doesNotContain("local throttled_usec");
+        assertThat(Chromium.attr(driver, "#chart-nr-throttled", "data-axes")).contains("nr_throttled (periods)");
+        assertThat(Chromium.text(driver, "#cpustat-final-local-note")).startsWith(local).contains("an ancestor's")
+                .contains("a group without a quota under a limited parent");
+        driver.get(url("/runs/" + r1)); // 5.4: no cpu.stat.local, no column, no note
+        waitFor("run 1 drawn", () -> "true".equals(Chromium.attr(driver, "body", "data-final")));
+        assertThat(driver.findElements(By.id("cpustat-final-local-note"))).isEmpty();
 
         driver.get(url("/compare?a=" + r1 + "&b=" + r2));
         waitFor("the compare page loaded", () -> "true".equals(Chromium.attr(driver, "body", "data-loaded")));
@@ -286,6 +297,9 @@ class ComparePageBrowserTest extends BrowserTestBase {
                 .map(e -> e.getDomAttribute("data-file") + "/" + e.getDomAttribute("data-key")).toList();
         assertThat(heads).containsExactly("cpu.stat/usage_usec", "cpu.stat/user_usec", "cpu.stat/system_usec", "cpu.stat/nr_periods",
                 "cpu.stat/nr_throttled", "cpu.stat/throttled_usec", "cpu.stat/nr_bursts", "cpu.stat/burst_usec", "cpu.stat.local/throttled_usec");
+        assertThat(Chromium.text(driver, "#compare-table thead")).contains(local);
+        assertThat(Chromium.text(driver, "#compare-table-local-note")).startsWith(local);
+        assertThat(Chromium.attr(driver, "#compare-throttled-a", "data-axes")).contains("throttled_usec (time)");
         List<String> y = sides(groupRow(xy[1]));
         for (int k : new int[] {6, 7, 8}) { // nr_bursts, burst_usec, cpu.stat.local's throttled_usec: A's 5.4 lacks them
             assertThat(y.get(3 * k)).as("A's " + heads.get(k)).isEqualTo("–");

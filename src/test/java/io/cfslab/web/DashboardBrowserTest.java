@@ -659,7 +659,8 @@ class DashboardBrowserTest {
         assertThat(driver.findElement(By.id("hist")).isDisplayed()).isFalse();
         screenshot("run-empty-panels");
 
-        // cancelled while running: opened afterwards, every panel says the run was cancelled
+        // cancelled while running: opened afterwards, one statement at the top (outcome, where it stopped, that a
+        // cancelled run keeps no result) and no panels, not the same sentence in each of nine (newcomer walk 4)
         String cancelled = startRun("{\"scenario\": " + pacedScenario("cancelled", "60s") + ", \"pace\": 1}");
         waitFor(Duration.ofSeconds(30), "the paced run running", () -> {
             try {
@@ -679,13 +680,28 @@ class DashboardBrowserTest {
         });
         driver.get(url("/runs/" + cancelled));
         waitFor(Duration.ofSeconds(20), "the page ended", () -> "cancelled".equals(attr("body", "data-ended")));
-        for (String panel : panels) assertThat(note(panel)).as(panel).contains("the run was cancelled by request at")
-                .contains("of 60.0 s simulated").doesNotContain("(cancelled");
+        assertNoPanelsButOneStatement(panels);
         assertThat(attr("#run-status", "data-status")).isEqualTo("cancelled");
         // the banner says it once, as a notice (a cancel is no error)
-        assertThat(text("#run-error")).isEqualTo("cancelled by request");
+        assertThat(text("#run-error")).startsWith("cancelled by request at ").contains(" of 60.0 s simulated. A cancelled run keeps no result")
+                .doesNotContain("(cancelled");
         assertThat(attr("#run-error", "class")).contains("notice");
         screenshot("run-cancelled");
+
+        // watched live and cancelled from its page: the page says what a reload says, and draws what a reload draws
+        String watched = startRun("{\"scenario\": " + pacedScenario("watched", "60s") + ", \"pace\": 1}");
+        driver.get(url("/runs/" + watched));
+        waitFor(Duration.ofSeconds(30), "live samples drawn", () -> "true".equals(attr("body", "data-live"))
+                && !driver.findElements(By.cssSelector("#chart-usage .u-over")).isEmpty());
+        driver.findElement(By.id("cancel-run")).click();
+        waitFor(Duration.ofSeconds(20), "the live page ended", () -> "cancelled".equals(attr("body", "data-ended")));
+        assertNoPanelsButOneStatement(panels);
+        String live = text("#run-error");
+        screenshot("run-cancelled-live");
+        driver.navigate().refresh();
+        waitFor(Duration.ofSeconds(20), "the reloaded page ended", () -> "cancelled".equals(attr("body", "data-ended")));
+        assertNoPanelsButOneStatement(panels);
+        assertThat(text("#run-error")).as("the live page and the reloaded one agree").isEqualTo(live);
 
         // failed (the event budget): a row as the worker leaves it
         String failed = java.util.UUID.randomUUID().toString();
@@ -695,8 +711,9 @@ class DashboardBrowserTest {
                 + " exceeded at 1000000 ns simulated", 0.01, 1_000_000, 1001, 3);
         driver.get(url("/runs/" + failed));
         waitFor(Duration.ofSeconds(20), "the page ended", () -> "failed".equals(attr("body", "data-ended")));
-        for (String panel : panels) assertThat(note(panel)).as(panel).contains("the run failed: max events exceeded (1000)");
-        assertThat(text("#run-error")).isEqualTo("failed: max events exceeded (1000): event budget of 1000 events exceeded at 1000000 ns simulated");
+        assertNoPanelsButOneStatement(panels);
+        assertThat(text("#run-error")).isEqualTo("failed: max events exceeded (1000): event budget of 1000 events exceeded at 1000000 ns"
+                + " simulated. A failed run keeps no result, so this page draws nothing.");
         screenshot("run-failed");
 
         // compare: a run without a result is named, with why
@@ -708,6 +725,15 @@ class DashboardBrowserTest {
         assertThat(text("#compare-unavailable")).contains("A: there is no run no-such-run");
         assertThat(driver.findElements(By.id("no-differences"))).as("no claim that unknown settings are equal").isEmpty();
         screenshot("compare-unavailable");
+    }
+
+    /** A run page without a result: none of its panels shows, none says the run's outcome again (it is said once, above). */
+    void assertNoPanelsButOneStatement(List<String> panels) {
+        for (String id : panels) assertThat(driver.findElement(By.id(id)).isDisplayed()).as(id + " not shown").isFalse();
+        assertThat(driver.findElements(By.cssSelector("main section.panel")).stream().filter(WebElement::isDisplayed).toList())
+                .as("no panel shown").isEmpty();
+        assertThat(driver.findElement(By.id("run-error")).isDisplayed()).isTrue();
+        assertThat(driver.findElement(By.tagName("main")).getText().split("keeps no result", -1)).as("said once").hasSize(2);
     }
 
     /** The note that panel {@code id} shows instead of its content. */
@@ -747,7 +773,7 @@ class DashboardBrowserTest {
         }
         assertThat(JSON.readTree(attr("#hist", "data-axes")).size()).isEqualTo(2);
         // the y axes show durations as durations (uPlot draws tick text on the canvas; the legend shows values)
-        assertThat(attr("#chart-throttled-usec", "data-axes")).contains("throttled time");
+        assertThat(attr("#chart-throttled-usec", "data-axes")).contains("throttled_usec (time)");
         assertThat(driver.findElements(By.cssSelector("input.series-filter"))).hasSizeGreaterThanOrEqualTo(4);
     }
 

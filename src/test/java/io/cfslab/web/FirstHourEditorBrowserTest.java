@@ -91,6 +91,53 @@ class FirstHourEditorBrowserTest extends BrowserTestBase {
         assertThat(dirty()).isFalse();
     }
 
+    /**
+     * A refusal of the scenario as a whole (Run: its unsaved changes could not be saved) goes when the scenario changes:
+     * when the fault is edited away (the timeline rows beyond the new duration deleted; the refused field changed),
+     * not only at the next Run (newcomer walk 4, item 6: the banner stayed after both timeline rows were deleted).
+     */
+    @Test
+    void aRunRefusalGoesWhenTheScenarioChanges() throws Exception {
+        String id = api("POST", "/api/scenarios", """
+                {"name": "late action", "duration": "10s", "machine": {"cpus": 2},
+                 "cgroups": [{"path": "/a", "cpu.max": "50000 100000"}],
+                 "tasks": [{"name": "h", "cgroup": "/a", "workload": {"kind": "hog"}}],
+                 "timeline": [{"at": "8s", "write": "/a/cpu.max", "value": "20000 100000"}]}""").path("id").asString();
+        open(id);
+        type("duration", "5s");
+        driver.findElement(By.id("run-scenario")).click();
+        waitFor("the refusal", () -> Chromium.text(driver, "#editor-error").contains("not run: the unsaved changes could not be saved")
+                && Chromium.text(driver, "#editor-error").contains("at 8s is beyond duration 5s"));
+        // the fault edited away: the action at 8 s deleted; the banner goes and the status says what changed
+        driver.findElement(By.cssSelector("#timeline-table tbody button")).click();
+        waitFor("the banner gone", () -> !driver.findElement(By.id("editor-error")).isDisplayed());
+        assertThat(Chromium.text(driver, "#editor-status")).isEqualTo("timeline action 0 deleted");
+        // and Run now runs it, with 5 s
+        driver.findElement(By.id("run-scenario")).click();
+        waitFor("the run page", () -> driver.getCurrentUrl().matches(".*/runs/[0-9a-f-]{36}$"));
+        assertThat(api("/api/scenarios/" + id).at("/scenario/duration").asString()).isEqualTo("5s");
+
+        // a refused field edited: the refusal judged a value no longer shown, so it goes once the field is left
+        open(id);
+        type("machine.cpus", "0");
+        driver.findElement(By.id("run-scenario")).click();
+        waitFor("the refusal", () -> Chromium.text(driver, "#editor-error").contains("not run"));
+        type("machine.cpus", "4");
+        driver.findElement(By.cssSelector("#options-form [name='seed']")).click(); // leave the field: its change event
+        waitFor("the banner gone", () -> !driver.findElement(By.id("editor-error")).isDisplayed());
+        assertThat(Chromium.text(driver, "#editor-status")).contains("changed since the refusal");
+        // a refusal of one edit (a timeline action the kernel refuses) is about that edit: editing the form keeps it
+        WebElement tl = driver.findElement(By.id("timeline-form"));
+        tl.findElement(By.name("at")).sendKeys("1s");
+        tl.findElement(By.name("arg1")).sendKeys("/a/cpu.max");
+        tl.findElement(By.name("arg2")).sendKeys("500 100000");
+        tl.findElement(By.cssSelector("button[type='submit']")).click();
+        waitFor("the action refused", () -> Chromium.text(driver, "#editor-error").contains("EINVAL"));
+        type("machine.cpus", "2");
+        driver.findElement(By.cssSelector("#options-form [name='seed']")).click();
+        assertThat(driver.findElement(By.id("editor-error")).isDisplayed()).as("the action's refusal stays").isTrue();
+    }
+
     /** Fires a cancelable beforeunload the way the browser does and says whether the page asked to stay. */
     private boolean beforeUnloadPrevented() {
         return (Boolean) ((JavascriptExecutor) driver).executeScript(
@@ -258,6 +305,21 @@ class FirstHourEditorBrowserTest extends BrowserTestBase {
         assertThat(whole).as("the message is not cut off").isTrue();
         assertThat(driver.findElement(rowError).getText())
                 .isEqualTo("echo '500 100000' > /a/cpu.max: quota 500 us is below the 1000 us minimum (EINVAL)");
+        // the row is as tall as its message: no empty line under a one-line message (newcomer walk 4, item 10)
+        @SuppressWarnings("unchecked")
+        List<Number> gap = (List<Number>) ((JavascriptExecutor) driver).executeScript("""
+                const row = document.querySelector(arguments[0]);
+                const msg = row.querySelector('.row-error');
+                const r = row.getBoundingClientRect(), m = msg.getBoundingClientRect();
+                return [r.bottom - m.bottom, parseFloat(getComputedStyle(msg).lineHeight), m.height];""", ".tree-row[data-path='/a']");
+        assertThat(gap.get(2).doubleValue()).as("a one-line message").isLessThan(2 * gap.get(1).doubleValue());
+        assertThat(gap.get(0).doubleValue()).as("space under the message, px").isLessThanOrEqualTo(6.0);
+        // the row below starts where this one ends (the virtual list lays rows out by the measured height)
+        Number below = (Number) ((JavascriptExecutor) driver).executeScript("""
+                const rows = [...document.querySelectorAll('.tree-row')].sort((x, y) => x.offsetTop - y.offsetTop);
+                const i = rows.findIndex((x) => x.dataset.path === '/a');
+                return i + 1 < rows.length ? rows[i + 1].offsetTop - (rows[i].offsetTop + rows[i].offsetHeight) : 0;""");
+        assertThat(below.intValue()).as("gap to the next row").isEqualTo(0);
         Chromium.screenshot(driver, "editor-refusals");
     }
 

@@ -348,6 +348,48 @@ class NewcomerBrowserTest extends BrowserTestBase {
             assertThat(ranges.at("/y/0").asDouble()).as(chart + " y starts at 0: " + ranges).isEqualTo(0.0);
         }
 
+        // every time axis starts at the run's t = 0, not at the first sample (E5a with record.interval 1s ran 1 s - 5 s,
+        // nr_throttled starting "in mid-air" at 10), and a counter's line at its value then: 0 (newcomer walk 4)
+        String e5a = waitDone(api("POST", "/api/runs", """
+                {"scenario": {"name": "interval 1s", "duration": "5s", "record": {"interval": "1s"},
+                 "cgroups": [{"path": "/a", "cpu.max": "10000 100000"}], "tasks": [{"name": "h", "cgroup": "/a"}]}}""")
+                .path("id").asString());
+        assertThat(api("/api/runs/" + e5a + "/result").at("/series/0/at_ns").asLong()).as("the first sample is 1 s in").isEqualTo(1_000_000_000L);
+        String other = finishedRun(1);
+        for (String page : List.of("/runs/" + e5a, "/compare?a=" + e5a + "&b=" + other)) {
+            driver.get(url(page));
+            waitFor(page + " charts drawn", () -> !driver.findElements(By.cssSelector(".chart[data-ranges]")).isEmpty()
+                    && ("true".equals(Chromium.attr(driver, "body", "data-final")) || "true".equals(Chromium.attr(driver, "body", "data-loaded"))));
+            // the compare page on each run's own scales too: each chart then fits its own data
+            for (boolean own : page.startsWith("/compare") ? List.of(false, true) : List.of(false)) {
+                if (own) driver.findElement(By.id("own-scales")).click();
+                @SuppressWarnings("unchecked")
+                List<String> xs = (List<String>) js("return [...document.querySelectorAll('.chart[data-ranges]')].map((e) => e.id + ' ' + e.dataset.ranges)");
+                assertThat(xs).as(page).isNotEmpty();
+                for (String x : xs) {
+                    JsonNode ranges = JSON.readTree(x.substring(x.indexOf(' ') + 1));
+                    assertThat(ranges.at("/x/0").asDouble()).as(page + " " + x + ": the time axis starts at 0").isEqualTo(0.0);
+                }
+            }
+        }
+        driver.get(url("/runs/" + e5a));
+        waitFor("the result drawn", () -> "true".equals(Chromium.attr(driver, "body", "data-final")));
+        // nr_throttled's line starts at (0 s, 0), not at its first sample's 10 (the legend with the cursor there)
+        // the heading shows the 8-character short id, the full one on hover and copied by its button (newcomer walk 4)
+        assertThat(Chromium.text(driver, "h1 .short-id")).isEqualTo(e5a.substring(0, 8));
+        assertThat(Chromium.attr(driver, "h1 .short-id", "title")).isEqualTo(e5a);
+        driver.findElement(By.cssSelector("h1 button.copy-id")).click();
+        waitFor("the id copied", () -> Chromium.attr(driver, "h1 button.copy-id", "data-copied") != null);
+        assertThat(Chromium.attr(driver, "h1 button.copy-id", "data-copied")).isEqualTo("true");
+        // one line: every piece of the heading (name, id, button: each its own font size) overlaps the others vertically
+        Boolean oneLine = (Boolean) js("const r = document.createRange(); r.selectNodeContents(document.querySelector('h1'));"
+                + " const rs = [...r.getClientRects()].filter((x) => x.width > 0);"
+                + " return Math.max(...rs.map((x) => x.top)) < Math.min(...rs.map((x) => x.bottom));");
+        assertThat(oneLine).as("the heading on one line at 1400 px").isTrue();
+        JsonNode start = JSON.readTree(Chromium.attr(driver, "#chart-nr-throttled", "data-start"));
+        assertThat(start.path("x").asDouble()).isEqualTo(0.0);
+        assertThat(start.at("/lines/~1a").asDouble(-1)).as("nr_throttled of /a at 0 s: " + start).isEqualTo(0.0);
+
         driver.get(url("/scenarios/e1-one-hog-10pct"));
         waitFor("the tree", () -> "true".equals(Chromium.attr(driver, "body", "data-loaded")));
         long tree = ((Number) js("return document.getElementById('tree').getBoundingClientRect().height")).longValue();
