@@ -313,10 +313,10 @@ public final class CgroupFiles {
                         group.cpuShares(), group.rtRuntimeUs(), group.rtPeriodUs());
             };
         }
-        if (root && !file.equals(RT_RUNTIME_US) && !file.equals(RT_PERIOD_US)) {
-            // tg_set_cfs_bandwidth() and sched_group_set_shares() refuse the root task group
-            throw einval("the root cgroup's " + file + " cannot be written (root_task_group)");
-        }
+        // cgroup_file_write() parses first (kstrtoull/kstrtoll: EINVAL, ERANGE), then calls the file's write_u64 /
+        // write_s64, whose tg_set_cfs_quota()/_period()/_burst() check the translation to ns before
+        // tg_set_cfs_bandwidth() refuses the root task group, as __sched_group_set_shares() does (!tg->se[0]): so
+        // the root's refusal comes after the value's own (kernel/cgroup/cgroup.c, kernel/sched/core.c, v6.18)
         switch (file) {
             case CFS_QUOTA_US -> {
                 long q = s64(value, "cfs_quota_us");
@@ -324,29 +324,33 @@ public final class CgroupFiles {
                 if (q < 0) quota = CpuMax.MAX; // any negative is RUNTIME_INF (tg_set_cfs_quota)
                 else if (q > MAX_USEC) throw einval("quota " + q + " us does not survive translation to ns");
                 else quota = q;
+                refuseRoot(root, file);
                 return setBandwidthV1(group, group.cpuMax().periodUs(), quota, group.cpuMaxBurstUs(), hierarchy);
             }
             case CFS_PERIOD_US -> {
                 BigInteger p = u64(value, "cfs_period_us");
                 if (p.compareTo(BigInteger.valueOf(MAX_USEC)) > 0) throw einval("period " + p + " us does not survive translation to ns");
+                refuseRoot(root, file);
                 return setBandwidthV1(group, p.longValueExact(), group.cpuMax().quotaUs(), group.cpuMaxBurstUs(), hierarchy);
             }
             case CFS_BURST_US -> {
                 BigInteger b = u64(value, "cfs_burst_us");
                 if (b.compareTo(BigInteger.valueOf(MAX_USEC)) > 0) throw einval("burst " + b + " us does not survive translation to ns");
+                refuseRoot(root, file);
                 return setBandwidthV1(group, group.cpuMax().periodUs(), group.cpuMax().quotaUs(), b.longValueExact(), hierarchy);
             }
             case SHARES -> {
                 BigInteger v = u64(value, "shares");
+                refuseRoot(root, file);
                 // sched_group_set_shares(): clamp(shares, MIN_SHARES, MAX_SHARES), no error
                 long shares = v.min(BigInteger.valueOf(MAX_SHARES)).max(BigInteger.valueOf(MIN_SHARES)).longValueExact();
                 return new CgroupSpec(group.path(), group.cpuMax(), group.cpuMaxBurstUs(), weightOfShares(shares),
                         shares, group.rtRuntimeUs(), group.rtPeriodUs());
             }
             case RT_RUNTIME_US -> {
+                long r = s64(value, "rt_runtime_us"); // parsed first, as every write (above)
                 if (root) throw new InvalidValueException("writing the root group's RT bandwidth is not modelled; "
                         + "set kernel.sched_rt_runtime_us", null);
-                long r = s64(value, "rt_runtime_us");
                 long runtime;
                 if (r < 0) runtime = -1; // RUNTIME_INF (sched_group_set_rt_runtime)
                 else if (r > MAX_USEC) throw einval("rt_runtime " + r + " us does not survive translation to ns");
@@ -354,9 +358,9 @@ public final class CgroupFiles {
                 return setRtBandwidth(group, runtime, group.rtPeriodUs(), rules, hierarchy);
             }
             default -> { // RT_PERIOD_US
+                BigInteger p = u64(value, "rt_period_us"); // parsed first, as every write (above)
                 if (root) throw new InvalidValueException("writing the root group's RT bandwidth is not modelled; "
                         + "set kernel.sched_rt_period_us", null);
-                BigInteger p = u64(value, "rt_period_us");
                 if (p.compareTo(BigInteger.valueOf(MAX_USEC)) > 0) throw einval("rt_period " + p + " us does not survive translation to ns");
                 if (p.signum() == 0) throw einval("rt_period 0 is not allowed");
                 return setRtBandwidth(group, group.rtRuntimeUs(), p.longValueExact(), rules, hierarchy);
@@ -445,6 +449,11 @@ public final class CgroupFiles {
     }
 
     /** tg_set_cfs_bandwidth() for a v1 write: the value checks, then __cfs_schedulable() over the tree. */
+    /** tg_set_cfs_bandwidth() and __sched_group_set_shares() refuse the root task group (EINVAL). */
+    private static void refuseRoot(boolean root, String file) {
+        if (root) throw einval("the root cgroup's " + file + " cannot be written (root_task_group)");
+    }
+
     private static CgroupSpec setBandwidthV1(CgroupSpec group, long periodUs, long quotaUs, long burstUs, Hierarchy h) {
         checkBandwidth(periodUs, quotaUs, burstUs);
         if (h != null) cfsSchedulableV1(h, group.path(), periodUs, quotaUs);

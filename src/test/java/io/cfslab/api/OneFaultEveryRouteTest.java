@@ -227,4 +227,26 @@ class OneFaultEveryRouteTest {
         assertThat(checked).as("durations and file values of every section").isGreaterThan(60);
         soft.assertAll();
     }
+
+    /**
+     * N5 through the file API: a v1 root file's value beyond its parser's range is ERANGE, as a child's (the kernel
+     * parses before it refuses the root); a value that parses is the root's EINVAL. The scenario is kept as it was.
+     */
+    @Test
+    void v1RootFilesParseBeforeTheyRefuseTheRoot() {
+        String v1 = ApiTestSupport.createScenario(web, "{\"name\": \"v1\", \"duration\": \"1s\", \"kernel\": {\"rt_group_sched\":"
+                + " true}, \"cgroups\": [{\"path\": \"/p\", \"cpu.shares\": 1024}]}");
+        for (String file : io.cfslab.scenario.CgroupFiles.FILES_V1) {
+            String big = io.cfslab.scenario.V1RootWriteOrderTest.beyond(file);
+            for (String group : List.of("", "/p")) {
+                var p = ApiTestSupport.problem(web.put().uri("/api/scenarios/" + v1 + "/cgroups" + group + "/" + file)
+                        .contentType(MediaType.TEXT_PLAIN).bodyValue(big).exchange(),
+                        org.springframework.http.HttpStatus.UNPROCESSABLE_CONTENT, null, "ERANGE");
+                assertThat(p.path("detail").asString()).as(file).contains("out of range");
+            }
+        }
+        ApiTestSupport.problem(web.put().uri("/api/scenarios/" + v1 + "/cgroups/cpu.shares").contentType(MediaType.TEXT_PLAIN)
+                .bodyValue("2048").exchange(), org.springframework.http.HttpStatus.UNPROCESSABLE_CONTENT, "/path", "EINVAL");
+        web.get().uri("/api/scenarios/" + v1).exchange().expectHeader().valueEquals("ETag", "\"1\"");
+    }
 }
