@@ -46,6 +46,8 @@ public final class CgroupFiles {
      */
     public static final java.util.Set<String> V1_OTHER_FILES = java.util.Set.of("tasks", "notify_on_release", "release_agent");
 
+    /** cpu.stat.local (6.6+, 677ea015f231), in both cgroup versions: read from a run's results, not a scenario. */
+    public static final String CPU_STAT_LOCAL = "cpu.stat.local";
     public static final List<String> FILES_V1 = List.of(CFS_QUOTA_US, CFS_PERIOD_US, CFS_BURST_US, SHARES, RT_RUNTIME_US,
             RT_PERIOD_US);
     /** MIN_SHARES. */
@@ -637,9 +639,16 @@ public final class CgroupFiles {
 
     /** How a kernel's cgroup files behave: the cgroup version and the era switches that change them. */
     public record Rules(int cgroupVersion, String version, boolean burst, boolean burstUnitsBug, boolean rtGroupSched,
-                        long schedRtRuntimeUs, long schedRtPeriodUs) {
+                        long schedRtRuntimeUs, long schedRtPeriodUs, boolean cpuStatLocal) {
         /** cgroup v2 on the default kernel (6.18). */
         public static final Rules V2 = new Rules(2, KernelVersions.DEFAULT, true, false, false, 950_000, 1_000_000);
+
+        /** Rules with {@code cpu.stat.local} as the release has it (6.6+, 677ea015f231). */
+        public Rules(int cgroupVersion, String version, boolean burst, boolean burstUnitsBug, boolean rtGroupSched,
+                     long schedRtRuntimeUs, long schedRtPeriodUs) {
+            this(cgroupVersion, version, burst, burstUnitsBug, rtGroupSched, schedRtRuntimeUs, schedRtPeriodUs,
+                    atLeast(version, 6, 6));
+        }
 
         /**
          * Whether {@code cpu.max} parses its quota in µs and compares it with RUNTIME_INF as it is (6.17+: the µs
@@ -656,13 +665,14 @@ public final class CgroupFiles {
 
         /** @return these rules for cgroup version {@code v} (1 or 2) */
         public Rules withCgroupVersion(int v) {
-            return new Rules(v, version, burst, burstUnitsBug, rtGroupSched, schedRtRuntimeUs, schedRtPeriodUs);
+            return new Rules(v, version, burst, burstUnitsBug, rtGroupSched, schedRtRuntimeUs, schedRtPeriodUs,
+                    cpuStatLocal);
         }
 
         /** @return the rules of a scenario's kernel */
         public static Rules of(KernelSpec k) {
             return new Rules(k.cgroupVersion(), k.version(), k.burst(), k.burstUnitsBug(), k.rtGroupSched(),
-                    k.schedRtRuntimeUs(), k.schedRtPeriodUs());
+                    k.schedRtRuntimeUs(), k.schedRtPeriodUs(), k.cpuStatLocal());
         }
     }
 
@@ -696,10 +706,21 @@ public final class CgroupFiles {
      */
     public static String notModelled(String file, Rules rules) {
         boolean v1 = rules.cgroupVersion() == 1;
+        if (file.equals(CPU_STAT_LOCAL)) {
+            // 677ea015f231 (6.6) added it to both versions (cgroup_base_files' cpu.stat.local: throttled_usec;
+            // cpu_legacy_files' stat.local: throttled_time, ns); it is there when the scenario's kernel has it, the
+            // kernel.cpu_stat_local switch (its release's, or a distribution's backport), as a run prints it
+            if (!rules.cpuStatLocal()) {
+                return "no file " + file + " on kernel " + rules.version() + " (6.6+, 677ea015f231; this scenario's"
+                        + " kernel.cpu_stat_local is false)";
+            }
+            return file + " is a kernel file (6.6+, 677ea015f231) of a running system: a scenario has no run's"
+                    + " statistics; a run of it shows them in GET /api/runs/{id}/cpu.stat";
+        }
         String[][] known = {
                 // name, cgroup version (0 both), since
                 {"cpu.idle", "0", "5.15"}, {"cpu.uclamp.min", "0", "5.3"}, {"cpu.uclamp.max", "0", "5.3"},
-                {"cpu.stat", "1", "4.14"}, {"cpu.stat", "2", "4.15"}, {"cpu.stat.local", "2", "6.8"},
+                {"cpu.stat", "1", "4.14"}, {"cpu.stat", "2", "4.15"},
                 {"cpu.weight.nice", "2", "4.15"},
                 {"cpu.pressure", "2", "4.20"}, {"cgroup.procs", "0", "4.14"}, {"cgroup.controllers", "2", "4.14"},
                 {"cgroup.subtree_control", "2", "4.14"}, {"cgroup.events", "2", "4.14"}, {"cgroup.type", "2", "4.14"},
