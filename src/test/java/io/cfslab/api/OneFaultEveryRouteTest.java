@@ -22,7 +22,7 @@ import tools.jackson.databind.node.ObjectNode;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /**
- * One fault, one problem (status, errno, pointer) in every document and route (breaker 2 N3, N4, N7): a scenario
+ * One fault, one problem (status, errno, pointer, title) in every document and route (breaker 2 N3, N4, N7): a scenario
  * body in JSON and in YAML, inline in a run request and in an experiment, an experiment arm's {@code set}, and the
  * sub-resource that takes the same entry ({@code cgroups:generate}, {@code tasks}, {@code timeline}). The pointer is
  * the same field wherever the document sits ({@code /scenario} before it inline; an arm's {@code set} names its own
@@ -157,6 +157,7 @@ class OneFaultEveryRouteTest {
                 soft.assertThat(a.status()).as(what).isEqualTo(422);
                 soft.assertThat(a.pointer()).as(what).isEqualTo(e.getValue());
                 soft.assertThat(a.errno()).as(what).isEqualTo(f.errno());
+                soft.assertThat(a.title()).as(what).isEqualTo(ProblemHandler.titleOf(f.errno()));
                 checked++;
             }
         }
@@ -248,5 +249,34 @@ class OneFaultEveryRouteTest {
         ApiTestSupport.problem(web.put().uri("/api/scenarios/" + v1 + "/cgroups/cpu.shares").contentType(MediaType.TEXT_PLAIN)
                 .bodyValue("2048").exchange(), org.springframework.http.HttpStatus.UNPROCESSABLE_CONTENT, "/path", "EINVAL");
         web.get().uri("/api/scenarios/" + v1).exchange().expectHeader().valueEquals("ETag", "\"1\"");
+    }
+
+    /**
+     * The cgroup file API and a document agree: the same text written to a file through {@code PUT …/cgroups/g/file}
+     * and as the value of that file in a scenario body gives one problem (status, errno, pointer, title).
+     */
+    @Test
+    void theFileApiAndADocumentGiveOneProblemForOneValue() {
+        String stored = ApiTestSupport.createScenario(web, BASE);
+        SoftAssertions soft = new SoftAssertions();
+        for (String file : List.of("cpu.weight", "cpu.max", "cpu.max.burst")) {
+            for (String text : List.of("1.5", "true", "0", "10001", "18446744073709551616", "abc", "-1", " 5")) {
+                ObjectNode doc = (ObjectNode) ApiTestSupport.JSON.readTree(BASE);
+                ((ObjectNode) doc.get("cgroups").get(0)).put(file, text);
+                Answer inDoc = send("scenario JSON", HttpMethod.POST, "/api/scenarios", MediaType.APPLICATION_JSON, doc.toString());
+                Answer put = send("PUT file", HttpMethod.PUT, "/api/scenarios/" + stored + "/cgroups/g/" + file,
+                        MediaType.TEXT_PLAIN, text);
+                String what = file + " = '" + text + "': " + inDoc.body() + " / " + put.body();
+                if (inDoc.status() == 201) {
+                    soft.assertThat(put.status()).as(what).isEqualTo(204);
+                    continue;
+                }
+                soft.assertThat(put.status()).as(what).isEqualTo(inDoc.status());
+                soft.assertThat(put.errno()).as(what).isEqualTo(inDoc.errno());
+                soft.assertThat(put.pointer()).as(what).isEqualTo(inDoc.pointer());
+                soft.assertThat(put.title()).as(what).isEqualTo(inDoc.title());
+            }
+        }
+        soft.assertAll();
     }
 }
