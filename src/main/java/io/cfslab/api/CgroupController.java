@@ -152,7 +152,7 @@ public class CgroupController {
     @Operation(summary = "mkdir -p a group, or write a file (text/plain body)")
     @ApiResponse(responseCode = "201", description = "created; Location names it", content = @Content(mediaType = "application/json", schema = @Schema(ref = "MkdirResult")))
     @ApiResponse(responseCode = "200", description = "existed already", content = @Content(mediaType = "application/json", schema = @Schema(ref = "MkdirResult")))
-    @Problems(value = {404, 409, 422}, notes = {"409: a name of a cgroup file (cgroup.*, cpu.*: EEXIST), or a read-only scenario (EPERM)", "422: a name of other characters than letters, digits, _ . - (EINVAL), a name over 255 bytes (ENAMETOOLONG), or a tree over the limits"})
+    @Problems(value = {404, 409, 412, 422}, notes = {"409: a name of a cgroup file (cgroup.*, cpu.*: EEXIST), or a read-only scenario (EPERM)", "422: a name of other characters than letters, digits, _ . - (EINVAL), a name over 255 bytes (ENAMETOOLONG), or a tree over the limits"})
     @PutMapping("/cgroups/{*path}")
     public Mono<ResponseEntity<Object>> write(@PathVariable String id, @PathVariable String path,
                                               @RequestBody(required = false) byte[] body, ServerHttpRequest request,
@@ -205,7 +205,7 @@ public class CgroupController {
 
     @Operation(summary = "rmdir a group: 409 EBUSY while it has children or tasks")
     @ApiResponse(responseCode = "204", description = "removed")
-    @Problems(value = {404, 409, 422}, notes = "409: it has children or tasks, is the root, or is made by a generate entry (EBUSY)")
+    @Problems(value = {404, 409, 412, 422}, notes = "409: it has children or tasks, is the root, or is made by a generate entry (EBUSY)")
     @DeleteMapping("/cgroups/{*path}")
     public Mono<ResponseEntity<Void>> rmdir(@PathVariable String id, @PathVariable String path,
                                             @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch, @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch) {
@@ -260,7 +260,7 @@ public class CgroupController {
 
     @Operation(summary = "Append a generate entry (the seeds' nested loops); 422 if the tree would be too large")
     @ApiResponse(responseCode = "201", description = "appended; the tree after it", content = @Content(mediaType = "application/json", array = @ArraySchema(schema = @Schema(ref = "CgroupGroup"))))
-    @Problems({404, 409, 422})
+    @Problems({404, 409, 412, 422})
     @PostMapping(path = "/cgroups:generate", consumes = {MediaType.APPLICATION_JSON_VALUE, ScenarioDocs.YAML, ScenarioDocs.X_YAML, ScenarioDocs.TEXT_YAML, ScenarioDocs.TEXT_X_YAML})
     public Mono<ResponseEntity<List<Map<String, Object>>>> generate(@PathVariable String id,
                                                                    @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = {@Content(mediaType = "application/json", schema = @Schema(ref = "GenerateEntry")), @Content(mediaType = "application/yaml", schema = @Schema(ref = "GenerateEntry"))}) @RequestBody(required = false) String body,

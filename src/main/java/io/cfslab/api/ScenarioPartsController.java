@@ -62,7 +62,7 @@ public class ScenarioPartsController {
 
     @Operation(summary = "Add a task entry (201); 409 EEXIST if the name is taken")
     @ApiResponse(responseCode = "201", description = "added; Location names it (path segments percent-encoded)", content = @Content(mediaType = "application/json", schema = @Schema(ref = "Task")))
-    @Problems(value = {404, 409, 422}, notes = "409: a task of that name exists (EEXIST), or too many concurrent writes")
+    @Problems(value = {404, 409, 412, 422}, notes = "409: a task of that name exists (EEXIST), or too many concurrent writes")
     @PostMapping(path = "/tasks", consumes = {MediaType.APPLICATION_JSON_VALUE, ScenarioDocs.YAML, ScenarioDocs.X_YAML, ScenarioDocs.TEXT_YAML, ScenarioDocs.TEXT_X_YAML})
     public Mono<ResponseEntity<JsonNode>> addTask(@PathVariable String id, @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch, @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch, @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = {@Content(mediaType = "application/json", schema = @Schema(ref = "Task")), @Content(mediaType = "application/yaml", schema = @Schema(ref = "Task"))}) @RequestBody(required = false) String body,
             org.springframework.http.server.reactive.ServerHttpRequest request) {
@@ -81,7 +81,7 @@ public class ScenarioPartsController {
 
     @Operation(summary = "Remove a task entry (204); 404 ENOENT; 409 EBUSY while a timeline entry names it")
     @ApiResponse(responseCode = "204", description = "removed")
-    @Problems(value = {404, 409, 422}, notes = "409: a timeline entry names the task (EBUSY)")
+    @Problems(value = {404, 409, 412, 422}, notes = "409: a timeline entry names the task (EBUSY)")
     @DeleteMapping("/tasks/{name}")
     public Mono<ResponseEntity<Void>> removeTask(@PathVariable String id, @PathVariable String name, @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch, @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch) {
         return scenarios.edit(id, new Preconditions(ifMatch, ifNoneMatch), (doc, s) -> {
@@ -122,7 +122,7 @@ public class ScenarioPartsController {
 
     @Operation(summary = "Append a timeline entry (201, Location names its index)")
     @ApiResponse(responseCode = "201", description = "appended; Location names its index", content = @Content(mediaType = "application/json", schema = @Schema(ref = "TimelineAction")))
-    @Problems({404, 409, 422})
+    @Problems({404, 409, 412, 422})
     @PostMapping(path = "/timeline", consumes = {MediaType.APPLICATION_JSON_VALUE, ScenarioDocs.YAML, ScenarioDocs.X_YAML, ScenarioDocs.TEXT_YAML, ScenarioDocs.TEXT_X_YAML})
     public Mono<ResponseEntity<JsonNode>> addTimeline(@PathVariable String id, @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch, @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch, @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = {@Content(mediaType = "application/json", schema = @Schema(ref = "TimelineAction")), @Content(mediaType = "application/yaml", schema = @Schema(ref = "TimelineAction"))}) @RequestBody(required = false) String body,
             org.springframework.http.server.reactive.ServerHttpRequest request) {
@@ -137,7 +137,7 @@ public class ScenarioPartsController {
 
     @Operation(summary = "Remove a timeline entry (204); 404 ENOENT")
     @ApiResponse(responseCode = "204", description = "removed")
-    @Problems({404, 409, 422})
+    @Problems({404, 409, 412, 422})
     @DeleteMapping("/timeline/{index}")
     public Mono<ResponseEntity<Void>> removeTimeline(@PathVariable String id, @PathVariable int index, @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch, @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch) {
         return scenarios.edit(id, new Preconditions(ifMatch, ifNoneMatch), (doc, s) -> {
