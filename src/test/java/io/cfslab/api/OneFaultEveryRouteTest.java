@@ -82,6 +82,8 @@ class OneFaultEveryRouteTest {
             out.add(new Fault("timeline", "[{\"at\": \"10ms\", \"write\": \"/g/cpu.weight\", \"value\": " + bad + "}]",
                     "/timeline/0/value", "EINVAL"));
         }
+        // cpu.max is a string only (the published schema): an integer is a value of the wrong type too
+        out.add(new Fault("cgroups", "[{\"path\": \"/g\", \"cpu.max\": 50000}]", "/cgroups/0/cpu.max", "EINVAL"));
         // N4: a duration beyond 64 bits, bare ns or with a unit, in every duration field
         for (String big : List.of("99999999999999999999", "\"99999999999999999999ns\"", "\"9999999999999s\"")) {
             out.add(new Fault("duration", big, "/duration", "ERANGE"));

@@ -48,9 +48,10 @@ class BadScenarioTest {
                 bad(cgroup("'cpu.max': '999 100000'"), "/cgroups/0/cpu.max", "quota 999 us is below the 1000 us minimum", "EINVAL"),
                 bad(cgroup("'cpu.max': '17592186044416 1000000'"), "/cgroups/0/cpu.max", "exceeds the 17592186044415 us maximum", "EINVAL"),
                 bad(cgroup("'cpu.max': 'maxx 100000'"), "/cgroups/0/cpu.max", "quota \"maxx\" is neither a number", "EINVAL"),
-                // an integer is what echo writes (the period kept), as a timeline write of it; another type is EINVAL
-                bad(cgroup("'cpu.max': 999"), "/cgroups/0/cpu.max", "quota 999 us is below the 1000 us minimum", "EINVAL"),
-                bad(cgroup("'cpu.max': 1.5"), "/cgroups/0/cpu.max", "must be a string or an integer", "EINVAL"),
+                // cpu.max is a string only (the schema's contract); a value of another type is EINVAL, as the kernel's
+                bad(cgroup("'cpu.max': 10000"), "/cgroups/0/cpu.max", "must be a string", "EINVAL"),
+                bad(cgroup("'cpu.max': 1.5"), "/cgroups/0/cpu.max", "must be a string", "EINVAL"),
+                bad(cgroup("'cpu.weight': 1.5"), "/cgroups/0/cpu.weight", "must be a string or an integer", "EINVAL"),
                 bad(cgroup("'cpu.max': '10000 100000', 'cpu.max.burst': 20000"), "/cgroups/0/cpu.max.burst",
                         "burst 20000 us exceeds quota 10000 us", "EINVAL"),
                 bad(cgroup("'cpu.max.burst': '-1'"), "/cgroups/0/cpu.max.burst", "is not an unsigned number", "EINVAL"),
