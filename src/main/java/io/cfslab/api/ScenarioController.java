@@ -48,7 +48,8 @@ public class ScenarioController {
     public Mono<ResponseEntity<Map<String, Object>>> create(@io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = {@Content(mediaType = "application/json", schema = @Schema(ref = "Scenario")), @Content(mediaType = "application/yaml", schema = @Schema(ref = "Scenario"))}) @RequestBody(required = false) String body,
             org.springframework.http.server.reactive.ServerHttpRequest request) {
         return jdbc.call(() -> scenarios.create(ScenarioDocs.readObject(body, "", request.getHeaders().getContentType())))
-                .map(e -> ResponseEntity.created(Locations.api("scenarios", e.id())).body(view(e, true)));
+                .map(e -> ResponseEntity.created(Locations.api("scenarios", e.id())).eTag(ScenarioService.etag(e))
+                        .body(view(e, true)));
     }
 
     @Operation(summary = "List ready-made and stored scenarios")

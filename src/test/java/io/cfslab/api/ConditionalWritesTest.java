@@ -79,7 +79,7 @@ class ConditionalWritesTest {
 
     private static String create() {
         var res = web.post().uri("/api/scenarios").contentType(MediaType.APPLICATION_JSON).bodyValue(SCENARIO)
-                .exchange().expectStatus().isCreated().expectBody().returnResult();
+                .exchange().expectStatus().isCreated().expectHeader().valueEquals("ETag", "\"1\"").expectBody().returnResult();
         String location = res.getResponseHeaders().getLocation().toString();
         return location.substring(location.lastIndexOf('/') + 1);
     }
