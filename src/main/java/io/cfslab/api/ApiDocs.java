@@ -62,7 +62,7 @@ public class ApiDocs {
             Map.entry(405, "Method not allowed here; Allow lists the methods"),
             Map.entry(406, "The Accept header excludes every media type this operation answers with"),
             Map.entry(409, "Busy, exists, read-only, finished or changed by concurrent writes (EBUSY, EEXIST, EPERM)"),
-            Map.entry(412, "If-Match names another version"),
+            Map.entry(412, "If-Match names another version, or If-None-Match the current one (If-None-Match: * on a write that changes an existing resource)"),
             Map.entry(413, "Body over the limit (spring.http.codecs.max-in-memory-size, 4 MB) (EFBIG)"),
             Map.entry(414, "Request target (path and query) over 4096 bytes (ENAMETOOLONG)"),
             Map.entry(415, "Wrong Content-Type"),

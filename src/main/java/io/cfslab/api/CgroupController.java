@@ -32,6 +32,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.bind.annotation.RestController;
@@ -151,10 +152,12 @@ public class CgroupController {
     @Operation(summary = "mkdir -p a group, or write a file (text/plain body)")
     @ApiResponse(responseCode = "201", description = "created; Location names it", content = @Content(mediaType = "application/json", schema = @Schema(ref = "MkdirResult")))
     @ApiResponse(responseCode = "200", description = "existed already", content = @Content(mediaType = "application/json", schema = @Schema(ref = "MkdirResult")))
-    @Problems(value = {404, 409, 422}, notes = {"409: a name of a cgroup file (cgroup.*, cpu.*: EEXIST), or a read-only scenario (EPERM)", "422: a name of other characters than letters, digits, _ . - (EINVAL), a name over 255 bytes (ENAMETOOLONG), or a tree over the limits"})
+    @Problems(value = {404, 409, 412, 422}, notes = {"409: a name of a cgroup file (cgroup.*, cpu.*: EEXIST), or a read-only scenario (EPERM)", "422: a name of other characters than letters, digits, _ . - (EINVAL), a name over 255 bytes (ENAMETOOLONG), or a tree over the limits"})
     @PutMapping("/cgroups/{*path}")
     public Mono<ResponseEntity<Object>> write(@PathVariable String id, @PathVariable String path,
-                                              @RequestBody(required = false) byte[] body, ServerHttpRequest request) {
+                                              @RequestBody(required = false) byte[] body, ServerHttpRequest request,
+                                              @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch, @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch) {
+        Preconditions pre = new Preconditions(ifMatch, ifNoneMatch);
         Target t = Target.of(path);
         MediaType type = request.getHeaders().getContentType();
         // the body is bytes, not decoded (a charset parameter changes nothing): echo writes bytes and the kernel's
@@ -165,11 +168,11 @@ public class CgroupController {
             t = t.asFile();
         }
         if (t.file() == null) {
-            return mkdir(id, t.group());
+            return mkdir(id, pre, t.group());
         }
         if (!textPlain && !FILES.contains(t.file())) {
             // a PUT without a value to a kernel file's name (cgroup.procs, cpu.idle): a mkdir, EEXIST as the kernel's
-            return mkdir(id, (t.group().equals("/") ? "" : t.group()) + "/" + t.file());
+            return mkdir(id, pre, (t.group().equals("/") ? "" : t.group()) + "/" + t.file());
         }
         if (!textPlain) {
             String file = t.file();
@@ -181,7 +184,7 @@ public class CgroupController {
         }
         // the bytes as written, white space included: each file's parser takes what the kernel's takes (sscanf for
         // cpu.max, kstrtoull/kstrtoll with one trailing newline for the number files), at most PAGE_SIZE of them
-        return writeFile(id, t, body == null ? new byte[0] : body);
+        return writeFile(id, pre, t, body == null ? new byte[0] : body);
     }
 
     /** Methods of a file: it can be read and written, not removed. */
@@ -202,9 +205,10 @@ public class CgroupController {
 
     @Operation(summary = "rmdir a group: 409 EBUSY while it has children or tasks")
     @ApiResponse(responseCode = "204", description = "removed")
-    @Problems(value = {404, 409, 422}, notes = "409: it has children or tasks, is the root, or is made by a generate entry (EBUSY)")
+    @Problems(value = {404, 409, 412, 422}, notes = "409: it has children or tasks, is the root, or is made by a generate entry (EBUSY)")
     @DeleteMapping("/cgroups/{*path}")
-    public Mono<ResponseEntity<Void>> rmdir(@PathVariable String id, @PathVariable String path) {
+    public Mono<ResponseEntity<Void>> rmdir(@PathVariable String id, @PathVariable String path,
+                                            @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch, @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch) {
         Target given = Target.of(path);
         // a file the API models cannot be removed (405); any other name is looked up as a group (404 if none)
         Target t = given.file() != null && !FILES.contains(given.file())
@@ -216,7 +220,7 @@ public class CgroupController {
                     "Not a directory", "/path", t.file() + " is a file; only groups can be removed", "ENOTDIR")
                     .header(HttpHeaders.ALLOW, FILE_ALLOW)));
         }
-        return scenarios.edit(id, (doc, s) -> {
+        return scenarios.edit(id, new Preconditions(ifMatch, ifNoneMatch), (doc, s) -> {
             String g = t.group();
             if (g.equals("/")) throw ApiException.of(HttpStatus.CONFLICT, "Busy", "/path", "the root cannot be removed", "EBUSY");
             if (find(s, g) == null) throw enoent(g);
@@ -256,27 +260,28 @@ public class CgroupController {
 
     @Operation(summary = "Append a generate entry (the seeds' nested loops); 422 if the tree would be too large")
     @ApiResponse(responseCode = "201", description = "appended; the tree after it", content = @Content(mediaType = "application/json", array = @ArraySchema(schema = @Schema(ref = "CgroupGroup"))))
-    @Problems({404, 409, 422})
+    @Problems({404, 409, 412, 422})
     @PostMapping(path = "/cgroups:generate", consumes = {MediaType.APPLICATION_JSON_VALUE, ScenarioDocs.YAML, ScenarioDocs.X_YAML, ScenarioDocs.TEXT_YAML, ScenarioDocs.TEXT_X_YAML})
     public Mono<ResponseEntity<List<Map<String, Object>>>> generate(@PathVariable String id,
                                                                    @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = {@Content(mediaType = "application/json", schema = @Schema(ref = "GenerateEntry")), @Content(mediaType = "application/yaml", schema = @Schema(ref = "GenerateEntry"))}) @RequestBody(required = false) String body,
-                                                                   org.springframework.http.server.reactive.ServerHttpRequest request) {
+                                                                   org.springframework.http.server.reactive.ServerHttpRequest request,
+                                                                   @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch, @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch) {
         ObjectNode entry;
         try {
             entry = ScenarioDocs.readObject(body, "", request.getHeaders().getContentType());
         } catch (ApiException e) {
             return Mono.error(e);
         }
-        return scenarios.edit(id, (doc, s) -> {
+        return scenarios.edit(id, new Preconditions(ifMatch, ifNoneMatch), (doc, s) -> {
             ArrayNode gens = doc.get("generate") instanceof ArrayNode a ? a : doc.putArray("generate");
             gens.add(entry.deepCopy());
-            return Boolean.TRUE;
-        }).then(jdbc.call(() -> ResponseEntity.status(HttpStatus.CREATED)
+            return ResponseEntity.status(HttpStatus.CREATED).<Void>build();
+        }).flatMap(done -> jdbc.call(() -> ResponseEntity.status(HttpStatus.CREATED).eTag(done.getHeaders().getETag())
                 .location(Locations.api("scenarios", id, "cgroups")).body(treeOf(id))));
     }
 
-    private Mono<ResponseEntity<Object>> mkdir(String id, String group) {
-        return scenarios.edit(id, (doc, s) -> {
+    private Mono<ResponseEntity<Object>> mkdir(String id, Preconditions pre, String group) {
+        return scenarios.edit(id, pre, (doc, s) -> {
             // the name is checked once the scenario is known to exist and be writable: 404, then 409, then 422, as
             // every other write (docs/api.md, "Order of checks")
             checkPath(group);
@@ -302,8 +307,8 @@ public class CgroupController {
      * {@code echo value > group/file} for the scenario's cgroup version and kernel: the kernel's parsing and checks
      * ({@link CgroupFiles#write}, with cgroup v1's over the whole tree); the files are stored as they read back.
      */
-    private Mono<ResponseEntity<Object>> writeFile(String id, Target t, byte[] value) {
-        return scenarios.edit(id, (doc, s) -> {
+    private Mono<ResponseEntity<Object>> writeFile(String id, Preconditions pre, Target t, byte[] value) {
+        return scenarios.edit(id, pre, (doc, s) -> {
             CgroupFiles.Rules rules = CgroupFiles.Rules.of(s.kernel());
             CgroupSpec c = t.group().equals("/") ? CgroupFiles.newGroupV1("/") : find(s, t.group());
             if (c == null) throw enoent(t.group()); // the path's directory first, as open() walks it

@@ -98,7 +98,6 @@ public class ExperimentController {
             }
             ObjectNode base;
             if (e.scenario() != null) {
-                ScenarioDocs.checkSize(e.scenario(), "/scenario");
                 base = e.scenario();
             } else {
                 ScenarioEntry entry;

@@ -238,6 +238,27 @@ public class ProblemHandler {
                 .distinct().toList());
     }
 
+    /**
+     * The title of a 422 by the errno of its first problem: {@code ERANGE} "Value out of range", {@code EINVAL}
+     * "Invalid value", {@code ENAMETOOLONG} "Name too long", {@code E2BIG} "Value too long", {@code ENOENT} "No such
+     * file or entry", {@code EAGAIN}/{@code EBUSY}/others by their kernel meaning, none (a document's own rule: an
+     * unknown key, a required one, a time beyond the duration) "Invalid document".
+     */
+    static String titleOf(String errno) {
+        if (errno == null) return "Invalid document";
+        return switch (errno) {
+            case "ERANGE" -> "Value out of range";
+            case "EINVAL" -> "Invalid value";
+            case "ENAMETOOLONG" -> "Name too long";
+            case "E2BIG" -> "Value too long";
+            case "ENOENT" -> "No such file or entry";
+            case "EEXIST" -> "Exists";
+            case "EBUSY" -> "Busy";
+            case "EPERM" -> "Operation not permitted";
+            default -> "Invalid value (" + errno + ")";
+        };
+    }
+
     static ResponseEntity<ProblemDetail> problem(HttpStatus status, String title, List<FieldProblem> problems,
                                                  int total, ServerWebExchange exchange) {
         if (status == HttpStatus.NOT_ACCEPTABLE) {
@@ -245,6 +266,13 @@ public class ProblemHandler {
             // own AcceptNegotiation): the Accept header is the field at fault
             title = "Not acceptable";
             problems = problems.stream().map(p -> new FieldProblem("/headers/Accept", p.reason(), "EINVAL")).toList();
+        }
+        if (status == HttpStatus.UNPROCESSABLE_CONTENT && !problems.isEmpty()) {
+            // one title for every 422, whichever document or route the fault came in (a scenario body, a run
+            // request, an experiment or its arm's set, a sub-resource, a cgroup file's write): the kind of its first
+            // problem, as its errno and pointer are the fault's, not the route's (RFC 9457 3.1.3: the title is the
+            // problem type's, not the occurrence's; the detail says where)
+            title = titleOf(problems.get(0).errno());
         }
         total = Math.max(total, problems.size());
         ProblemDetail pd = ProblemDetail.forStatus(status);

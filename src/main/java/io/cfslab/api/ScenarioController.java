@@ -48,7 +48,8 @@ public class ScenarioController {
     public Mono<ResponseEntity<Map<String, Object>>> create(@io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = {@Content(mediaType = "application/json", schema = @Schema(ref = "Scenario")), @Content(mediaType = "application/yaml", schema = @Schema(ref = "Scenario"))}) @RequestBody(required = false) String body,
             org.springframework.http.server.reactive.ServerHttpRequest request) {
         return jdbc.call(() -> scenarios.create(ScenarioDocs.readObject(body, "", request.getHeaders().getContentType())))
-                .map(e -> ResponseEntity.created(Locations.api("scenarios", e.id())).body(view(e, true)));
+                .map(e -> ResponseEntity.created(Locations.api("scenarios", e.id())).eTag(ScenarioService.etag(e))
+                        .body(view(e, true)));
     }
 
     @Operation(summary = "List ready-made and stored scenarios")
@@ -72,9 +73,9 @@ public class ScenarioController {
     @PutMapping(path = "/{id}", consumes = {MediaType.APPLICATION_JSON_VALUE, ScenarioDocs.YAML, ScenarioDocs.X_YAML, ScenarioDocs.TEXT_YAML, ScenarioDocs.TEXT_X_YAML})
     public Mono<ResponseEntity<Map<String, Object>>> replace(@PathVariable String id,
             @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = {@Content(mediaType = "application/json", schema = @Schema(ref = "Scenario")), @Content(mediaType = "application/yaml", schema = @Schema(ref = "Scenario"))}) @RequestBody(required = false) String body,
-            @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch,
+            @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch, @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch,
             org.springframework.http.server.reactive.ServerHttpRequest request) {
-        return jdbc.call(() -> withEtag(scenarios.replace(id, ScenarioDocs.readObject(body, "", request.getHeaders().getContentType()), ifMatch)));
+        return jdbc.call(() -> withEtag(scenarios.replace(id, ScenarioDocs.readObject(body, "", request.getHeaders().getContentType()), new Preconditions(ifMatch, ifNoneMatch))));
     }
 
     @Operation(summary = "Delete a stored scenario (204); 409 for ready-made ones, 412 if If-Match names another version")
@@ -82,9 +83,9 @@ public class ScenarioController {
     @Problems({404, 409, 412})
     @DeleteMapping("/{id}")
     public Mono<ResponseEntity<Void>> delete(@PathVariable String id,
-            @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
+            @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch, @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch) {
         return jdbc.call(() -> {
-            scenarios.delete(id, ifMatch);
+            scenarios.delete(id, new Preconditions(ifMatch, ifNoneMatch));
             return ResponseEntity.noContent().<Void>build();
         });
     }

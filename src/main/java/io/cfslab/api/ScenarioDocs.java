@@ -1,6 +1,5 @@
 package io.cfslab.api;
 
-import io.cfslab.scenario.Limits;
 import java.util.ArrayList;
 import java.util.List;
 import org.springframework.http.HttpStatus;
@@ -12,8 +11,9 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * JSON handling of scenario documents: strict reading (400 on syntax errors and duplicate keys) and a size pre-check that
- * refuses trees and task counts over {@link Limits} (422 naming the limit) before anything expands them.
+ * JSON handling of scenario documents: strict reading (400 on syntax errors and duplicate keys) and the names the store
+ * keeps. Trees and task counts over {@code scenario.Limits} are the parser's to refuse (from the numbers alone, before
+ * anything expands them), so that one fault gives one problem in every document and route.
  */
 final class ScenarioDocs {
     /** Refuses duplicate keys (400), as the scenario parser does: a body read here is re-serialized for it. */
@@ -135,76 +135,16 @@ final class ScenarioDocs {
     }
 
     /**
-     * Refuses a scenario whose {@code generate} entries, {@code cgroups} or task counts exceed the limits,
-     * computing sizes from the numbers alone (a request for 10^12 groups costs nothing).
-     *
-     * @param doc    scenario document
-     * @param prefix pointer prefix of {@code doc} in the request
-     * @throws ApiException 422 naming the limit
-     */
-    static void checkSize(ObjectNode doc, String prefix) {
-        List<FieldProblem> problems = new ArrayList<>();
-        long groups = 0;
-        JsonNode cgroups = doc.get("cgroups");
-        if (cgroups instanceof ArrayNode a) groups += a.size();
-        JsonNode generate = doc.get("generate");
-        if (generate instanceof ArrayNode gens) {
-            for (int i = 0; i < gens.size(); i++) {
-                JsonNode levels = gens.get(i).get("levels");
-                if (!(levels instanceof ArrayNode lv)) continue;
-                if (lv.size() > Limits.MAX_DEPTH) {
-                    problems.add(new FieldProblem(prefix + "/generate/" + i + "/levels",
-                            "tree depth " + lv.size() + " exceeds the limit of " + Limits.MAX_DEPTH, null));
-                }
-                long width = 1;
-                for (int d = 0; d < lv.size(); d++) {
-                    long f = !lv.get(d).isIntegralNumber() ? 0
-                            : lv.get(d).canConvertToLong() ? lv.get(d).longValue() : Long.MAX_VALUE;
-                    width = f <= 0 ? 0 : Math.min(width * Math.min(f, Limits.MAX_CGROUPS + 1L), Limits.MAX_CGROUPS + 1L);
-                    groups = Math.min(groups + width, Long.MAX_VALUE / 2);
-                }
-            }
-        }
-        if (groups > Limits.MAX_CGROUPS) {
-            problems.add(new FieldProblem(prefix + (generate instanceof ArrayNode ? "/generate" : "/cgroups"),
-                    "more than " + Limits.MAX_CGROUPS + " cgroups (limit " + Limits.MAX_CGROUPS + ")", null));
-        }
-        JsonNode tasks = doc.get("tasks");
-        if (tasks instanceof ArrayNode ts) {
-            long total = 0;
-            for (int i = 0; i < ts.size(); i++) {
-                JsonNode count = ts.get(i).get("count");
-                long c = count == null || !count.isIntegralNumber() ? 1
-                        : count.canConvertToLong() ? count.longValue() : count.bigIntegerValue().signum() < 0 ? 0 : Long.MAX_VALUE;
-                if (c > Limits.MAX_TASKS) {
-                    problems.add(new FieldProblem(prefix + "/tasks/" + i + "/count",
-                            "count " + count + " exceeds the limit of " + Limits.MAX_TASKS + " tasks",
-                            io.cfslab.scenario.Integers.RANGE)); // as the parser's (an integer out of range)
-                }
-                total += Math.max(0, Math.min(c, Limits.MAX_TASKS + 1L));
-            }
-            if (total > Limits.MAX_TASKS && problems.isEmpty()) {
-                problems.add(new FieldProblem(prefix + "/tasks",
-                        total + " tasks exceed the limit of " + Limits.MAX_TASKS, null));
-            }
-        }
-        if (!problems.isEmpty()) {
-            throw new ApiException(HttpStatus.UNPROCESSABLE_CONTENT, "Scenario too large", problems);
-        }
-    }
-
-    /**
      * Longest scenario name, characters (Unicode code points; columns {@code scenario.name}, {@code run.scenario_name},
      * wide enough for it in H2's UTF-16 units since Flyway V10).
      */
     static final int MAX_NAME_CHARS = 500;
-    /** Longest task name, UTF-8 bytes: the kernel's NAME_MAX, as for a cgroup name (a task's URL stays short). */
-    static final int MAX_TASK_NAME_BYTES = 255;
 
     /**
-     * Names the API stores or puts in URLs: the scenario's {@code name} at most {@value #MAX_NAME_CHARS}
-     * characters; each task name at most {@value #MAX_TASK_NAME_BYTES} bytes and not {@code .} or {@code ..}
-     * (a URL cannot name those: {@link Locations}). Any other character is allowed, and encoded in URLs.
+     * The name the store keeps: the scenario's {@code name} at most {@value #MAX_NAME_CHARS} characters, no invisible
+     * characters. Task names (at most 255 bytes, not empty, {@code /}, {@code .} or {@code ..}: segments of their
+     * URLs, {@link Locations}) are the parser's ({@code scenario.TasksSection}), the same in every document and in
+     * the CLI. Any other character is allowed, and encoded in URLs.
      *
      * @throws ApiException 422 ({@code ENAMETOOLONG}, {@code EINVAL}) listing every such name
      */
@@ -217,22 +157,6 @@ final class ScenarioDocs {
         } else if (name != null && name.isString() && io.cfslab.scenario.Names.invisible(name.stringValue()) != null) {
             problems.add(new FieldProblem(prefix + "/name", "name " + io.cfslab.scenario.Names.invisible(name.stringValue()),
                     "EINVAL"));
-        }
-        if (doc.get("tasks") instanceof ArrayNode ts) {
-            for (int i = 0; i < ts.size(); i++) {
-                JsonNode n = ts.get(i).get("name");
-                if (n == null || !n.isString()) continue; // the parser names what is wrong
-                String t = n.stringValue();
-                int bytes = t.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
-                if (bytes > MAX_TASK_NAME_BYTES) {
-                    problems.add(new FieldProblem(prefix + "/tasks/" + i + "/name", "task name of " + bytes
-                            + " bytes of UTF-8 (" + io.cfslab.scenario.Names.characters(t) + " characters) exceeds the limit of "
-                            + MAX_TASK_NAME_BYTES + " bytes (NAME_MAX)", "ENAMETOOLONG"));
-                } else if (t.equals(".") || t.equals("..")) {
-                    problems.add(new FieldProblem(prefix + "/tasks/" + i + "/name", "task name \"" + t
-                            + "\" cannot be part of a URL (as a cgroup cannot be named . or ..)", "EINVAL"));
-                }
-            }
         }
         if (!problems.isEmpty()) throw new ApiException(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid name", problems);
     }

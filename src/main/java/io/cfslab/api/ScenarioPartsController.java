@@ -7,6 +7,7 @@ import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -15,6 +16,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 import reactor.core.publisher.Mono;
@@ -60,13 +62,13 @@ public class ScenarioPartsController {
 
     @Operation(summary = "Add a task entry (201); 409 EEXIST if the name is taken")
     @ApiResponse(responseCode = "201", description = "added; Location names it (path segments percent-encoded)", content = @Content(mediaType = "application/json", schema = @Schema(ref = "Task")))
-    @Problems(value = {404, 409, 422}, notes = "409: a task of that name exists (EEXIST), or too many concurrent writes")
+    @Problems(value = {404, 409, 412, 422}, notes = "409: a task of that name exists (EEXIST), or too many concurrent writes")
     @PostMapping(path = "/tasks", consumes = {MediaType.APPLICATION_JSON_VALUE, ScenarioDocs.YAML, ScenarioDocs.X_YAML, ScenarioDocs.TEXT_YAML, ScenarioDocs.TEXT_X_YAML})
-    public Mono<ResponseEntity<JsonNode>> addTask(@PathVariable String id, @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = {@Content(mediaType = "application/json", schema = @Schema(ref = "Task")), @Content(mediaType = "application/yaml", schema = @Schema(ref = "Task"))}) @RequestBody(required = false) String body,
+    public Mono<ResponseEntity<JsonNode>> addTask(@PathVariable String id, @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch, @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch, @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = {@Content(mediaType = "application/json", schema = @Schema(ref = "Task")), @Content(mediaType = "application/yaml", schema = @Schema(ref = "Task"))}) @RequestBody(required = false) String body,
             org.springframework.http.server.reactive.ServerHttpRequest request) {
         return Mono.fromCallable(() -> ScenarioDocs.readObject(body, "", request.getHeaders().getContentType())).flatMap(entry -> {
             String name = entry.path("name").asString("");
-            return scenarios.edit(id, (doc, s) -> {
+            return scenarios.edit(id, new Preconditions(ifMatch, ifNoneMatch), (doc, s) -> {
                 ArrayNode tasks = doc.get("tasks") instanceof ArrayNode a ? a : doc.putArray("tasks");
                 if (!name.isEmpty() && indexOfTask(tasks, name) >= 0) {
                     throw ApiException.of(HttpStatus.CONFLICT, "Task exists", "/name", "a task " + name + " exists", "EEXIST");
@@ -79,10 +81,10 @@ public class ScenarioPartsController {
 
     @Operation(summary = "Remove a task entry (204); 404 ENOENT; 409 EBUSY while a timeline entry names it")
     @ApiResponse(responseCode = "204", description = "removed")
-    @Problems(value = {404, 409, 422}, notes = "409: a timeline entry names the task (EBUSY)")
+    @Problems(value = {404, 409, 412, 422}, notes = "409: a timeline entry names the task (EBUSY)")
     @DeleteMapping("/tasks/{name}")
-    public Mono<ResponseEntity<Void>> removeTask(@PathVariable String id, @PathVariable String name) {
-        return scenarios.edit(id, (doc, s) -> {
+    public Mono<ResponseEntity<Void>> removeTask(@PathVariable String id, @PathVariable String name, @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch, @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch) {
+        return scenarios.edit(id, new Preconditions(ifMatch, ifNoneMatch), (doc, s) -> {
             int i = doc.get("tasks") instanceof ArrayNode a ? indexOfTask(a, name) : -1;
             if (i < 0) throw ApiException.notFound("task " + name, "/name");
             if (doc.get("timeline") instanceof ArrayNode tl) {
@@ -120,12 +122,12 @@ public class ScenarioPartsController {
 
     @Operation(summary = "Append a timeline entry (201, Location names its index)")
     @ApiResponse(responseCode = "201", description = "appended; Location names its index", content = @Content(mediaType = "application/json", schema = @Schema(ref = "TimelineAction")))
-    @Problems({404, 409, 422})
+    @Problems({404, 409, 412, 422})
     @PostMapping(path = "/timeline", consumes = {MediaType.APPLICATION_JSON_VALUE, ScenarioDocs.YAML, ScenarioDocs.X_YAML, ScenarioDocs.TEXT_YAML, ScenarioDocs.TEXT_X_YAML})
-    public Mono<ResponseEntity<JsonNode>> addTimeline(@PathVariable String id, @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = {@Content(mediaType = "application/json", schema = @Schema(ref = "TimelineAction")), @Content(mediaType = "application/yaml", schema = @Schema(ref = "TimelineAction"))}) @RequestBody(required = false) String body,
+    public Mono<ResponseEntity<JsonNode>> addTimeline(@PathVariable String id, @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch, @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch, @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = {@Content(mediaType = "application/json", schema = @Schema(ref = "TimelineAction")), @Content(mediaType = "application/yaml", schema = @Schema(ref = "TimelineAction"))}) @RequestBody(required = false) String body,
             org.springframework.http.server.reactive.ServerHttpRequest request) {
         return Mono.fromCallable(() -> ScenarioDocs.readObject(body, "", request.getHeaders().getContentType())).flatMap(entry ->
-                scenarios.edit(id, (doc, s) -> {
+                scenarios.edit(id, new Preconditions(ifMatch, ifNoneMatch), (doc, s) -> {
                     ArrayNode tl = doc.get("timeline") instanceof ArrayNode a ? a : doc.putArray("timeline");
                     tl.add(entry.deepCopy());
                     return ResponseEntity.created(Locations.api("scenarios", id, "timeline", Integer.toString(tl.size() - 1)))
@@ -135,10 +137,10 @@ public class ScenarioPartsController {
 
     @Operation(summary = "Remove a timeline entry (204); 404 ENOENT")
     @ApiResponse(responseCode = "204", description = "removed")
-    @Problems({404, 409, 422})
+    @Problems({404, 409, 412, 422})
     @DeleteMapping("/timeline/{index}")
-    public Mono<ResponseEntity<Void>> removeTimeline(@PathVariable String id, @PathVariable int index) {
-        return scenarios.edit(id, (doc, s) -> {
+    public Mono<ResponseEntity<Void>> removeTimeline(@PathVariable String id, @PathVariable int index, @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch, @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch) {
+        return scenarios.edit(id, new Preconditions(ifMatch, ifNoneMatch), (doc, s) -> {
             if (!(doc.get("timeline") instanceof ArrayNode tl) || index < 0 || index >= tl.size()) {
                 throw ApiException.notFound("timeline entry " + index, "/index");
             }

@@ -13,7 +13,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.BiFunction;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
 import org.springframework.stereotype.Service;
 import reactor.core.publisher.Mono;
 import reactor.util.retry.Retry;
@@ -55,13 +57,14 @@ public class ScenarioService {
     }
 
     /**
-     * Validates a document: size limits and names ({@link ScenarioDocs#checkNames}), then the engine's parser.
+     * Validates a document: names ({@link ScenarioDocs#checkNames}), then the engine's parser, which also refuses a
+     * tree or task count over the limits from the numbers alone (a request for 10^12 groups costs nothing), with the
+     * same problem in every document and route (an experiment arm's {@code set} too, which reaches only the parser).
      *
      * @param prefix pointer prefix of the document in the request ({@code ""} or {@code /scenario})
      * @throws ApiException 422 (or 404/409 per errno) listing every problem
      */
     public Scenario validate(ObjectNode doc, String prefix) {
-        ScenarioDocs.checkSize(doc, prefix);
         ScenarioDocs.checkNames(doc, prefix);
         try {
             return engine.parse(ScenarioDocs.write(doc));
@@ -79,20 +82,20 @@ public class ScenarioService {
     }
 
     /** Replaces a stored scenario (unconditionally). @throws ApiException 404, 409 for ready-made ones, 422 */
-    public ScenarioEntry replace(String id, ObjectNode doc) { return replace(id, doc, null); }
+    public ScenarioEntry replace(String id, ObjectNode doc) { return replace(id, doc, Preconditions.NONE); }
 
     /**
      * Replaces a stored scenario.
      *
-     * @param ifMatch the request's {@code If-Match} header (ETags are the quoted version), or null
-     * @throws ApiException 404, 409 for ready-made ones, 412 if {@code ifMatch} does not name the current
-     *                      version, 422
+     * @param pre the request's {@code If-Match} / {@code If-None-Match} (ETags are the quoted version)
+     * @throws ApiException 404, 409 for ready-made ones, 412 if a precondition is false (checked before the
+     *                      document: a false one answers 412 whatever the document), 422
      */
-    public ScenarioEntry replace(String id, ObjectNode doc, String ifMatch) {
+    public ScenarioEntry replace(String id, ObjectNode doc, Preconditions pre) {
         ScenarioEntry e = requireWritable(id);
-        checkIfMatch(e, ifMatch);
+        checkPreconditions(e, pre, "the scenario");
         validate(doc, "");
-        boolean done = ifMatch == null
+        boolean done = !pre.any()
                 ? repo.update(id, ScenarioDocs.name(doc, id), ScenarioDocs.writeStored(doc))
                 : repo.update(id, ScenarioDocs.name(doc, id), ScenarioDocs.writeStored(doc), e.version());
         if (!done) throw changedMeanwhile(id);
@@ -100,58 +103,55 @@ public class ScenarioService {
     }
 
     /** @throws ApiException 404, 409 for ready-made ones */
-    public void delete(String id) { delete(id, null); }
+    public void delete(String id) { delete(id, Preconditions.NONE); }
 
-    /** @throws ApiException 404, 409 for ready-made ones, 412 if {@code ifMatch} does not name the current version */
-    public void delete(String id, String ifMatch) {
+    /** @throws ApiException 404, 409 for ready-made ones, 412 if a precondition is false */
+    public void delete(String id, Preconditions pre) {
         ScenarioEntry e = requireWritable(id);
-        checkIfMatch(e, ifMatch);
-        boolean done = ifMatch == null ? repo.delete(id) : repo.delete(id, e.version());
+        checkPreconditions(e, pre, "the scenario");
+        boolean done = !pre.any() ? repo.delete(id) : repo.delete(id, e.version());
         if (!done) throw changedMeanwhile(id);
     }
 
     /** The {@code ETag} of a scenario version: the version, quoted. */
-    public static String etag(ScenarioEntry e) { return "\"" + e.version() + "\""; }
+    public static String etag(ScenarioEntry e) { return etag(e.version()); }
 
-    /**
-     * @return true if an {@code If-Match} header value ({@code *} or a list of ETags) names {@code e}. The comparison
-     *         is strong (RFC 9110 13.1.1, as for every If-Match): a weak tag ({@code W/"2"}) names no version.
-     */
-    static boolean matches(String ifMatch, ScenarioEntry e) {
-        for (String tag : ifMatch.split(",")) {
-            String t = tag.strip();
-            if (t.equals("*")) return true;
-            if (t.equals(etag(e))) return true;
-        }
-        return false;
-    }
+    /** The {@code ETag} of scenario version {@code version}. */
+    static String etag(long version) { return "\"" + version + "\""; }
 
-    private static void checkIfMatch(ScenarioEntry e, String ifMatch) {
-        if (ifMatch != null && !matches(ifMatch, e)) {
-            throw ApiException.of(HttpStatus.PRECONDITION_FAILED, "Precondition failed", "/id",
-                    "If-Match " + ifMatch + " does not match the current version " + etag(e) + " of scenario " + e.id(),
-                    null);
-        }
+    private static void checkPreconditions(ScenarioEntry e, Preconditions pre, String what) {
+        ApiException failed = pre.failure(e);
+        if (failed != null) throw failed;
+        if (pre.mustCreate()) throw Preconditions.exists(e, what);
     }
 
     private ApiException changedMeanwhile(String id) {
         ScenarioEntry now = get(id); // 404 if it is gone
         return ApiException.of(HttpStatus.PRECONDITION_FAILED, "Precondition failed", "/id",
-                "scenario " + id + " changed meanwhile; its version is now " + etag(now), null);
+                "scenario " + id + " changed meanwhile; its version is now " + etag(now), null)
+                .header(HttpHeaders.ETAG, etag(now));
     }
 
     /**
      * Edits a stored scenario's document: {@code edit} changes a copy (it may also look at the scenario
      * as parsed before the change), the result is validated and stored if the scenario's version is still
      * the one read (optimistic concurrency). If another write came first, the whole edit is done again on
-     * the new state (so it is also validated again), up to {@value #EDIT_ATTEMPTS} times with a small
-     * jittered backoff; then 409.
+     * the new state (so it is also validated again, and the preconditions checked again: an {@code If-Match} of
+     * the version read then fails), up to {@value #EDIT_ATTEMPTS} times with a small jittered backoff; then 409.
      *
-     * @param edit applied to a fresh copy on every attempt; must not keep state between attempts
-     * @return a Mono of what {@code edit} returned, its work done on the JDBC scheduler
+     * <p>Order of answers: 404 (the scenario, or what the edit looks up in it), 409 {@code EPERM} (ready-made), 412
+     * (a false precondition: nothing is performed), then the edit's own refusals (409, 422). The answer carries the
+     * new {@code ETag}.
+     *
+     * @param pre  the request's conditional headers, against the scenario's ETag ({@link Preconditions})
+     * @param edit applied to a fresh copy on every attempt; must not keep state between attempts. Its answer's
+     *             status 201 says it created its resource (what {@code If-None-Match: *} allows)
+     * @return a Mono of what {@code edit} returned with the {@code ETag} of the version stored, its work done on
+     *         the JDBC scheduler
      */
-    public <T> Mono<T> edit(String id, BiFunction<ObjectNode, Scenario, T> edit) {
-        return jdbc.call(() -> editOnce(id, edit))
+    public <B> Mono<ResponseEntity<B>> edit(String id, Preconditions pre,
+                                            BiFunction<ObjectNode, Scenario, ResponseEntity<B>> edit) {
+        return jdbc.call(() -> editOnce(id, pre, edit))
                 .retryWhen(Retry.backoff(EDIT_ATTEMPTS - 1, Duration.ofMillis(2)).maxBackoff(Duration.ofMillis(100))
                         .jitter(0.75)
                         .filter(VersionConflict.class::isInstance)
@@ -163,16 +163,31 @@ public class ScenarioService {
 
     static final int EDIT_ATTEMPTS = 20;
 
-    private <T> T editOnce(String id, BiFunction<ObjectNode, Scenario, T> edit) {
+    private <B> ResponseEntity<B> editOnce(String id, Preconditions pre,
+                                           BiFunction<ObjectNode, Scenario, ResponseEntity<B>> edit) {
         ScenarioEntry e = requireWritable(id);
+        ApiException failed = pre.failure(e);
         ObjectNode doc = ScenarioDocs.readObject(e.document(), "");
         Scenario before = engine.parse(e.document());
-        T out = edit.apply(doc, before);
-        validate(doc, "");
+        ResponseEntity<B> out;
+        try {
+            out = edit.apply(doc, before);
+            validate(doc, "");
+        } catch (ApiException x) {
+            // RFC 9110 13.2.1: a target that does not exist answers as without the condition (404); any other
+            // refusal comes after a false precondition, which performs nothing
+            if (failed != null && x.status() != HttpStatus.NOT_FOUND) throw failed;
+            throw x;
+        }
+        if (failed != null) throw failed;
+        if (pre.mustCreate() && out.getStatusCode().value() != HttpStatus.CREATED.value()) {
+            throw Preconditions.exists(e, "the target");
+        }
         if (!repo.update(id, ScenarioDocs.name(doc, id), ScenarioDocs.writeStored(doc), e.version())) {
             throw new VersionConflict();
         }
-        return out;
+        return ResponseEntity.status(out.getStatusCode()).headers(out.getHeaders()).eTag(etag(e.version() + 1))
+                .body(out.getBody());
     }
 
     /** The version read is no longer the stored one. */

@@ -46,6 +46,8 @@ public final class CgroupFiles {
      */
     public static final java.util.Set<String> V1_OTHER_FILES = java.util.Set.of("tasks", "notify_on_release", "release_agent");
 
+    /** cpu.stat.local (6.6+, 677ea015f231), in both cgroup versions: read from a run's results, not a scenario. */
+    public static final String CPU_STAT_LOCAL = "cpu.stat.local";
     public static final List<String> FILES_V1 = List.of(CFS_QUOTA_US, CFS_PERIOD_US, CFS_BURST_US, SHARES, RT_RUNTIME_US,
             RT_PERIOD_US);
     /** MIN_SHARES. */
@@ -313,10 +315,10 @@ public final class CgroupFiles {
                         group.cpuShares(), group.rtRuntimeUs(), group.rtPeriodUs());
             };
         }
-        if (root && !file.equals(RT_RUNTIME_US) && !file.equals(RT_PERIOD_US)) {
-            // tg_set_cfs_bandwidth() and sched_group_set_shares() refuse the root task group
-            throw einval("the root cgroup's " + file + " cannot be written (root_task_group)");
-        }
+        // cgroup_file_write() parses first (kstrtoull/kstrtoll: EINVAL, ERANGE), then calls the file's write_u64 /
+        // write_s64, whose tg_set_cfs_quota()/_period()/_burst() check the translation to ns before
+        // tg_set_cfs_bandwidth() refuses the root task group, as __sched_group_set_shares() does (!tg->se[0]): so
+        // the root's refusal comes after the value's own (kernel/cgroup/cgroup.c, kernel/sched/core.c, v6.18)
         switch (file) {
             case CFS_QUOTA_US -> {
                 long q = s64(value, "cfs_quota_us");
@@ -324,29 +326,33 @@ public final class CgroupFiles {
                 if (q < 0) quota = CpuMax.MAX; // any negative is RUNTIME_INF (tg_set_cfs_quota)
                 else if (q > MAX_USEC) throw einval("quota " + q + " us does not survive translation to ns");
                 else quota = q;
+                refuseRoot(root, file);
                 return setBandwidthV1(group, group.cpuMax().periodUs(), quota, group.cpuMaxBurstUs(), hierarchy);
             }
             case CFS_PERIOD_US -> {
                 BigInteger p = u64(value, "cfs_period_us");
                 if (p.compareTo(BigInteger.valueOf(MAX_USEC)) > 0) throw einval("period " + p + " us does not survive translation to ns");
+                refuseRoot(root, file);
                 return setBandwidthV1(group, p.longValueExact(), group.cpuMax().quotaUs(), group.cpuMaxBurstUs(), hierarchy);
             }
             case CFS_BURST_US -> {
                 BigInteger b = u64(value, "cfs_burst_us");
                 if (b.compareTo(BigInteger.valueOf(MAX_USEC)) > 0) throw einval("burst " + b + " us does not survive translation to ns");
+                refuseRoot(root, file);
                 return setBandwidthV1(group, group.cpuMax().periodUs(), group.cpuMax().quotaUs(), b.longValueExact(), hierarchy);
             }
             case SHARES -> {
                 BigInteger v = u64(value, "shares");
+                refuseRoot(root, file);
                 // sched_group_set_shares(): clamp(shares, MIN_SHARES, MAX_SHARES), no error
                 long shares = v.min(BigInteger.valueOf(MAX_SHARES)).max(BigInteger.valueOf(MIN_SHARES)).longValueExact();
                 return new CgroupSpec(group.path(), group.cpuMax(), group.cpuMaxBurstUs(), weightOfShares(shares),
                         shares, group.rtRuntimeUs(), group.rtPeriodUs());
             }
             case RT_RUNTIME_US -> {
+                long r = s64(value, "rt_runtime_us"); // parsed first, as every write (above)
                 if (root) throw new InvalidValueException("writing the root group's RT bandwidth is not modelled; "
                         + "set kernel.sched_rt_runtime_us", null);
-                long r = s64(value, "rt_runtime_us");
                 long runtime;
                 if (r < 0) runtime = -1; // RUNTIME_INF (sched_group_set_rt_runtime)
                 else if (r > MAX_USEC) throw einval("rt_runtime " + r + " us does not survive translation to ns");
@@ -354,9 +360,9 @@ public final class CgroupFiles {
                 return setRtBandwidth(group, runtime, group.rtPeriodUs(), rules, hierarchy);
             }
             default -> { // RT_PERIOD_US
+                BigInteger p = u64(value, "rt_period_us"); // parsed first, as every write (above)
                 if (root) throw new InvalidValueException("writing the root group's RT bandwidth is not modelled; "
                         + "set kernel.sched_rt_period_us", null);
-                BigInteger p = u64(value, "rt_period_us");
                 if (p.compareTo(BigInteger.valueOf(MAX_USEC)) > 0) throw einval("rt_period " + p + " us does not survive translation to ns");
                 if (p.signum() == 0) throw einval("rt_period 0 is not allowed");
                 return setRtBandwidth(group, group.rtRuntimeUs(), p.longValueExact(), rules, hierarchy);
@@ -445,6 +451,11 @@ public final class CgroupFiles {
     }
 
     /** tg_set_cfs_bandwidth() for a v1 write: the value checks, then __cfs_schedulable() over the tree. */
+    /** tg_set_cfs_bandwidth() and __sched_group_set_shares() refuse the root task group (EINVAL). */
+    private static void refuseRoot(boolean root, String file) {
+        if (root) throw einval("the root cgroup's " + file + " cannot be written (root_task_group)");
+    }
+
     private static CgroupSpec setBandwidthV1(CgroupSpec group, long periodUs, long quotaUs, long burstUs, Hierarchy h) {
         checkBandwidth(periodUs, quotaUs, burstUs);
         if (h != null) cfsSchedulableV1(h, group.path(), periodUs, quotaUs);
@@ -628,9 +639,16 @@ public final class CgroupFiles {
 
     /** How a kernel's cgroup files behave: the cgroup version and the era switches that change them. */
     public record Rules(int cgroupVersion, String version, boolean burst, boolean burstUnitsBug, boolean rtGroupSched,
-                        long schedRtRuntimeUs, long schedRtPeriodUs) {
+                        long schedRtRuntimeUs, long schedRtPeriodUs, boolean cpuStatLocal) {
         /** cgroup v2 on the default kernel (6.18). */
         public static final Rules V2 = new Rules(2, KernelVersions.DEFAULT, true, false, false, 950_000, 1_000_000);
+
+        /** Rules with {@code cpu.stat.local} as the release has it (6.6+, 677ea015f231). */
+        public Rules(int cgroupVersion, String version, boolean burst, boolean burstUnitsBug, boolean rtGroupSched,
+                     long schedRtRuntimeUs, long schedRtPeriodUs) {
+            this(cgroupVersion, version, burst, burstUnitsBug, rtGroupSched, schedRtRuntimeUs, schedRtPeriodUs,
+                    atLeast(version, 6, 6));
+        }
 
         /**
          * Whether {@code cpu.max} parses its quota in µs and compares it with RUNTIME_INF as it is (6.17+: the µs
@@ -647,13 +665,14 @@ public final class CgroupFiles {
 
         /** @return these rules for cgroup version {@code v} (1 or 2) */
         public Rules withCgroupVersion(int v) {
-            return new Rules(v, version, burst, burstUnitsBug, rtGroupSched, schedRtRuntimeUs, schedRtPeriodUs);
+            return new Rules(v, version, burst, burstUnitsBug, rtGroupSched, schedRtRuntimeUs, schedRtPeriodUs,
+                    cpuStatLocal);
         }
 
         /** @return the rules of a scenario's kernel */
         public static Rules of(KernelSpec k) {
             return new Rules(k.cgroupVersion(), k.version(), k.burst(), k.burstUnitsBug(), k.rtGroupSched(),
-                    k.schedRtRuntimeUs(), k.schedRtPeriodUs());
+                    k.schedRtRuntimeUs(), k.schedRtPeriodUs(), k.cpuStatLocal());
         }
     }
 
@@ -687,10 +706,21 @@ public final class CgroupFiles {
      */
     public static String notModelled(String file, Rules rules) {
         boolean v1 = rules.cgroupVersion() == 1;
+        if (file.equals(CPU_STAT_LOCAL)) {
+            // 677ea015f231 (6.6) added it to both versions (cgroup_base_files' cpu.stat.local: throttled_usec;
+            // cpu_legacy_files' stat.local: throttled_time, ns); it is there when the scenario's kernel has it, the
+            // kernel.cpu_stat_local switch (its release's, or a distribution's backport), as a run prints it
+            if (!rules.cpuStatLocal()) {
+                return "no file " + file + " on kernel " + rules.version() + " (6.6+, 677ea015f231; this scenario's"
+                        + " kernel.cpu_stat_local is false)";
+            }
+            return file + " is a kernel file (6.6+, 677ea015f231) of a running system: a scenario has no run's"
+                    + " statistics; a run of it shows them in GET /api/runs/{id}/cpu.stat";
+        }
         String[][] known = {
                 // name, cgroup version (0 both), since
                 {"cpu.idle", "0", "5.15"}, {"cpu.uclamp.min", "0", "5.3"}, {"cpu.uclamp.max", "0", "5.3"},
-                {"cpu.stat", "1", "4.14"}, {"cpu.stat", "2", "4.15"}, {"cpu.stat.local", "2", "6.8"},
+                {"cpu.stat", "1", "4.14"}, {"cpu.stat", "2", "4.15"},
                 {"cpu.weight.nice", "2", "4.15"},
                 {"cpu.pressure", "2", "4.20"}, {"cgroup.procs", "0", "4.14"}, {"cgroup.controllers", "2", "4.14"},
                 {"cgroup.subtree_control", "2", "4.14"}, {"cgroup.events", "2", "4.14"}, {"cgroup.type", "2", "4.14"},

@@ -137,11 +137,15 @@ final class CgroupsSection {
         }
     }
 
-    /** The text to write to {@code file}: {@code cpu.max} takes only a string, the others also an integer. */
+    /**
+     * The text to write to {@code file}: {@code cpu.max} takes only a string (the published schema's contract), the
+     * others also an integer; a value of another type is EINVAL, as the kernel refuses {@code echo 1.5 > cpu.max}.
+     */
     private String fileValue(String file, JsonNode v, String ptr) {
         if (!file.equals(CgroupFiles.CPU_MAX)) return c.stringOrInt(v, ptr);
         if (v.isString()) return v.stringValue();
-        c.add(ptr, "must be a string such as \"50000 100000\", not " + type(v), null);
+        c.add(ptr, "must be a string such as \"50000 100000\", not " + type(v) + " (the kernel refuses such text"
+                + " with EINVAL)", "EINVAL");
         return null;
     }
 

@@ -10,7 +10,8 @@ import tools.jackson.databind.JsonNode;
  * Contract durations: a string with a unit {@code ns}, {@code us}, {@code ms} or {@code s}
  * ({@code "100ms"}, {@code "2.5s"}, {@code "0.2ms"}), or a bare JSON integer meaning nanoseconds.
  * A string without a unit is an error (it is ambiguous), so is a negative value, a fraction of a
- * nanosecond, or a value that does not fit a signed 64-bit count of nanoseconds.
+ * nanosecond, or a value that does not fit a signed 64-bit count of nanoseconds ({@code ERANGE}, as every integer
+ * beyond its field's range: {@link Integers#RANGE}; the other faults have no errno).
  */
 public final class Durations {
     private Durations() {}
@@ -25,7 +26,7 @@ public final class Durations {
     /**
      * @param text e.g. {@code "100ms"}, {@code "2.5s"}
      * @return nanoseconds, &ge; 0
-     * @throws InvalidValueException (errno null) if malformed, unit-less, negative, fractional ns or too large
+     * @throws InvalidValueException (errno null) if malformed, unit-less, negative or fractional ns; ERANGE if too large
      */
     public static long parseNs(String text) {
         if (text == null) throw new InvalidValueException("duration is missing", null);
@@ -44,7 +45,9 @@ public final class Durations {
         if (scale == null) throw new InvalidValueException("unknown unit \"" + unit + "\" in duration \"" + text + "\"; use ns, us, ms or s", null);
         BigDecimal ns = new BigDecimal(m.group(2)).multiply(BigDecimal.valueOf(scale));
         if ("-".equals(m.group(1)) && ns.signum() != 0) throw new InvalidValueException("negative duration \"" + text + "\"", null);
-        if (ns.compareTo(LONG_MAX) > 0) throw new InvalidValueException("duration \"" + text + "\" is too large", null);
+        if (ns.compareTo(LONG_MAX) > 0) {
+            throw new InvalidValueException("duration \"" + text + "\" is too large (beyond 2^63-1 ns)", Integers.RANGE);
+        }
         try {
             return ns.longValueExact();
         } catch (ArithmeticException e) {
@@ -55,13 +58,15 @@ public final class Durations {
     /**
      * @param node a JSON string (see {@link #parseNs(String)}) or a JSON integer of nanoseconds
      * @return nanoseconds, &ge; 0
-     * @throws InvalidValueException (errno null) on a wrong type or a bad value
+     * @throws InvalidValueException (errno null) on a wrong type or a bad value; ERANGE beyond 2^63-1 ns
      */
     public static long parseNs(JsonNode node) {
         if (node == null || node.isNull() || node.isMissingNode()) throw new InvalidValueException("duration is missing", null);
         if (node.isString()) return parseNs(node.stringValue());
         if (node.isIntegralNumber()) {
-            if (!node.canConvertToLong()) throw new InvalidValueException("duration " + node + " ns is too large", null);
+            if (!node.canConvertToLong()) {
+                throw new InvalidValueException("duration " + node + " ns is too large (beyond 2^63-1 ns)", Integers.RANGE);
+            }
             long v = node.longValue();
             if (v < 0) throw new InvalidValueException("negative duration " + v + " ns", null);
             return v;

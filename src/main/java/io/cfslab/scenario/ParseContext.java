@@ -64,11 +64,16 @@ final class ParseContext {
         return n.stringValue();
     }
 
-    /** A string, or an integer written as the shell would echo it (cgroupfs values). */
+    /**
+     * A cgroup file's value: a string, or an integer written as the shell would echo it. Any other value (1.5, true,
+     * an object) is {@code EINVAL}, as the kernel's parsers refuse {@code echo 1.5 > cpu.weight} (kstrtoull stops at
+     * the dot) and {@code echo true > cpu.weight}: one errno for a wrong value whether it is typed or text.
+     */
     String stringOrInt(JsonNode n, String ptr) {
         if (n.isString()) return n.stringValue();
         if (n.isIntegralNumber()) return n.bigIntegerValue().toString();
-        add(ptr, "must be a string or an integer, not " + type(n), null);
+        add(ptr, "must be a string or an integer, not " + type(n) + " (the file takes what echo writes; the kernel"
+                + " refuses such text with EINVAL)", "EINVAL");
         return null;
     }
 

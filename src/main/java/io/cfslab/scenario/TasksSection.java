@@ -2,6 +2,7 @@ package io.cfslab.scenario;
 
 import static io.cfslab.scenario.ParseContext.type;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashSet;
@@ -14,6 +15,9 @@ import tools.jackson.databind.JsonNode;
  * {@code "leaves:/x"}), count, workload ({@link WorkloadSection}), CPU affinity and scheduling policy.
  */
 final class TasksSection {
+    /** Longest task name, UTF-8 bytes: the kernel's NAME_MAX, as for a cgroup name (a task's URL stays short). */
+    public static final int MAX_NAME_BYTES = 255;
+
     private static final String LEAVES = "leaves:";
 
     private final ParseContext c;
@@ -43,8 +47,16 @@ final class TasksSection {
             if (name == null) {
                 if (!o.has("name")) c.add(o.at("name"), "task name is required", null);
                 ok = false;
-            } else if (name.isEmpty() || name.contains("/")) {
-                c.add(o.at("name"), "task name \"" + name + "\" must be non-empty and without '/'", null);
+            } else if (name.isEmpty() || name.contains("/") || name.equals(".") || name.equals("..")) {
+                // no kernel call refuses a comm, but the name is a path segment (t/1 names instance 1, and
+                // …/tasks/{name} the entry): refused as mkdir refuses such a cgroup name, EINVAL
+                c.add(o.at("name"), "task name \"" + name + "\" must be non-empty, without '/' and not . or .."
+                        + " (as a cgroup name)", "EINVAL");
+                ok = false;
+            } else if (name.getBytes(StandardCharsets.UTF_8).length > MAX_NAME_BYTES) {
+                c.add(o.at("name"), "task name of " + name.getBytes(StandardCharsets.UTF_8).length + " bytes of UTF-8 ("
+                        + Names.characters(name) + " characters) exceeds the limit of " + MAX_NAME_BYTES
+                        + " bytes (NAME_MAX)", "ENAMETOOLONG");
                 ok = false;
             } else if (Names.invisible(name) != null || Names.notNfc(name) != null) {
                 c.add(o.at("name"), "task name " + (Names.invisible(name) != null ? Names.invisible(name) : Names.notNfc(name)),

@@ -34,22 +34,62 @@ public final class RunIds {
      * up (it is not a missing run), anything else is deleted or mistyped.
      */
     public static String whyNone(String typed) {
-        String hex = typed.trim().replace("-", "");
-        return !hex.isEmpty() && hex.length() < MIN_PREFIX && hex.toLowerCase(Locale.ROOT).matches("[0-9a-f]+")
+        String hex = hexDigits(typed);
+        return hex != null && !hex.isEmpty() && hex.length() < MIN_PREFIX
                 ? "a short id needs at least " + MIN_PREFIX + " hex digits, as the pages show it"
                 : "deleted, or a mistyped id";
     }
 
+    /** Hex digits of a UUID, 32. */
+    static final int UUID_DIGITS = 32;
+
+    /**
+     * The hex digits of an id as typed, lower case, without its dashes (RFC 9562: a UUID is case-insensitive on input;
+     * the dashes are only where its fields end, so a dashless id or one pasted with stray dashes is the same id), white
+     * space around it trimmed as a paste brings it; null if it holds anything else ({@code {…}}, spaces inside) or
+     * more than 32 digits.
+     */
+    static String hexDigits(String typed) {
+        if (typed == null) return null;
+        String t = typed.strip();
+        if (t.isEmpty() || !t.matches("[0-9A-Fa-f-]+")) return null;
+        String hex = t.replace("-", "").toLowerCase(Locale.ROOT);
+        return hex.length() > UUID_DIGITS ? null : hex;
+    }
+
+    /**
+     * {@code typed} in the stored form of an id: lower case, dashes after hex digits 8, 12, 16 and 20, trimmed; a
+     * prefix likewise as far as it goes ({@code E8619716B1EB} is {@code e8619716-b1eb}); anything that is not hex
+     * digits and dashes is returned trimmed as it is (it names no run).
+     */
+    public static String canonical(String typed) {
+        String hex = hexDigits(typed);
+        if (hex == null) return typed == null ? null : typed.strip();
+        StringBuilder b = new StringBuilder(36);
+        for (int i = 0; i < hex.length(); i++) {
+            if (i == 8 || i == 12 || i == 16 || i == 20) b.append('-');
+            b.append(hex.charAt(i));
+        }
+        return b.toString();
+    }
+
+    /** Whether {@code typed} is a whole UUID in any of the forms {@link #canonical} takes. */
+    public static boolean isFullId(String typed) {
+        String hex = hexDigits(typed);
+        return hex != null && hex.length() == UUID_DIGITS;
+    }
+
     /** Whether {@code typed} is long enough and hex enough to be looked up as a prefix. */
     public static boolean isPrefix(String typed) {
-        String hex = typed.replace("-", "");
-        return hex.length() >= MIN_PREFIX && hex.toLowerCase(Locale.ROOT).matches("[0-9a-f]+");
+        String hex = hexDigits(typed);
+        return hex != null && hex.length() >= MIN_PREFIX;
     }
 
     /** {@code typed} resolved against {@code runs}: an exact id first, then a prefix (see the class comment). */
     public static Resolution resolve(RunRepository runs, String typed) {
-        String t = typed.trim();
-        if (runs.findStatus(t).isPresent()) return new Resolution(t, List.of(t));
+        String t = typed.strip();
+        String id = canonical(t);
+        if (runs.findStatus(id).isPresent()) return new Resolution(t, List.of(id));
         if (!isPrefix(t)) return new Resolution(t, List.of());
         return new Resolution(t, runs.idsStartingWith(t, SHOWN_MATCHES + 1));
     }

@@ -150,13 +150,13 @@ public class RunRepository {
     }
 
     /**
-     * The ids of the runs whose id starts with {@code prefix} (lower-cased; hex digits and {@code -} only, anything
-     * else matches nothing), in id order, at most {@code limit}: a short id as the pages show it (8 characters) or
+     * The ids of the runs whose id starts with {@code prefix} (in any case, with or without its dashes:
+     * {@link RunIds#canonical}; hex digits and {@code -} only, anything else matches nothing), in id order, at most {@code limit}: a short id as the pages show it (8 characters) or
      * pasted from a log, resolved as git resolves an abbreviated commit ({@link RunIds}).
      */
     public List<String> idsStartingWith(String prefix, int limit) {
-        String p = prefix.toLowerCase(java.util.Locale.ROOT);
-        if (!p.matches("[0-9a-f-]+")) return List.of();
+        if (RunIds.hexDigits(prefix) == null) return List.of();
+        String p = RunIds.canonical(prefix); // the stored form: lower case, dashes where a UUID has them
         return jdbc.sql("select id from run where id like ? order by id limit ?").params(p + "%", limit)
                 .query(String.class).list();
     }

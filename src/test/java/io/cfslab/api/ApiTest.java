@@ -292,7 +292,7 @@ class ApiTest {
         // 17-19: huge generate requests: width, depth, and task counts, answered with the limit
         JsonNode huge = problem(web.post().uri("/api/scenarios/" + id + "/cgroups:generate")
                 .contentType(MediaType.APPLICATION_JSON).bodyValue("{\"under\": \"/\", \"levels\": [1000, 1000, 1000]}")
-                .exchange(), HttpStatus.UNPROCESSABLE_CONTENT, "/generate", null);
+                .exchange(), HttpStatus.UNPROCESSABLE_CONTENT, "/generate/0/levels", null); // the parser's, as in an arm
         assertThat(huge.path("detail").asString()).contains("20000");
         problem(web.post().uri("/api/scenarios/" + id + "/cgroups:generate").contentType(MediaType.APPLICATION_JSON)
                 .bodyValue("{\"under\": \"/\", \"levels\": [1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]}").exchange(),

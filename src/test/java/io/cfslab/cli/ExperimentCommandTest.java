@@ -95,7 +95,7 @@ class ExperimentCommandTest {
                 arguments("\"/cgroups/0/cpu.max\": \"25000 100000\"", "\"/kernel/unthrottel\": \"sync\"",
                         "/arms/1/set/~1kernel~1unthrottel: unknown key \"unthrottel\" (arm \"half\", scenario /kernel/unthrottel)"),
                 arguments("\"/cgroups/0/cpu.max\": \"25000 100000\"", "\"/cgroups/0/cpu.max\": 25000.5",
-                        "/arms/1/set/~1cgroups~10~1cpu.max: must be a string such as \"50000 100000\", not number 25000.5 (arm \"half\", scenario /cgroups/0/cpu.max)"),
+                        "/arms/1/set/~1cgroups~10~1cpu.max: must be a string such as \"50000 100000\", not number 25000.5 (the kernel refuses such text with EINVAL) (arm \"half\", scenario /cgroups/0/cpu.max) (EINVAL)"),
                 arguments("\"/cgroups/0/cpu.max\": \"25000 100000\"", "\"/kernel/hz\": \"fast\"",
                         "/arms/1/set/~1kernel~1hz: hz must be an integer, not string \"fast\" (arm \"half\", scenario /kernel/hz) (EINVAL)"),
                 arguments("\"repeats\": 3", "\"repeats\": 0",

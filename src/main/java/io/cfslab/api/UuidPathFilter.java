@@ -1,0 +1,52 @@
+package io.cfslab.api;
+
+import io.cfslab.store.RunIds;
+import java.nio.charset.StandardCharsets;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.stereotype.Component;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebFilter;
+import org.springframework.web.server.WebFilterChain;
+import org.springframework.web.util.UriUtils;
+import reactor.core.publisher.Mono;
+
+/**
+ * A run, experiment or scenario id in an API path in another form of the same UUID is read as the id it names
+ * (RFC 9562 §4: case-insensitive on input): upper case ({@code E8619716-B1EB-…}), without its dashes (32 hex digits),
+ * or with white space around it as a paste brings it ({@code %20}), in {@code /api/runs/{id}…},
+ * {@code /api/experiments/{id}…} and {@code /api/scenarios/{id}…}. The path is rewritten to the stored form before
+ * anything routes it, so every endpoint below answers alike, and the pages' {@code /runs/{id}} trims and resolves the
+ * same way ({@link RunIds#canonical}). A shorter hex prefix stays what it was: the API takes full ids only.
+ */
+@Component
+@Order(Ordered.HIGHEST_PRECEDENCE + 4) // after RequestTargetFilter (+2), which refuses malformed percent-encoding
+public class UuidPathFilter implements WebFilter {
+    private static final Pattern ID_PATH = Pattern.compile("^(/api/(?:runs|experiments|scenarios)/)([^/]+)(.*)$");
+
+    @Override
+    public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
+        String raw = exchange.getRequest().getURI().getRawPath();
+        String rewritten = raw == null ? null : canonicalPath(raw);
+        if (rewritten == null) return chain.filter(exchange);
+        return chain.filter(exchange.mutate().request(exchange.getRequest().mutate().path(rewritten).build()).build());
+    }
+
+    /** @return {@code rawPath} with its id in the stored form, or null if it holds none in another form */
+    static String canonicalPath(String rawPath) {
+        Matcher m = ID_PATH.matcher(rawPath);
+        if (!m.matches()) return null;
+        String segment;
+        try {
+            segment = UriUtils.decode(m.group(2), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException malformed) {
+            return null; // RequestTargetFilter answers it
+        }
+        // a line end stays for Spring Security's firewall to refuse (400), in the pages' paths as in these
+        if (segment.indexOf('\n') >= 0 || segment.indexOf('\r') >= 0 || !RunIds.isFullId(segment)) return null;
+        String id = RunIds.canonical(segment);
+        return id.equals(m.group(2)) ? null : m.group(1) + id + m.group(3);
+    }
+}

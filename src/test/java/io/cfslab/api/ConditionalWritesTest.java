@@ -1,0 +1,224 @@
+package io.cfslab.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cfslab.store.ScenarioEntry;
+import io.cfslab.testsupport.TestApps;
+import io.cfslab.testsupport.TestDatabase;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.test.web.reactive.server.EntityExchangeResult;
+import org.springframework.test.web.reactive.server.WebTestClient;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+
+/**
+ * Every write below a stored scenario honours {@code If-Match} and {@code If-None-Match} against the scenario's ETag
+ * (RFC 9110 13.1.1/13.1.2, breaker 2 N2): a false condition answers 412 and performs nothing (the version and the
+ * document stay as they were); a true one performs the write, whose answer carries the new ETag. The check and the
+ * write are one conditional update: two writers with the same {@code If-Match} cannot both succeed (on H2 here, on
+ * PostgreSQL when one is configured, see {@code .ci/postgres.sh}).
+ */
+class ConditionalWritesTest {
+    private static ConfigurableApplicationContext app;
+    private static WebTestClient web;
+
+    private static final String SCENARIO = """
+            {"name": "cond", "duration": "200ms", "machine": {"cpus": 1},
+             "cgroups": [{"path": "/g", "cpu.max": "50000 100000"}, {"path": "/h"}],
+             "tasks": [{"name": "t", "cgroup": "/g", "workload": {"kind": "hog"}},
+                       {"name": "u", "cgroup": "/g", "workload": {"kind": "hog"}}],
+             "timeline": [{"at": "10ms", "write": "/g/cpu.max", "value": "max"}]}""";
+
+    /** A write below a scenario: method, path below {@code /api/scenarios/{id}}, body type and body (or none). */
+    record Write(String name, HttpMethod method, String path, MediaType type, String body) {
+        @Override public String toString() { return name; }
+    }
+
+    /** Every kind of write below a scenario, each one that succeeds on {@link #SCENARIO}. */
+    static final List<Write> WRITES = List.of(
+            new Write("file PUT", HttpMethod.PUT, "/cgroups/g/cpu.max", MediaType.TEXT_PLAIN, "20000"),
+            new Write("weight PUT", HttpMethod.PUT, "/cgroups/h/cpu.weight", MediaType.TEXT_PLAIN, "50"),
+            new Write("mkdir", HttpMethod.PUT, "/cgroups/new", null, null),
+            new Write("mkdir of an existing group", HttpMethod.PUT, "/cgroups/h", null, null),
+            new Write("rmdir", HttpMethod.DELETE, "/cgroups/h", null, null),
+            new Write("task POST", HttpMethod.POST, "/tasks", MediaType.APPLICATION_JSON,
+                    "{\"name\": \"v\", \"cgroup\": \"/h\", \"workload\": {\"kind\": \"hog\"}}"),
+            new Write("task DELETE", HttpMethod.DELETE, "/tasks/u", null, null),
+            new Write("timeline POST", HttpMethod.POST, "/timeline", MediaType.APPLICATION_JSON,
+                    "{\"at\": \"20ms\", \"write\": \"/h/cpu.weight\", \"value\": \"10\"}"),
+            new Write("timeline DELETE", HttpMethod.DELETE, "/timeline/0", null, null),
+            new Write("generate POST", HttpMethod.POST, "/cgroups:generate", MediaType.APPLICATION_JSON,
+                    "{\"under\": \"/h\", \"levels\": [2]}"),
+            new Write("scenario PUT", HttpMethod.PUT, "", MediaType.APPLICATION_JSON, SCENARIO),
+            new Write("scenario DELETE", HttpMethod.DELETE, "", null, null));
+
+    @BeforeAll
+    static void start() {
+        app = TestApps.start(TestDatabase.h2("conditional"), "cond", Map.of("cfslab.runs.execute", "false"));
+        web = TestApps.client(app);
+    }
+
+    @AfterAll
+    static void stop() { app.close(); }
+
+    private static String create() {
+        var res = web.post().uri("/api/scenarios").contentType(MediaType.APPLICATION_JSON).bodyValue(SCENARIO)
+                .exchange().expectStatus().isCreated().expectHeader().valueEquals("ETag", "\"1\"").expectBody().returnResult();
+        String location = res.getResponseHeaders().getLocation().toString();
+        return location.substring(location.lastIndexOf('/') + 1);
+    }
+
+    /** The scenario's ETag and document, or null if it is gone. */
+    private static String[] state(String id) {
+        EntityExchangeResult<byte[]> r = web.get().uri("/api/scenarios/" + id).exchange().expectBody().returnResult();
+        if (r.getStatus().value() == 404) return null;
+        return new String[] {r.getResponseHeaders().getETag(), new String(r.getResponseBody())};
+    }
+
+    private static EntityExchangeResult<byte[]> send(String id, Write w, String header, String value) {
+        var spec = web.method(w.method()).uri("/api/scenarios/" + id + w.path());
+        if (header != null) spec = spec.header(header, value);
+        var req = w.body() == null ? spec : spec.contentType(w.type()).bodyValue(w.body());
+        return req.exchange().expectBody().returnResult();
+    }
+
+    /** Bumps the scenario to version 2 with a write none of {@link #WRITES} depends on. */
+    private static void bump(String id) {
+        web.put().uri("/api/scenarios/" + id + "/cgroups/bump").exchange().expectStatus().isCreated();
+    }
+
+    private static void refused(String id, Write w, String header, String value, String why) {
+        String[] before = state(id);
+        EntityExchangeResult<byte[]> r = send(id, w, header, value);
+        JsonNode p = ApiTestSupport.JSON.readTree(new String(r.getResponseBody()));
+        assertThat(r.getStatus().value()).as("%s with %s: %s (%s)", w, header + ": " + value, why, p).isEqualTo(412);
+        assertThat(p.path("pointer").asString()).as("%s", w).isEqualTo("/id");
+        assertThat(p.path("title").asString()).isEqualTo("Precondition failed");
+        assertThat(r.getResponseHeaders().getETag()).as("%s: the 412 names the current version", w).isEqualTo(before[0]);
+        String[] after = state(id);
+        assertThat(after).as("%s with a false %s: nothing is performed", w, header).isNotNull();
+        assertThat(after[0]).as("%s: version kept", w).isEqualTo(before[0]);
+        assertThat(after[1]).as("%s: document kept", w).isEqualTo(before[1]);
+    }
+
+    @Test
+    void aFalseIfMatchPerformsNoWrite() {
+        for (Write w : WRITES) {
+            String id = create();
+            bump(id); // now at "2"
+            refused(id, w, "If-Match", "\"1\"", "a version that was");
+            refused(id, w, "If-Match", "\"nonsense\"", "no version");
+            refused(id, w, "If-Match", "W/\"2\"", "a weak tag (strong comparison)");
+            refused(id, w, "If-None-Match", "\"2\"", "the current version");
+            refused(id, w, "If-None-Match", "W/\"1\", W/\"2\"", "the current version, weakly");
+        }
+    }
+
+    @Test
+    void aTrueIfMatchPerformsTheWriteAndAnswersTheNewEtag() {
+        for (Write w : WRITES) {
+            for (String[] cond : new String[][] {{"If-Match", "\"2\""}, {"If-Match", "\"9\", \"2\""},
+                    {"If-Match", "*"}, {"If-None-Match", "\"1\""}, {null, null}}) {
+                String id = create();
+                bump(id);
+                EntityExchangeResult<byte[]> r = send(id, w, cond[0], cond[1]);
+                assertThat(r.getStatus().is2xxSuccessful()).as("%s with %s: %s", w, cond[0], r).isTrue();
+                String[] after = state(id);
+                if (w.method() == HttpMethod.DELETE && w.path().isEmpty()) {
+                    assertThat(after).isNull();
+                    continue;
+                }
+                assertThat(after[0]).as("%s: a write makes version 3", w).isEqualTo("\"3\"");
+                assertThat(r.getResponseHeaders().getETag()).as("%s answers the new ETag", w).isEqualTo("\"3\"");
+            }
+        }
+    }
+
+    /** {@code If-None-Match: *}: only a write that creates its resource (201) is performed. */
+    @Test
+    void ifNoneMatchStarAllowsOnlyCreation() {
+        for (Write w : WRITES) {
+            String id = create();
+            EntityExchangeResult<byte[]> probe = send(create(), w, null, null);
+            if (probe.getStatus().value() == 201) {
+                EntityExchangeResult<byte[]> r = send(id, w, "If-None-Match", "*");
+                assertThat(r.getStatus().value()).as("%s creates: performed", w).isEqualTo(201);
+                assertThat(r.getResponseHeaders().getETag()).isEqualTo("\"2\"");
+            } else {
+                refused(id, w, "If-None-Match", "*", "the target exists");
+            }
+        }
+    }
+
+    /** RFC 9110 13.2.1: a target that does not exist answers 404 whatever the condition. */
+    @Test
+    void aMissingTargetIsNotFoundWhateverTheCondition() {
+        String id = create();
+        for (String path : List.of("/tasks/nope", "/timeline/7", "/cgroups/nope")) {
+            var r = web.delete().uri("/api/scenarios/" + id + path).header("If-Match", "\"1\"").exchange();
+            r.expectStatus().isNotFound();
+        }
+        web.put().uri("/api/scenarios/" + id + "/cgroups/nope/cpu.max").header("If-Match", "\"8\"")
+                .contentType(MediaType.TEXT_PLAIN).bodyValue("1000").exchange().expectStatus().isNotFound();
+    }
+
+    @Test
+    void twoWritersWithTheSameIfMatchCannotBothSucceedOnH2() throws Exception {
+        race(app);
+    }
+
+    /**
+     * Two edits with {@code If-Match: "1"} that both read version 1 before either writes (a barrier in the edit
+     * holds each until the other has read): exactly one is stored, the other answers 412 and its change is not.
+     */
+    static void race(ConfigurableApplicationContext ctx) throws Exception {
+        ScenarioService scenarios = ctx.getBean(ScenarioService.class);
+        ScenarioEntry e = scenarios.create((tools.jackson.databind.node.ObjectNode) ApiTestSupport.JSON.readTree(SCENARIO));
+        CyclicBarrier bothRead = new CyclicBarrier(2);
+        AtomicInteger calls = new AtomicInteger();
+        Preconditions pre = new Preconditions("\"1\"", null);
+        Function<String, Mono<ResponseEntity<Void>>> writer = name -> scenarios.edit(e.id(), pre, (doc, s) -> {
+            if (calls.getAndIncrement() < 2) { // the first attempt of each; the loser's retry reads version 2
+                try {
+                    bothRead.await(10, TimeUnit.SECONDS);
+                } catch (Exception x) {
+                    throw new IllegalStateException("the two writers did not both read version 1", x);
+                }
+            }
+            ((ArrayNode) doc.get("cgroups")).addObject().put("path", "/" + name);
+            return ResponseEntity.noContent().build();
+        });
+        List<Object> outcomes = new ArrayList<>();
+        Mono.zip(writer.apply("first").subscribeOn(Schedulers.boundedElastic()).map(Object.class::cast)
+                                .onErrorResume(x -> Mono.just(x)),
+                        writer.apply("second").subscribeOn(Schedulers.boundedElastic()).map(Object.class::cast)
+                                .onErrorResume(x -> Mono.just(x)))
+                .doOnNext(t -> { outcomes.add(t.getT1()); outcomes.add(t.getT2()); }).block();
+        long stored = outcomes.stream().filter(ResponseEntity.class::isInstance).count();
+        List<ApiException> refused = outcomes.stream().filter(ApiException.class::isInstance)
+                .map(ApiException.class::cast).toList();
+        assertThat(stored).as("%s", outcomes).isEqualTo(1);
+        assertThat(refused).hasSize(1);
+        assertThat(refused.get(0).status()).isEqualTo(HttpStatus.PRECONDITION_FAILED);
+        ScenarioEntry now = scenarios.get(e.id());
+        assertThat(now.version()).isEqualTo(2);
+        assertThat(now.document().contains("\"/first\"") ^ now.document().contains("\"/second\""))
+                .as("exactly one writer's change is stored: %s", now.document()).isTrue();
+    }
+}

@@ -1,0 +1,84 @@
+package io.cfslab.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
+import org.springframework.http.HttpStatus;
+import org.springframework.test.web.reactive.server.WebTestClient;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Breaker 2 N8: a run id in every form a person pastes names the same run, in the API and in the pages alike. A
+ * UUID is case-insensitive on input (RFC 9562 §4) and its dashes only mark its fields, so upper case, no dashes,
+ * stray dashes and white space around it are the same id; a full id in any of those forms is the run at every
+ * {@code /api/runs/{id}} endpoint (and a scenario's id at {@code /api/scenarios/{id}}), a prefix of at least 8 hex
+ * digits in any of them finds it with {@code ?id_prefix=} and on the run page; the API takes full ids only, so a
+ * prefix there is 404, trimmed or not (never 400 for the white space the page trims).
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+        "spring.datasource.url=jdbc:h2:mem:shortids-${random.uuid};DB_CLOSE_DELAY=-1", "cfslab.runs.execute=false"})
+@AutoConfigureWebTestClient(timeout = "60s")
+class ShortIdsTest {
+    @Autowired WebTestClient web;
+    @org.springframework.boot.test.web.server.LocalServerPort int port;
+
+    /** The target as written: the forms' percent-encodings are sent as they are, not encoded again. */
+    java.net.URI u(String target) { return java.net.URI.create("http://localhost:" + port + target); }
+
+    /** Every form of {@code id} (a canonical UUID or a prefix of one) a paste may bring, percent-encoded for a path. */
+    static List<String> forms(String id) {
+        String dashless = id.replace("-", "");
+        return List.of(id, id.toUpperCase(Locale.ROOT), dashless, dashless.toUpperCase(Locale.ROOT),
+                "%20" + id, id + "%20", "%09" + dashless + "%20", dashless.substring(0, 4) + "-" + dashless.substring(4),
+                "--" + dashless);
+    }
+
+    @Test
+    void everyFormOfAnIdNamesTheSameRun() {
+        String run = ApiTestSupport.submitRun(web, Map.of("scenarioId", "e1-one-hog-10pct"));
+        for (String form : forms(run)) {
+            JsonNode r = ApiTestSupport.json(web.get().uri(u("/api/runs/" + form)).exchange().expectStatus().isOk());
+            assertThat(r.path("id").asString()).as(form).isEqualTo(run);
+            web.get().uri(u("/api/runs/" + form + "/scenario")).exchange().expectStatus().isOk();
+            // the page: the run's own page, or a redirect to it
+            var page = web.get().uri(u("/runs/" + form)).exchange().returnResult(String.class);
+            if (page.getStatus().is3xxRedirection()) {
+                assertThat(page.getResponseHeaders().getLocation().toString()).as(form).endsWith("/runs/" + run);
+            } else {
+                assertThat(page.getStatus().value()).as(form).isEqualTo(200);
+            }
+        }
+        for (String prefix : List.of(run.substring(0, 8), run.substring(0, 13), run.substring(0, 23))) {
+            for (String form : forms(prefix)) {
+                JsonNode list = ApiTestSupport.json(web.get().uri(u("/api/runs?id_prefix=" + form)).exchange().expectStatus().isOk());
+                assertThat(list.findValuesAsString("id")).as("id_prefix=" + form).containsExactly(run);
+                var page = web.get().uri(u("/runs/" + form)).exchange().returnResult(String.class);
+                assertThat(page.getStatus().is3xxRedirection()).as("page " + form).isTrue();
+                assertThat(page.getResponseHeaders().getLocation().toString()).as(form).endsWith("/runs/" + run);
+                // the API takes full ids only, trimmed as the page trims: a prefix is no run (404), never a 400
+                ApiTestSupport.problem(web.get().uri(u("/api/runs/" + form)).exchange(), HttpStatus.NOT_FOUND, "/id", "ENOENT");
+            }
+        }
+        for (String bad : List.of("%7B" + run.substring(0, 8) + "%7D", run.substring(0, 7), run.replace("-", "") + "0",
+                run.substring(0, 4) + "%20" + run.substring(4, 8))) {
+            ApiTestSupport.problem(web.get().uri(u("/api/runs?id_prefix=" + bad)).exchange(), HttpStatus.BAD_REQUEST,
+                    "/id_prefix", "EINVAL");
+        }
+        // a line end is refused in a path, the page's as the API's (Spring Security's firewall): the same answer
+        int api = web.get().uri(u("/api/runs/" + run + "%0A")).exchange().returnResult(String.class).getStatus().value();
+        int page = web.get().uri(u("/runs/" + run + "%0A")).exchange().returnResult(String.class).getStatus().value();
+        assertThat(api).isEqualTo(page).isEqualTo(400);
+        // a scenario's UUID likewise
+        String scenario = ApiTestSupport.createScenario(web, ApiTestSupport.tiny("ids"));
+        for (String form : forms(scenario)) {
+            JsonNode s = ApiTestSupport.json(web.get().uri(u("/api/scenarios/" + form)).exchange().expectStatus().isOk());
+            assertThat(s.path("id").asString()).as(form).isEqualTo(scenario);
+        }
+    }
+}
