@@ -145,7 +145,7 @@ public final class ExperimentParser {
                 } else if (nn.stringValue().isBlank()) {
                     problems.add(new Problem(at + "/name", "must not be empty", null));
                 } else if (io.cfslab.scenario.ScenarioText.badText(nn.stringValue()) != null) {
-                    problems.add(new Problem(at + "/name", "string " + io.cfslab.scenario.ScenarioText.badText(nn.stringValue()), null));
+                    problems.add(new Problem(at + "/name", "string " + io.cfslab.scenario.ScenarioText.badText(nn.stringValue()), "EINVAL"));
                 } else if (nn.stringValue().codePointCount(0, nn.stringValue().length()) > MAX_NAME) {
                     // characters (code points), as the message says: an emoji is one, not two UTF-16 units
                     problems.add(new Problem(at + "/name", "longer than " + MAX_NAME + " characters", null));
@@ -255,7 +255,7 @@ public final class ExperimentParser {
             JsonNode p = v.get(i);
             String bad = p.isString() ? io.cfslab.scenario.ScenarioText.badText(p.stringValue()) : "must be a string, not " + type(p);
             if (bad != null) {
-                problems.add(new Problem("/description/" + i, p.isString() ? "string " + bad : bad, null));
+                problems.add(new Problem("/description/" + i, p.isString() ? "string " + bad : bad, p.isString() ? "EINVAL" : null));
                 return null;
             }
             paragraphs.add(p.stringValue().strip());
@@ -281,7 +281,7 @@ public final class ExperimentParser {
         }
         String bad = io.cfslab.scenario.ScenarioText.badText(v.stringValue());
         if (bad != null) {
-            problems.add(new Problem("/" + key, "string " + bad, null));
+            problems.add(new Problem("/" + key, "string " + bad, "EINVAL"));
             return null;
         }
         return v.stringValue();

@@ -182,7 +182,7 @@ public final class ScenarioText {
         }
         if (n.isString()) {
             String bad = badText(n.stringValue());
-            if (bad != null) { c.add(ptr, "string " + bad, null); return false; }
+            if (bad != null) { c.add(ptr, "string " + bad, "EINVAL"); return false; }
             return true;
         }
         boolean ok = true;
@@ -190,7 +190,7 @@ public final class ScenarioText {
             int i = 0;
             for (var e : n.properties()) {
                 String bad = badText(e.getKey());
-                if (bad != null) { c.add(ptr, "key number " + i + " " + bad, null); ok = false; }
+                if (bad != null) { c.add(ptr, "key number " + i + " " + bad, "EINVAL"); ok = false; }
                 else ok &= cleanText(e.getValue(), ptr + "/" + ParseContext.esc(e.getKey()), c);
                 i++;
                 if (!ok) return false;

@@ -48,7 +48,8 @@ class OneFaultEveryRouteTest {
      * {@code pointer} (in the scenario) with {@code errno} (null: none). {@code part} is the sub-resource that takes
      * one entry of that section, or null.
      */
-    record Fault(String key, String value, String pointer, String errno) {
+    record Fault(String key, String value, String pointer, String errno, boolean deepInArm) {
+        Fault(String key, String value, String pointer, String errno) { this(key, value, pointer, errno, false); }
         @Override public String toString() { return key + "=" + value; }
     }
 
@@ -103,6 +104,14 @@ class OneFaultEveryRouteTest {
         }
         out.add(new Fault("tasks", "[{\"name\": \"" + "x".repeat(256) + "\", \"cgroup\": \"/g\", " + HOG + "}]",
                 "/tasks/0/name", "ENAMETOOLONG"));
+        // breaker 2 (a)-4: a control character (C0, DEL, C1) in any text is EINVAL in JSON as in YAML (it was EINVAL
+        // in YAML only). The text check reads the whole document, so through an arm it names the string itself
+        // (/arms/0/set/~1tasks/0/name), where the section's own checks name the arm's key
+        for (String cc : List.of("\\u0001", "\\u001b", "\\u007f", "\\u009b")) {
+            out.add(new Fault("name", "\"a" + cc + "b\"", "/name", "EINVAL", true));
+            out.add(new Fault("tasks", "[{\"name\": \"t" + cc + "\", \"cgroup\": \"/g\", " + HOG + "}]", "/tasks/0/name", "EINVAL", true));
+            out.add(new Fault("cgroups", "[{\"path\": \"/g" + cc + "\"}]", "/cgroups/0/path", "EINVAL", true));
+        }
         return out;
     }
 
@@ -136,7 +145,8 @@ class OneFaultEveryRouteTest {
                 "/scenario" + f.pointer());
         out.put(send("experiment arm set", HttpMethod.POST, "/api/experiments", MediaType.APPLICATION_JSON,
                 "{\"scenario\": " + BASE + ", \"repeats\": 1, \"arms\": [{\"name\": \"a\", \"set\": {\"/" + f.key() + "\": "
-                        + f.value() + "}}]}"), "/arms/0/set/" + esc("/" + f.key()));
+                        + f.value() + "}}]}"), "/arms/0/set/" + esc("/" + f.key())
+                        + (f.deepInArm() ? f.pointer().substring(f.key().length() + 1) : ""));
         String part = PARTS.get(f.key());
         if (part != null && value instanceof ArrayNode a && a.size() == 1) {
             // the stored scenario has one task and no generate or timeline entry: the new entry's index
