@@ -13,7 +13,8 @@ import static io.cfslab.kernel.Kernel.T_RUNNING;
 
 /**
  * Where tasks run (kernel/sched/fair.c): wake-up CPU selection ({@code select_task_rq_fair()} with
- * {@code select_idle_sibling()}'s idle-core-first scan of the LLC), the idle-CPU count per LLC that lets it
+ * {@code wake_affine()}'s target, {@link WakeAffine}, and {@code select_idle_sibling()}'s idle-core-first scan of
+ * the target's LLC), the idle-CPU count per LLC that lets it
  * skip busy LLCs, the periodic load balance and {@code newidle_balance()}, which even out runnable task
  * counts by moving queued fair tasks ({@code can_migrate_task()} with the kernel's throttle check: {@code
  * throttled_lb_pair()}, {@code lb_throttled_hierarchy()} or none, {@code kernel.throttled_lb}).
@@ -150,15 +151,8 @@ final class LoadBalancer {
         boolean prevOk = a.get(prev);
         if (prevOk && k.cpuIdle(prev) && !rtBusy(prev, t)) return prev;
         int llc = topo.llcOf(prevOk ? prev : a.nextSetBit(0));
-        if (llcIdle[llc] > 0) {
-            int idleCpu = NONE;
-            for (int c = a.nextSetBit(0); c >= 0 && c < ncpu; c = a.nextSetBit(c + 1)) {
-                if (topo.llcOf(c) != llc || !k.cpuIdle(c)) continue;
-                if (coreLoad(c) == 0 && siblingsIdle(c)) return c;
-                if (idleCpu == NONE) idleCpu = c;
-            }
-            if (idleCpu != NONE) return idleCpu;
-        }
+        int idle = idleCpuOfLlc(a, llc);
+        if (idle != NONE) return idle;
         if (prevOk && !(k.isFair(t) ? false : rtBusy(prev, t))) return prev;
         int best = NONE, bestLoad = Integer.MAX_VALUE;
         for (int c = a.nextSetBit(0); c >= 0 && c < ncpu; c = a.nextSetBit(c + 1)) {
@@ -184,16 +178,21 @@ final class LoadBalancer {
         if (k.cpuIdle(target)) return target;
         int llc = topo.llcOf(target);
         if (topo.llcOf(prev) == llc && k.cpuIdle(prev)) return prev;
-        if (llcIdle[llc] > 0) {
-            int idleCpu = NONE;
-            for (int c = a.nextSetBit(0); c >= 0 && c < ncpu; c = a.nextSetBit(c + 1)) {
-                if (topo.llcOf(c) != llc || !k.cpuIdle(c)) continue;
-                if (coreLoad(c) == 0 && siblingsIdle(c)) return c;
-                if (idleCpu == NONE) idleCpu = c;
-            }
-            if (idleCpu != NONE) return idleCpu;
-        }
+        int idle = idleCpuOfLlc(a, llc);
+        if (idle != NONE) return idle;
         return target;
+    }
+
+    /** select_idle_cpu() over LLC {@code llc}: an allowed idle CPU of an idle core first, else the first idle one, or NONE. */
+    private int idleCpuOfLlc(BitSet a, int llc) {
+        if (llcIdle[llc] == 0) return NONE;
+        int idleCpu = NONE;
+        for (int c = a.nextSetBit(0); c >= 0 && c < ncpu; c = a.nextSetBit(c + 1)) {
+            if (topo.llcOf(c) != llc || !k.cpuIdle(c)) continue;
+            if (coreLoad(c) == 0 && siblingsIdle(c)) return c;
+            if (idleCpu == NONE) idleCpu = c;
+        }
+        return idleCpu;
     }
 
     private boolean rtBusy(int c, int t) {

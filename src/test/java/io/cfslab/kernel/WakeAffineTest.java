@@ -65,22 +65,14 @@ class WakeAffineTest {
      */
     @Test
     void aSyncWakeeJoinsAnIdleCpuOfTheWakersLlcWhenTheWakerIsAloneOnItsCpu() {
-        Kernel k = kernel(4, true);
-        queue(k, 0, 0);
-        queue(k, 2, 2);
-        queue(k, 3, 3);
-        k.tCpu[1] = 2;
+        Kernel k = wakeeFromABusyLlc();
         assertThat(k.balancer.selectTaskRqAffine(1, 0)).isEqualTo(1);
         assertThat(k.balancer.selectTaskRq(1)).as("no wake-affine: the previous CPU").isEqualTo(2);
     }
 
     @Test
     void aWakeWidePairIsPlacedAroundThePreviousCpu() {
-        Kernel k = kernel(4, true);
-        queue(k, 0, 0);
-        queue(k, 2, 2);
-        queue(k, 3, 3);
-        k.tCpu[1] = 2;
+        Kernel k = wakeeFromABusyLlc();
         flips(k.affine, 0, 8, 2);
         assertThat(k.balancer.selectTaskRqAffine(1, 0)).isEqualTo(2);
     }
@@ -127,6 +119,16 @@ class WakeAffineTest {
         k.balancer.balance();
         for (int c = 0; c < 8; c++) assertThat(k.nrRunnable(c)).as("cpu %d", c).isLessThanOrEqualTo(1);
         assertThat(k.llcMigrations()).isEqualTo(2);
+    }
+
+    /** The waker, task 0, alone on CPU 0; the wakee, task 1, last ran on CPU 2; CPUs 2 and 3 each run a hog. */
+    private static Kernel wakeeFromABusyLlc() {
+        Kernel k = kernel(4, true);
+        queue(k, 0, 0);
+        queue(k, 2, 2);
+        queue(k, 3, 3);
+        k.tCpu[1] = 2;
+        return k;
     }
 
     private static void flips(WakeAffine wa, int w, int wFlips, int pFlips) {
