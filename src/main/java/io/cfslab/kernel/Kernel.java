@@ -126,6 +126,12 @@ public final class Kernel implements WorkloadContext {
     final long[] nrSwitches, nrMigrations, exitNs;
     final long[] wakeGen;
     final int[] pendingWakeups;
+    /** The task whose wake-up of each task is pending (wake-affine placement), or NONE (a timer's or none). */
+    final int[] waker;
+    /** Wake-affine placement, or null. */
+    final WakeAffine affine;
+    /** The task whose workload is deciding its next stretch (the waker of the wake-ups it makes), or NONE. */
+    private int stepping = NONE;
     /** SIGKILL received: the task exits the next time it runs in the kernel. */
     final boolean[] killPending;
 
@@ -233,6 +239,9 @@ public final class Kernel implements WorkloadContext {
         wakeGen = new long[ntasks];
         pendingWakeups = new int[ntasks];
         killPending = new boolean[ntasks];
+        waker = new int[ntasks];
+        Arrays.fill(waker, NONE);
+        affine = k.wakeAffine() && ncpu > 1 ? new WakeAffine(this) : null;
 
         curr = new int[ncpu];
         Arrays.fill(curr, NONE);
@@ -692,7 +701,9 @@ public final class Kernel implements WorkloadContext {
     // =====================================================================================================
 
     private void nextSegment(int t) {
+        stepping = t;
         workload[t].next(this, seg);
+        stepping = NONE;
         segKind[t] = seg.kind;
         segRemainingNs[t] = seg.kind == Segment.RUN_USER || seg.kind == Segment.RUN_KERNEL
                 ? jitter.workNs(seg.amountNs) : seg.amountNs;
@@ -805,7 +816,9 @@ public final class Kernel implements WorkloadContext {
         while (segKind[t] == Segment.SLEEP && segRemainingNs[t] == 0) nextSegment(t);
         if (segKind[t] == Segment.EXIT) { exitTask(t); return; }
         if (segKind[t] == Segment.SLEEP || segKind[t] == Segment.BLOCK) { startSleep(t); return; }
-        int c = balancer.selectTaskRq(t);
+        int w = waker[t];
+        waker[t] = NONE;
+        int c = affine != null && w != NONE && isFair(t) ? balancer.selectTaskRqAffine(t, w) : balancer.selectTaskRq(t);
         if (c != tCpu[t]) {
             fair.migrateVruntime(t, tCpu[t], c);
             migrated(t, tCpu[t], c);
@@ -818,6 +831,10 @@ public final class Kernel implements WorkloadContext {
 
     @Override
     public void wake(int t) {
+        if (affine != null && tState[t] != T_EXITED) {
+            if (stepping != NONE && stepping != t) affine.recordWakee(stepping, t);
+            waker[t] = stepping;
+        }
         if (tState[t] == T_BLOCKED) {
             wakeGen[t]++;
             events.push(now, EV_WAKE, EV_WAKE, t, wakeGen[t]);

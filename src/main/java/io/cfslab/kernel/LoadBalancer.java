@@ -13,7 +13,8 @@ import static io.cfslab.kernel.Kernel.T_RUNNING;
 
 /**
  * Where tasks run (kernel/sched/fair.c): wake-up CPU selection ({@code select_task_rq_fair()} with
- * {@code select_idle_sibling()}'s idle-core-first scan of the LLC), the idle-CPU count per LLC that lets it
+ * {@code wake_affine()}'s target, {@link WakeAffine}, and {@code select_idle_sibling()}'s idle-core-first scan of
+ * the target's LLC), the idle-CPU count per LLC that lets it
  * skip busy LLCs, the periodic load balance and {@code newidle_balance()}, which even out runnable task
  * counts by moving queued fair tasks ({@code can_migrate_task()} with the kernel's throttle check: {@code
  * throttled_lb_pair()}, {@code lb_throttled_hierarchy()} or none, {@code kernel.throttled_lb}).
@@ -54,6 +55,19 @@ final class LoadBalancer {
     private final int[] runnableCount;
     private long lastPeltNs;
 
+    /** Every CPU, and the CPUs of each LLC, ascending: the spans of the periodic balance. */
+    private final int[] allCpus;
+    private final int[][] llcCpus;
+    /**
+     * How often the periodic balance crosses LLCs, ns: the balance interval of the machine's top domain, whose
+     * {@code sd_init()} sets {@code balance_interval} to its weight in ms (384 ms for 384 CPUs), which an idle CPU
+     * uses as it is and a busy one multiplies by {@code busy_factor} 16 (get_sd_balance_interval()) [simplified: the
+     * idle CPU's interval, one domain above the LLC, so Genoa's PKG level, 192 ms within a socket, balances at the
+     * machine's 384 ms]. Within an LLC the model keeps its 4 ms.
+     */
+    private final long crossLlcIntervalNs;
+    private long lastCrossLlcNs;
+
     /** Scratch for {@link #pullOne}: the throttled subtrees of the source and destination CPUs. */
     private final int[] srcThrottled = new int[16], dstThrottled = new int[16];
 
@@ -81,6 +95,14 @@ final class LoadBalancer {
         idleSinceNs = new long[ncpu];
         runnableSinceNs = new long[ncpu];
         runnableCount = new int[ncpu];
+        allCpus = new int[ncpu];
+        int[] perLlc = new int[topo.llcs()];
+        for (int c = 0; c < ncpu; c++) { allCpus[c] = c; perLlc[topo.llcOf(c)]++; }
+        llcCpus = new int[topo.llcs()][];
+        for (int l = 0; l < llcCpus.length; l++) llcCpus[l] = new int[perLlc[l]];
+        java.util.Arrays.fill(perLlc, 0);
+        for (int c = 0; c < ncpu; c++) { int l = topo.llcOf(c); llcCpus[l][perLlc[l]++] = c; }
+        crossLlcIntervalNs = Math.max(BALANCE_INTERVAL_NS, ncpu * 1_000_000L);
     }
 
     void link(FairRq fair, Throttling thr) {
@@ -129,15 +151,8 @@ final class LoadBalancer {
         boolean prevOk = a.get(prev);
         if (prevOk && k.cpuIdle(prev) && !rtBusy(prev, t)) return prev;
         int llc = topo.llcOf(prevOk ? prev : a.nextSetBit(0));
-        if (llcIdle[llc] > 0) {
-            int idleCpu = NONE;
-            for (int c = a.nextSetBit(0); c >= 0 && c < ncpu; c = a.nextSetBit(c + 1)) {
-                if (topo.llcOf(c) != llc || !k.cpuIdle(c)) continue;
-                if (coreLoad(c) == 0 && siblingsIdle(c)) return c;
-                if (idleCpu == NONE) idleCpu = c;
-            }
-            if (idleCpu != NONE) return idleCpu;
-        }
+        int idle = idleCpuOfLlc(a, llc);
+        if (idle != NONE) return idle;
         if (prevOk && !(k.isFair(t) ? false : rtBusy(prev, t))) return prev;
         int best = NONE, bestLoad = Integer.MAX_VALUE;
         for (int c = a.nextSetBit(0); c >= 0 && c < ncpu; c = a.nextSetBit(c + 1)) {
@@ -145,6 +160,39 @@ final class LoadBalancer {
             if (l < bestLoad) { bestLoad = l; best = c; }
         }
         return best;
+    }
+
+    /**
+     * select_task_rq_fair() for a fair task woken by the running task {@code w} ({@link WakeAffine}): unless
+     * wake_wide(), the target is wake_affine()'s choice between w's CPU and the previous one, then
+     * select_idle_sibling(p, prev, target): the target if idle; the previous CPU if idle and in the target's LLC; an
+     * idle CPU of the target's LLC (an idle core first); else the target. Without an affine target: {@link #selectTaskRq}.
+     */
+    int selectTaskRqAffine(int t, int w) {
+        int prev = tCpu[t], thisCpu = tCpu[w];
+        BitSet a = tAllowed[t];
+        WakeAffine wa = k.affine;
+        if (thisCpu == prev || !a.get(thisCpu) || !a.get(prev) || wa.wakeWide(w, t, thisCpu)) return selectTaskRq(t);
+        int target = wa.wakeAffine(thisCpu, prev);
+        if (target == prev) return selectTaskRq(t);
+        if (k.cpuIdle(target)) return target;
+        int llc = topo.llcOf(target);
+        if (topo.llcOf(prev) == llc && k.cpuIdle(prev)) return prev;
+        int idle = idleCpuOfLlc(a, llc);
+        if (idle != NONE) return idle;
+        return target;
+    }
+
+    /** select_idle_cpu() over LLC {@code llc}: an allowed idle CPU of an idle core first, else the first idle one, or NONE. */
+    private int idleCpuOfLlc(BitSet a, int llc) {
+        if (llcIdle[llc] == 0) return NONE;
+        int idleCpu = NONE;
+        for (int c = a.nextSetBit(0); c >= 0 && c < ncpu; c = a.nextSetBit(c + 1)) {
+            if (topo.llcOf(c) != llc || !k.cpuIdle(c)) continue;
+            if (coreLoad(c) == 0 && siblingsIdle(c)) return c;
+            if (idleCpu == NONE) idleCpu = c;
+        }
+        return idleCpu;
     }
 
     private boolean rtBusy(int c, int t) {
@@ -157,25 +205,39 @@ final class LoadBalancer {
     }
 
     /**
-     * Periodic load balance: CPUs with more than the average (rounded up) runnable tasks give queued,
-     * migratable fair tasks to CPUs below the average (rounded down), so N hogs on M CPUs end up evenly
-     * spread. Throttled hierarchies are left alone as {@code kernel.throttled_lb} says (can_migrate_task).
+     * Periodic load balance (sched_balance_domains(), kernel/sched/fair.c): CPUs with more than the average (rounded
+     * up) runnable tasks give queued, migratable fair tasks to CPUs below the average (rounded down), so N hogs on M
+     * CPUs end up evenly spread. Throttled hierarchies are left alone as {@code kernel.throttled_lb} says
+     * (can_migrate_task). Each domain has its own interval: every {@link #BALANCE_INTERVAL_NS} each LLC is balanced
+     * within itself, and only every {@link #crossLlcIntervalNs} the whole machine, across LLCs (see there).
      */
     void balance() {
         events.push(k.now + BALANCE_INTERVAL_NS, EV_BALANCE, EV_BALANCE, 0, 0);
         updatePelt();
+        if (llcCpus.length > 1 && k.now - lastCrossLlcNs < crossLlcIntervalNs) {
+            for (int[] cpus : llcCpus) balanceSpan(cpus);
+            return;
+        }
+        lastCrossLlcNs = k.now;
+        balanceSpan(allCpus);
+    }
+
+    /** {@link #balance} over the CPUs {@code cpus} (ascending): tasks move only between them. */
+    private void balanceSpan(int[] cpus) {
+        int n = cpus.length;
         long total = 0;
-        for (int c = 0; c < ncpu; c++) total += load(c);
-        int floor = (int) (total / ncpu);
-        int ceil = (int) ((total + ncpu - 1) / ncpu);
-        int recv = 0;
-        for (int donor = 0; donor < ncpu; donor++) {
+        for (int c : cpus) total += load(c);
+        int floor = (int) (total / n);
+        int ceil = (int) ((total + n - 1) / n);
+        int ri = 0;
+        for (int donor : cpus) {
             while (load(donor) > Math.max(ceil, 1)) {
-                while (recv < ncpu && load(recv) >= Math.max(floor, 1)
-                        && !(load(recv) < ceil && load(donor) > ceil + 0)) recv++;
-                if (recv >= ncpu) return;
-                if (load(recv) >= load(donor) - 1) { recv++; continue; }
-                if (curr[recv] != NONE && !overloaded(donor)) { recv++; continue; }
+                while (ri < n && load(cpus[ri]) >= Math.max(floor, 1)
+                        && !(load(cpus[ri]) < ceil && load(donor) > ceil)) ri++;
+                if (ri >= n) return;
+                int recv = cpus[ri];
+                if (load(recv) >= load(donor) - 1) { ri++; continue; }
+                if (curr[recv] != NONE && !overloaded(donor)) { ri++; continue; }
                 if (!pullOne(donor, recv)) break;
             }
         }

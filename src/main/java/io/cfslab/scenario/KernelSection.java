@@ -98,6 +98,8 @@ final class KernelSection {
                     + ScenarioParser.jsonName(versionRule) + " or none", null);
             wakeup = KernelSpec.WakeupPreemption.NONE;
         }
+        // select_task_rq_fair()'s want_affine, wake_wide() and wake_affine() are in every version the model knows
+        boolean wakeAffine = c.bool(o, "wake_affine", true);
         boolean rtGroupSched = c.bool(o, "rt_group_sched", false);
         // sched_rt_handler(): proc_dointvec_minmax() (period at least 1, runtime at least -1) and
         // sched_rt_global_validate() refuse with EINVAL
@@ -109,7 +111,7 @@ final class KernelSection {
         }
         o.finish(c);
         return new KernelSpec(version, throttle, unthrottle, (int) hz, slice, tp, tickAligned, preempt, li, expiry, stale, overrun,
-                burst, burstStats, burstUnitsBug, statLocal, tcs, lb, delayDequeue, wakeup, rtGroupSched, rtRuntime, rtPeriod, cgroupVersion);
+                burst, burstStats, burstUnitsBug, statLocal, tcs, lb, delayDequeue, wakeup, wakeAffine, rtGroupSched, rtRuntime, rtPeriod, cgroupVersion);
     }
 
     /**

@@ -46,6 +46,9 @@ import java.util.Map;
  *                              wake-up granularity (before 6.6), or {@code none} (the {@code NO_WAKEUP_PREEMPTION}
  *                              feature), the default: not set by the version (docs/kernel-eras.md), and a rule other
  *                              than the version's is refused
+ * @param wakeAffine            wake-affine placement of a task woken by another ({@code select_task_rq_fair()}'s
+ *                              {@code want_affine}: {@code wake_wide()}, {@code wake_affine()}), in every version;
+ *                              {@code false} leaves every wakee's target at its previous CPU, as the model did before
  * @param rtGroupSched          {@code CONFIG_RT_GROUP_SCHED}: RT tasks are limited per group ({@code cpu.rt_runtime_us});
  *                              a group without RT runtime refuses RT tasks. A build option, not set by the version
  * @param schedRtRuntimeUs      {@code sched_rt_runtime_us} (default 950000; -1 = no RT throttling)
@@ -58,7 +61,7 @@ public record KernelSpec(String version, Throttle throttle, Unthrottle unthrottl
                          ListInsert throttledListInsert, boolean sliceExpiry, boolean staleExpiry, PeriodOverrun periodOverrun, boolean burst,
                          boolean burstStats, boolean burstUnitsBug, boolean cpuStatLocal,
                          ThrottledClockStart throttledClockStart, ThrottledLb throttledLb, boolean delayDequeue,
-                         WakeupPreemption wakeupPreemption,
+                         WakeupPreemption wakeupPreemption, boolean wakeAffine,
                          boolean rtGroupSched, long schedRtRuntimeUs, long schedRtPeriodUs, int cgroupVersion) {
 
     /**
@@ -70,7 +73,7 @@ public record KernelSpec(String version, Throttle throttle, Unthrottle unthrottl
                       long schedRtRuntimeUs, long schedRtPeriodUs) {
         this(KernelVersions.DEFAULT, throttle, unthrottle, hz, bandwidthSliceUs, timerPlacement, true, preempt,
                 throttledListInsert, sliceExpiry, false, PeriodOverrun.SCALE_2_REFILL_FIRST, true, true, false, true,
-                throttledClockStart, throttle == Throttle.CFS_RQ ? ThrottledLb.PAIR : ThrottledLb.DST, true, WakeupPreemption.NONE, false,
+                throttledClockStart, throttle == Throttle.CFS_RQ ? ThrottledLb.PAIR : ThrottledLb.DST, true, WakeupPreemption.NONE, true, false,
                 schedRtRuntimeUs, schedRtPeriodUs, 2);
     }
 

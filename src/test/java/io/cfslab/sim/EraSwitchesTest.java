@@ -68,6 +68,11 @@ class EraSwitchesTest {
             {'duration': '1s', 'seed': 1, 'machine': {'cpus': 1}, 'kernel': {'hz': 1000, %s},
              'tasks': [{'name': 'h', 'workload': {'kind': 'hog'}},
                        {'name': 's', 'workload': {'kind': 'periodic', 'run': '1ms', 'sleep': '9500us'}}]}""";
+    /** hackbench -p -f 4 on 2 CPUs: its wakees' previous CPUs are mostly busy, so where they go depends on the target. */
+    static final String PIPES = """
+            {'duration': '300ms', 'seed': 5, 'machine': {'cpus': 2}, 'kernel': {%s},
+             'tasks': [{'name': 'hb', 'workload': {'kind': 'hackbench', 'mode': 'pipe', 'groups': 1, 'fds': 4,
+                                                   'loops': 300, 'datasize': 100}}]}""";
     /** Three limited groups whose period timers may or may not share boundaries. */
     static final String TIMERS = """
             {'duration': '1s', 'seed': 5, 'machine': {'cpus': 2}, 'kernel': {%s},
@@ -146,6 +151,8 @@ class EraSwitchesTest {
                 // sleeper's lag, within entity_lag()'s one-tick limit, exceeds; at HZ 1000 its 1.5 ms limit does not)
                 inline("wakeup_preemption", SLEEPER, "eevdf", "none"),
                 inline("wakeup_preemption", SLEEPER.replace("'hz': 1000", "'version': '6.1', 'hz': 250"), "cfs", "none"),
+                // the waker's CPU as select_idle_sibling()'s target: a wakee whose previous CPU is busy stacks on it
+                inline("wake_affine", PIPES, true, false),
                 inline("rt_group_sched", RT.replace("'cpu.shares': 1024", "'cpu.shares': 1024, 'cpu.rt_runtime_us': 0"), true, false),
                 inline("sched_rt_runtime_us", RT, 950000, 500000),
                 inline("sched_rt_period_us", RT.replace("%s", "'sched_rt_runtime_us': 400000, %s"), 1000000, 500000));
