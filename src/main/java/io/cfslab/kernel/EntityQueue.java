@@ -124,9 +124,9 @@ final class EntityQueue {
     }
 
     /**
-     * The insertion numbers ran out (2^31 places: about 40 simulated minutes of seed 03's tree, inside a run's 1-hour limit): every queued
-     * entity gets a new one, 1, 2, ... in the order of its old one, so every comparison between queued entities
-     * comes out as before. Only the order among queued entities is ever compared (a heap holds queued ones only).
+     * The insertion numbers ran out (2^31 places: about 40 simulated minutes of seed 03's tree, inside a run's
+     * 1-hour limit): every queued entity gets a new one, 1, 2, ... in the order of its old one, so every comparison
+     * between queued entities comes out as before. Only the order among queued entities is ever compared (a heap holds queued ones only).
      */
     private void renumber() {
         long[] keys = new long[16];
