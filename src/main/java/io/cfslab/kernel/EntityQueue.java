@@ -8,7 +8,10 @@ import static io.cfslab.kernel.SchedRecords.NEXT;
 import static io.cfslab.kernel.SchedRecords.NR_QUEUED;
 import static io.cfslab.kernel.SchedRecords.PREV;
 import static io.cfslab.kernel.SchedRecords.PREV_ROOT;
+import static io.cfslab.kernel.SchedRecords.VLAG;
 import static io.cfslab.kernel.SchedRecords.VRUNTIME;
+
+import java.util.Arrays;
 
 /**
  * The queued scheduling entities of every cfs_rq, each cfs_rq's in a pairing heap ordered by (vruntime,
@@ -34,18 +37,28 @@ import static io.cfslab.kernel.SchedRecords.VRUNTIME;
 final class EntityQueue {
     private final SchedRecords r;
     private final int[] in;
+    private final int entities;
     /**
-     * Each entity's insertion number (the order of its last {@link #place}): the tie-break between equal
-     * vruntimes, read only on a tie (its own array, so the records keep one cache line per entity).
+     * Each queued entity's insertion number (the order of its last {@link #place}), the tie-break between equal
+     * vruntimes, is an int in its record's {@link #INSERTED} slot: {@code se->vlag}'s, which only means something
+     * while the entity is not queued (update_entity_lag() writes it as the entity leaves, before
+     * {@link #remove}; place_entity() reads it before {@link #add}). An array of longs of its own cost every
+     * place a cache line more (7 MB for seed 03's tree; docs/benchmarks.md, "Ninth session").
      */
-    private final long[] inserted;
-    private long insertions;
+    static final int INSERTED = VLAG;
+    /** The last insertion number given; never above {@link #insertionLimit} ({@link #renumber}). */
+    private int insertions;
+    private final int insertionLimit;
 
     /** @param entities tasks and cfs_rqs (one group entity each) */
-    EntityQueue(SchedRecords records, int entities) {
+    EntityQueue(SchedRecords records, int entities) { this(records, entities, Integer.MAX_VALUE); }
+
+    /** @param insertionLimit the largest insertion number before the queued entities are renumbered (tests: small) */
+    EntityQueue(SchedRecords records, int entities, int insertionLimit) {
         this.r = records;
         this.in = records.ints;
-        this.inserted = new long[entities];
+        this.entities = entities;
+        this.insertionLimit = insertionLimit;
     }
 
     /** cfs_rq->nr_queued: entities queued on cfs_rq q. */
@@ -94,8 +107,9 @@ final class EntityQueue {
 
     /** Puts entity e (unlinked) into cfs_rq q's heap. */
     private void place(int q, int e) {
-        inserted[e] = ++insertions;
+        if (insertions >= insertionLimit) renumber(); // e is not queued: it is not renumbered, and comes after all
         int b = r.ent(e);
+        in[b + INSERTED] = ++insertions;
         in[b + CHILD] = in[b + NEXT] = in[b + PREV] = NONE;
         int qb = r.rq(q);
         int root = in[qb + HEAP_ROOT];
@@ -106,7 +120,26 @@ final class EntityQueue {
 
     private boolean before(int a, int b) {
         long ka = r.getLong(r.ent(a) + VRUNTIME), kb = r.getLong(r.ent(b) + VRUNTIME);
-        return ka < kb || (ka == kb && inserted[a] < inserted[b]);
+        return ka < kb || (ka == kb && in[r.ent(a) + INSERTED] < in[r.ent(b) + INSERTED]);
+    }
+
+    /**
+     * The insertion numbers ran out (2^31 places: about 40 simulated minutes of seed 03's tree, inside a run's
+     * 1-hour limit): every queued entity gets a new one, 1, 2, ... in the order of its old one, so every comparison
+     * between queued entities comes out as before. Only the order among queued entities is ever compared (a heap holds queued ones only).
+     */
+    private void renumber() {
+        long[] keys = new long[16];
+        int m = 0;
+        for (int e = 0; e < entities; e++) {
+            int b = r.ent(e);
+            if (in[b + PREV] == NONE) continue;
+            if (m == keys.length) keys = Arrays.copyOf(keys, 2 * m);
+            keys[m++] = ((long) in[b + INSERTED] << 32) | e; // numbers are positive: the longs sort as they do
+        }
+        Arrays.sort(keys, 0, m);
+        for (int i = 0; i < m; i++) in[r.ent((int) keys[i]) + INSERTED] = i + 1;
+        insertions = m;
     }
 
     /** Joins two heap roots; returns the new root (its next/prev are left to the caller). */

@@ -214,11 +214,15 @@ final class FairRq {
     }
 
     /**
-     * se->vlag of entity e: the lag it left its cfs_rq with at its last dequeue, as service owed in ns of a nice-0
-     * entity (its virtual lag × its weight / NICE_0_LOAD), so that it survives the weight changes of a group entity
+     * se->vlag of entity e, which is not queued: the lag it left its cfs_rq with at its last dequeue, as service
+     * owed in ns of a nice-0 entity (its virtual lag × its weight / NICE_0_LOAD), so that it survives the weight changes of a group entity
      * while it is off the cfs_rq (reweight_entity() rescales se->vlag by old / new weight).
      */
-    long vlag(int e) { return recInts[records.ent(e) + SchedRecords.VLAG]; }
+    long vlag(int e) {
+        // while e is queued its slot holds the heap's insertion number (EntityQueue.INSERTED), not a lag
+        assert !onRq(e) : "vlag of queued entity " + e;
+        return recInts[records.ent(e) + SchedRecords.VLAG];
+    }
 
     /** The weight of entity e: NICE_0_LOAD for a task, calc_group_shares() for a group entity. */
     private long entityWeight(int e) { return e < ntasks ? NICE_0_LOAD : groupEntityWeight(e - ntasks); }

@@ -25,7 +25,8 @@ import static io.cfslab.kernel.Kernel.NO_CLOCK;
  * own in the class that owns them ({@code throttled_clock_self}'s total is one, in {@link Throttling}).
  *
  * <p>Each slot belongs to one class: {@link EntityQueue} (heap links, whose {@code PREV} also says on_rq, heap
- * root, stale entity, nr_queued), {@link FairRq} (vruntime, vlag, min_vruntime, the vruntime sum behind
+ * root, stale entity, nr_queued; the insertion number while queued), {@link FairRq} (vruntime, vlag while not
+ * queued, min_vruntime, the vruntime sum behind
  * avg_vruntime(), h_nr_running) and {@link Throttling} (a task's limbo links, throttled_clock_self). Nothing else
  * reads them. A task's record has no cfs_rq part; its slots 6 and 7 hold the task's limbo links instead. The
  * limbo lists' heads and counts are an array of their own in {@link Throttling}: of a cfs_rq's fields they are
@@ -41,8 +42,10 @@ final class SchedRecords {
     /** {@code PREV} of a queued entity that is its cfs_rq's heap root (not queued: {@link Kernel#NONE}). */
     static final int PREV_ROOT = -2;
     /**
-     * Entity: se->vlag (FairRq), ns; an int because update_entity_lag() clamps it to max(2 slices, a tick),
-     * at most 10 ms (HZ 100): far inside 32 bits.
+     * Entity: se->vlag (FairRq), ns, while the entity is not queued; an int because update_entity_lag() clamps it
+     * to max(2 slices, a tick), at most 10 ms (HZ 100): far inside 32 bits. While it is queued the lag means
+     * nothing (it is written as the entity leaves, read before it is placed again), and the slot holds its
+     * insertion number instead ({@link EntityQueue#INSERTED}).
      */
     static final int VLAG = 3;
     /** Entity: vruntime (a long: two ints). */
