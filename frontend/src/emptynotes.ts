@@ -31,7 +31,9 @@ export function readPanelNotes(json: string | undefined): PanelNotes {
 export function statusNote(status: string, error: string | null | undefined, simulatedNs: number, durationNs: number): string {
   const said = outcome(status, error);
   if (status === 'cancelled') {
-    return `${said} at ${fmtSeconds(simulatedNs)} of ${fmtSeconds(durationNs)} simulated. A run cancelled before it ` +
+    // a run cancelled while queued may not know its duration yet (0 until it starts): no "of 0 s"
+    const where = durationNs > 0 ? ` at ${fmtSeconds(simulatedNs)} of ${fmtSeconds(durationNs)} simulated` : '';
+    return `${said}${where}. A run cancelled before it ` +
       'started keeps no result, so this page draws nothing: run the scenario again to see it.';
   }
   return `${said}. A failed run keeps no result, so this page draws nothing.`;

@@ -31,6 +31,7 @@ describe('statusNote: the one statement of a run that ended without a result', (
       'result, so this page draws nothing: run the scenario again to see it.');
     expect(n.match(/cancel/g)).toHaveLength(2); // "cancelled while queued at …" and "A run cancelled before it started"
     expect(statusNote('cancelled', null, 0, 5e9)).toMatch(/^cancelled at 0 s of 5.00 s simulated\./);
+    expect(statusNote('cancelled', 'cancelled while queued', 0, 0)).toMatch(/^cancelled while queued\. A run cancelled before/);
   });
   it('says a failure once, with its reason', () => {
     const n = statusNote('failed', 'max events exceeded (1000)', 0, 1e9);
