@@ -8,12 +8,18 @@ import static io.cfslab.api.ApiTestSupport.run;
 import static io.cfslab.api.ApiTestSupport.submitRun;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cfslab.store.RunRepository;
+import io.cfslab.testsupport.PacedEngine;
+import io.cfslab.testsupport.PacedEngineConfig;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
+import org.springframework.context.annotation.Import;
 import org.springframework.http.HttpStatus;
 import org.springframework.test.web.reactive.server.WebTestClient;
 import tools.jackson.databind.JsonNode;
@@ -27,12 +33,19 @@ import tools.jackson.databind.JsonNode;
         "spring.datasource.url=jdbc:h2:mem:partial-${random.uuid};DB_CLOSE_DELAY=-1",
         "cfslab.runs.pool-size=1", "cfslab.runs.max-paced=0", "cfslab.runs.max-wall-time=120s", "cfslab.runs.progress-interval=50ms"})
 @AutoConfigureWebTestClient(timeout = "60s")
+@Import(PacedEngineConfig.class) // the real engine, with a hook after a cancelled simulation
 class PartialResultTest {
     private static final long DURATION_NS = 60_000_000_000L;
     private static final long PERIOD_US = 100_000;
     private static final long QUOTA_US = 50_000;
 
     @Autowired WebTestClient web;
+    @Autowired RunRepository runs;
+
+    @BeforeEach
+    void realEngine() {
+        PacedEngine.reset(); // unpaced by the engine: the runs' own pace holds them back
+    }
 
     /** One hog limited to half a CPU on one CPU for 60 s: it is throttled in every period. */
     private static JsonNode longScenario() {
@@ -103,5 +116,21 @@ class PartialResultTest {
         assertThat(none.path("detail").asString()).contains("cancelled before it started");
         web.delete().uri("/api/runs/" + first).exchange().expectStatus().isAccepted();
         awaitStatus(web, first, "cancelled", Duration.ofSeconds(30));
+    }
+
+    @Test
+    void aPartialResultIsStoredOnlyWithTheCancelledStatus() throws Exception {
+        // between the cancelled simulation and the store, the run is ended elsewhere (another instance gave it up as
+        // interrupted): the worker's transaction rolls back, so no partial result hangs off a failed run
+        AtomicReference<String> id = new AtomicReference<>();
+        PacedEngine.afterCancelledSimulation = () -> runs.failInterrupted(id.get(), "other-instance", "given up (test)");
+        id.set(submitRun(web, Map.of("scenario", longScenario(), "pace", 4)));
+        awaitStatus(web, id.get(), "running", Duration.ofSeconds(30));
+        web.delete().uri("/api/runs/" + id.get()).exchange().expectStatus().isAccepted();
+        JsonNode failed = awaitStatus(web, id.get(), "failed", Duration.ofSeconds(30));
+        assertThat(failed.path("error").asString()).isEqualTo("given up (test)");
+        assertThat(runs.hasResult(id.get(), 0)).as("no result stored for the failed run").isFalse();
+        assertThat(runs.findCgroupStats(id.get(), 0)).as("nor any part of it").isEmpty();
+        problem(web.get().uri("/api/runs/" + id.get() + "/result").exchange(), HttpStatus.CONFLICT, "/id", null);
     }
 }
