@@ -23,18 +23,43 @@ export function readPanelNotes(json: string | undefined): PanelNotes {
 }
 
 /**
- * The one statement at the top of the page of a run that ended without a result (cancelled or failed), the same
- * whether the page watched it end or was opened afterwards: its outcome, said once (`cancelled by request`, as every
- * page says it: runstatus.ts), where a cancel stopped it, and that the service keeps no result of such a run, so
- * nothing is drawn (the charts a watching page drew from the live stream go with it: a reload could not show them).
+ * The one statement at the top of the page of a run that ended without a result (failed, or cancelled before it
+ * started), the same whether the page watched it end or was opened afterwards: its outcome, said once (`cancelled
+ * by request`, as every page says it: runstatus.ts), where it stopped, and that it has no result, so nothing is
+ * drawn. A run cancelled while it ran keeps its result up to the cancel: {@link partialNote} says so instead.
  */
 export function statusNote(status: string, error: string | null | undefined, simulatedNs: number, durationNs: number): string {
   const said = outcome(status, error);
   if (status === 'cancelled') {
-    return `${said} at ${fmtSeconds(simulatedNs)} of ${fmtSeconds(durationNs)} simulated. A cancelled run keeps no result ` +
-      '(the service stores a result only when a run is done), so this page draws nothing: run the scenario again to see it.';
+    // a run cancelled while queued may not know its duration yet (0 until it starts): no "of 0 s"
+    const where = durationNs > 0 ? ` at ${fmtSeconds(simulatedNs)} of ${fmtSeconds(durationNs)} simulated` : '';
+    return `${said}${where}. A run cancelled before it ` +
+      'started keeps no result, so this page draws nothing: run the scenario again to see it.';
   }
   return `${said}. A failed run keeps no result, so this page draws nothing.`;
+}
+
+/** What a stopped result says of itself (the contract's `partial`). */
+export interface PartialMark {
+  stopped_at_ns: number;
+  duration_ns: number;
+}
+
+/**
+ * The one statement at the top of the page of a run cancelled while it ran, which keeps what it recorded: where it
+ * stopped, that the result is partial and what the panels cover. `partial` is the shown result's (the first
+ * repeat's); without it the cancel came in a later repeat, and the first repeat shown is whole.
+ */
+export function partialNote(status: string, error: string | null | undefined, partial: PartialMark | null | undefined,
+  simulatedNs: number, durationNs: number): string {
+  const said = outcome(status, error);
+  if (!partial) {
+    return `${said} at ${fmtSeconds(simulatedNs)} of ${fmtSeconds(durationNs)} simulated in a later repeat: ` +
+      'the result shown, the first repeat\'s, is whole.';
+  }
+  const at = fmtSeconds(partial.stopped_at_ns);
+  return `${said} at ${at} of ${fmtSeconds(partial.duration_ns)} simulated: partial result. Every panel covers ` +
+    `simulated time 0 to ${at} only (where a cancel lands depends on wall time: no other run's result is the same byte for byte).`;
 }
 
 /**

@@ -3,7 +3,7 @@
 // with its instance is said once beside the status.
 import { describe, expect, it } from 'vitest';
 import { interruptionNote, outcome, reasonAfter } from '../src/runstatus';
-import { statusNote } from '../src/emptynotes';
+import { partialNote, statusNote } from '../src/emptynotes';
 import { us } from '../src/pages/latency';
 
 describe('outcome: the status and its reason, each once', () => {
@@ -25,18 +25,31 @@ describe('outcome: the status and its reason, each once', () => {
 });
 
 describe('statusNote: the one statement of a run that ended without a result', () => {
-  it('says a cancel once, with where it stopped and that nothing is kept', () => {
-    const n = statusNote('cancelled', 'cancelled by request', 3.3e9, 300e9);
-    expect(n).toBe('cancelled by request at 3.30 s of 300 s simulated. A cancelled run keeps no result (the service ' +
-      'stores a result only when a run is done), so this page draws nothing: run the scenario again to see it.');
-    expect(n.match(/cancel/g)).toHaveLength(2); // "cancelled by request at …" and "A cancelled run keeps no result"
-    expect(statusNote('cancelled', 'cancelled while queued', 0, 5e9)).toMatch(/^cancelled while queued at 0 s of 5.00 s simulated\./);
-    expect(statusNote('cancelled', null, 1e9, 5e9)).toMatch(/^cancelled at 1.00 s of 5.00 s simulated\./);
+  it('says a cancel before the start once, with where it stopped and that nothing is kept', () => {
+    const n = statusNote('cancelled', 'cancelled while queued', 0, 300e9);
+    expect(n).toBe('cancelled while queued at 0 s of 300 s simulated. A run cancelled before it started keeps no ' +
+      'result, so this page draws nothing: run the scenario again to see it.');
+    expect(n.match(/cancel/g)).toHaveLength(2); // "cancelled while queued at …" and "A run cancelled before it started"
+    expect(statusNote('cancelled', null, 0, 5e9)).toMatch(/^cancelled at 0 s of 5.00 s simulated\./);
+    expect(statusNote('cancelled', 'cancelled while queued', 0, 0)).toMatch(/^cancelled while queued\. A run cancelled before/);
   });
   it('says a failure once, with its reason', () => {
     const n = statusNote('failed', 'max events exceeded (1000)', 0, 1e9);
     expect(n).toBe('failed: max events exceeded (1000). A failed run keeps no result, so this page draws nothing.');
     expect(statusNote('failed', null, 0, 1e9)).toBe('failed. A failed run keeps no result, so this page draws nothing.');
+  });
+});
+
+describe('partialNote: the one statement of a run cancelled while it ran', () => {
+  it('says where it stopped, of the duration, and that the result is partial', () => {
+    const n = partialNote('cancelled', 'cancelled by request', { stopped_at_ns: 3.3e9, duration_ns: 300e9 }, 3.3e9, 300e9);
+    expect(n).toMatch(/^cancelled by request at 3.30 s of 300 s simulated: partial result\. /);
+    expect(n).toContain('0 to 3.30 s only');
+    expect(n.match(/cancel/g)).toHaveLength(2); // the outcome, and why it is not repeatable
+  });
+  it('says a first repeat shown is whole when the cancel came later', () => {
+    expect(partialNote('cancelled', 'cancelled by request', null, 1e9, 5e9))
+      .toBe("cancelled by request at 1.00 s of 5.00 s simulated in a later repeat: the result shown, the first repeat's, is whole.");
   });
 });
 

@@ -145,7 +145,8 @@ export function initExperimentPage(body: HTMLElement): void {
       text = `The results table, histograms and per-metric plots appear here when ${x.total === 1 ? 'its run is' : `all ${plural(x.total, 'run')} are`} done (${x.done} so far).`;
     } else if (x.status !== 'done') {
       text = `No results: the experiment ${x.status === 'failed' ? 'failed' : 'was cancelled'} with ${x.done} of ${plural(x.total, 'run')} done` +
-        `${x.error ? ` (${x.error})` : ''}; its table needs every run. Each done run's page still shows its own result.`;
+        `${x.error ? ` (${x.error})` : ''}; its table needs every run done (a run a cancel stopped covers less simulated time, so ` +
+        'it is no repeat). Each done run\'s page still shows its own result, and a run stopped while it ran its partial one.';
     }
     note.textContent = text;
     note.hidden = text === '';

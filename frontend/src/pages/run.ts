@@ -1,6 +1,6 @@
 // Run page: live from GET /api/runs/{id}/events while running (polling GET /api/runs/{id} where the
 // events endpoint is missing), from the result when done.
-import { el, fmtSeconds, getJson, showError, del, type RunView } from '../api';
+import { ApiError, el, fmtSeconds, getJson, showError, del, type RunView } from '../api';
 import { HistogramChart, LineChart } from '../charts';
 import { formatBpftrace, printedBuckets } from '../hist';
 import { cgroupLines, fromZero, slowestCalls, taskLines, xsSeconds, MAX_LINES } from '../series';
@@ -10,7 +10,7 @@ import { CpuTimelineView } from '../cputimeline';
 import { durationTitle, format, formatCount, formatDuration, formatDurationNs, formatPercent, kindOfKey, plural } from '../format';
 import { pageColors, taskColors } from '../colors';
 import { interruptionNote, isFinished, StatusView, type RunStatusWord } from '../runstatus';
-import { explain, readPanelNotes, statusNote } from '../emptynotes';
+import { explain, partialNote, readPanelNotes, statusNote, type PartialMark } from '../emptynotes';
 import { PaceWatch } from '../pacing';
 import { callsCaption } from '../calls';
 import type { Histogram } from '../hist';
@@ -40,6 +40,8 @@ interface ResultCpu {
 
 interface Result {
   simulated_ns: number;
+  /** present when the run stopped before its duration (cancelled while it ran): where */
+  partial?: PartialMark | null;
   cgroups: Record<string, CgroupStats>;
   histograms: Record<string, { count: number; sum: number; buckets: { low: number; high: number; count: number }[] }>;
   distribute_calls: DistributeCall[];
@@ -267,7 +269,11 @@ export function initRunPage(body: HTMLElement): void {
     body.dataset.events = String(state.events);
   }
 
-  async function showFinal(): Promise<void> {
+  /**
+   * Draws the stored result (a done run's, or the partial one a cancel kept); `noResult` is called instead when the
+   * service has none (409: a run cancelled before it started).
+   */
+  async function showFinal(noResult?: () => void): Promise<void> {
     if (finalShown) return;
     finalShown = true;
     // a large result takes a moment: say so rather than "appears once the run starts"
@@ -297,11 +303,20 @@ export function initRunPage(body: HTMLElement): void {
       drawTaskLatency($('latency-panel'), result.tasks);
       if (Object.keys(result.tasks ?? {}).length) drawn.add('latency-panel');
       explainTheRest((id) => notes.ifEmpty[id] ?? emptyInResult(id, result.simulated_ns));
-      sourceEl.textContent = `finished in ${formatDurationNs(run.wallMs * 1e6, 1e6)} wall time · ${plural(run.events, 'event')}`;
+      const stopped = run.status === 'cancelled';
+      sourceEl.textContent = `${stopped ? 'stopped after' : 'finished in'} ${formatDurationNs(run.wallMs * 1e6, 1e6)} wall time · ${plural(run.events, 'event')}`;
+      if (stopped) {
+        // said once, at the top, as a notice (a cancel is no error); the panels stay and show what it recorded
+        showError(errorEl, new Error(partialNote(run.status, run.error, result.partial, run.simulatedNs, run.durationNs)));
+        errorEl.classList.add('notice');
+        body.dataset.ended = run.status;
+      }
+      body.dataset.partial = String(!!result.partial);
       body.dataset.final = 'true';
     } catch (e) {
       finalShown = false;
-      showError(errorEl, e);
+      if (noResult && e instanceof ApiError && e.status === 409) noResult();
+      else showError(errorEl, e);
     }
   }
 
@@ -342,9 +357,9 @@ export function initRunPage(body: HTMLElement): void {
   }
 
   /**
-   * A run that ended without a result: one statement at the top (its outcome, where it stopped, that it keeps no
-   * result) and no panels, whether this page watched it end (its live charts go: a reload could not show them) or
-   * was opened afterwards, so that the two agree.
+   * A run that ended without a result (failed, or cancelled before it started): one statement at the top (its
+   * outcome, where it stopped, that it keeps no result) and no panels, whether this page watched it end (its live
+   * charts go: a reload could not show them) or was opened afterwards, so that the two agree.
    */
   function ended(status: string, error: string | null | undefined, simulatedNs: number): void {
     showError(errorEl, new Error(statusNote(status, error, simulatedNs, durationNs)));
@@ -362,6 +377,8 @@ export function initRunPage(body: HTMLElement): void {
 
   function finished(r: RunView): void {
     if (r.status === 'done') void showFinal();
+    // a run cancelled while it ran keeps its result up to the cancel (partial); one cancelled while queued has none
+    else if (r.status === 'cancelled') void showFinal(() => ended(r.status, r.error, r.simulatedNs));
     else ended(r.status, r.error, r.simulatedNs);
   }
 
@@ -417,8 +434,12 @@ export function initRunPage(body: HTMLElement): void {
         sourceEl.textContent = '';
         // the end is a status report of its own (a stream may end before any progress event)
         if (s.terminal) setStatus(s.terminal.status, s.progress?.progress ?? 0, s.progress?.simulated_ns ?? 0, s.progress?.duration_ns ?? 0, null);
-        if (s.terminal?.status === 'done') void showFinal();
-        else ended(s.terminal?.status ?? 'failed', s.terminal?.error, s.progress?.simulated_ns ?? 0);
+        const st = s.terminal?.status ?? 'failed';
+        const noResult = () => ended(st, s.terminal?.error, s.progress?.simulated_ns ?? 0);
+        // the stored result replaces what the stream drew, so that this page and a reload agree
+        if (st === 'done') void showFinal();
+        else if (st === 'cancelled') void showFinal(noResult);
+        else noResult();
       },
       onUnavailable: () => {
         body.dataset.live = 'false';

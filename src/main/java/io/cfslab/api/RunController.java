@@ -326,9 +326,9 @@ public class RunController {
         return () -> true;
     }
 
-    @Operation(summary = "The contract's result (?repeat=i for repeats after the first); 409 until done")
-    @ApiResponse(responseCode = "200", description = "the result JSON of one repeat", content = @Content(mediaType = "application/json", schema = @Schema(ref = "Result")))
-    @Problems(value = {404, 409}, notes = "409: not done yet")
+    @Operation(summary = "The contract's result (?repeat=i for repeats after the first); 409 until done; a cancelled run's is partial")
+    @ApiResponse(responseCode = "200", description = "the result JSON of one repeat; a cancelled run's repeat it stopped in has \"partial\": {stopped_at_ns, duration_ns}", content = @Content(mediaType = "application/json", schema = @Schema(ref = "Result")))
+    @Problems(value = {404, 409}, notes = "409: queued, running or failed, or cancelled before that repeat started (no result)")
     @GetMapping(path = "/{id}/result", produces = MediaType.APPLICATION_JSON_VALUE)
     public Mono<ResponseEntity<String>> result(@PathVariable String id, @RequestParam(defaultValue = "0") int repeat) {
         return jdbc.call(() -> ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(resultText(id, repeat)));
@@ -336,7 +336,7 @@ public class RunController {
 
     @Operation(summary = "The result's histograms: name, number of values, sum (ns) and the URL of each")
     @ApiResponse(responseCode = "200", description = "one entry per histogram of the result", content = @Content(mediaType = "application/json", schema = @Schema(ref = "HistogramList")))
-    @Problems(value = {404, 409}, notes = "409: not done yet")
+    @Problems(value = {404, 409}, notes = "409: queued, running or failed, or cancelled before that repeat started")
     @GetMapping(path = "/{id}/histograms", produces = MediaType.APPLICATION_JSON_VALUE)
     public Mono<ResponseEntity<Object>> histograms(@PathVariable String id, @RequestParam(defaultValue = "0") int repeat) {
         // reads the histograms' own rows (run_histogram), never the whole result
@@ -361,7 +361,7 @@ public class RunController {
 
     @Operation(summary = "One histogram: JSON, or bpftrace's layout with Accept: text/plain")
     @ApiResponse(responseCode = "200", description = "JSON, or bpftrace's hist() layout with Accept: text/plain", content = {@Content(mediaType = "application/json", schema = @Schema(ref = "Histogram")), @Content(mediaType = "text/plain", schema = @Schema(type = "string"))})
-    @Problems(value = {404, 409}, notes = "409: not done yet")
+    @Problems(value = {404, 409}, notes = "409: queued, running or failed, or cancelled before that repeat started")
     @GetMapping(path = "/{id}/histograms/{name}", produces = {MediaType.APPLICATION_JSON_VALUE, MediaType.TEXT_PLAIN_VALUE})
     public Mono<ResponseEntity<Object>> histogram(@PathVariable String id, @PathVariable String name,
                                                   @RequestParam(defaultValue = "0") int repeat,
@@ -383,7 +383,7 @@ public class RunController {
 
     @Operation(summary = "cpu.stat and cpu.stat.local of every group: JSON, or as head prints the files with Accept: text/plain")
     @ApiResponse(responseCode = "200", description = "JSON by group path, or as head prints the files with Accept: text/plain", content = {@Content(mediaType = "application/json", schema = @Schema(ref = "CpuStatByGroup")), @Content(mediaType = "text/plain", schema = @Schema(type = "string"))})
-    @Problems(value = {404, 409}, notes = "409: not done yet")
+    @Problems(value = {404, 409}, notes = "409: queued, running or failed, or cancelled before that repeat started")
     @GetMapping(path = "/{id}/cpu.stat", produces = {MediaType.APPLICATION_JSON_VALUE, MediaType.TEXT_PLAIN_VALUE})
     public Mono<ResponseEntity<Object>> cpuStat(@PathVariable String id, @RequestParam(defaultValue = "0") int repeat,
                                                 @org.springframework.web.bind.annotation.RequestAttribute(name = AcceptChecked.CLIENT_ACCEPT, required = false) String accept) {
@@ -430,18 +430,32 @@ public class RunController {
         return runs.findResult(id, repeat).orElseThrow(() -> ApiException.notFound("result of run " + id, "/id"));
     }
 
-    /** @throws ApiException 404 without the run or repeat, 409 unless it is done */
+    /**
+     * A done run has a result for every repeat; a cancelled one for each repeat it finished and the one it stopped in
+     * (partial: its {@code partial} says where), none if it was cancelled while queued.
+     *
+     * @throws ApiException 404 without the run or repeat, 409 while queued or running, when failed, and for a
+     *                      cancelled run's repeat that has no result
+     */
     private void requireResult(String id, int repeat) {
         RunRecord r = require(id);
-        if (r.status() != RunStatus.DONE) {
-            throw ApiException.of(HttpStatus.CONFLICT, "No result", "/id",
-                    "run " + id + " is " + r.status().word() + (r.error() == null ? "" : " (" + r.error() + ")")
-                            + "; a result exists once it is done", null);
+        if (r.status() != RunStatus.DONE && r.status() != RunStatus.CANCELLED) {
+            throw noResult(r, "; a result exists once it is done (or cancelled after it started)");
         }
         if (repeat < 0 || repeat >= r.repeats()) {
             throw ApiException.of(HttpStatus.NOT_FOUND, "No result", "/repeat",
                     "repeat must be in 0.." + (r.repeats() - 1), "ENOENT");
         }
+        if (r.status() == RunStatus.CANCELLED && !runs.hasResult(id, repeat)) {
+            throw noResult(r, r.repeats() == 1 ? "; it was cancelled before it started, so it has no result"
+                    : "; it was cancelled before repeat " + repeat + " started, so that repeat has no result");
+        }
+    }
+
+    private static ApiException noResult(RunRecord r, String why) {
+        return ApiException.of(HttpStatus.CONFLICT, "No result", "/id",
+                "run " + r.id() + " is " + r.status().word() + (r.error() == null ? "" : " (" + r.error() + ")") + why,
+                null);
     }
 
     static Map<String, Object> view(RunRecord r) {

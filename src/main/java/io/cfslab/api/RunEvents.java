@@ -148,9 +148,11 @@ public class RunEvents {
             progress(out, LiveJson.Progress.of(runId, r.status().word(), r.progress(), r.simulatedNs(), r.durationNs(),
                     r.events(), r.wallMs(), r.repeats(), r.pace()));
             if (!r.status().finished()) return finish(out, false);
-            if (r.status() == RunStatus.DONE) {
+            if (r.status() == RunStatus.DONE || r.status() == RunStatus.CANCELLED) {
+                // a done run's last repeat; a cancelled one's last it reached (its partial result), if any
                 int last = Math.max(0, r.repeats() - 1);
                 Optional<String> text = runs.findResult(runId, last);
+                while (text.isEmpty() && r.status() == RunStatus.CANCELLED && last > 0) text = runs.findResult(runId, --last);
                 if (text.isPresent()) {
                     SimulationResult result = ResultJson.read(text.get());
                     state(out, LiveRun.Repeat.fromResult(last, result, r.durationNs()));

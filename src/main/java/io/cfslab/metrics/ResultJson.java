@@ -99,7 +99,7 @@ public final class ResultJson {
             return r;
         }
         List<SimulationResult.SeriesSample> series = r.series().stream().map(ResultJson::roundSample).toList();
-        return new SimulationResult(r.scenario(), r.seed(), r.simulatedNs(), r.cgroups(), r.tasks(), r.histograms(),
+        return new SimulationResult(r.scenario(), r.seed(), r.simulatedNs(), r.partial(), r.cgroups(), r.tasks(), r.histograms(),
                 r.distributeCalls(), series, r.benchmarks(), r.machine(), r.cpus(), r.cpuTimeline(), r.kernel(), r.actions(),
                 r.kernelLog(), r.engine());
     }

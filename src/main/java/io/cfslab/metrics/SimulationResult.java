@@ -13,6 +13,8 @@ import java.util.Map;
  * @param scenario        scenario name
  * @param seed            seed used
  * @param simulatedNs     simulated time reached, ns
+ * @param partial         where a run stopped before its {@code duration} (it was cancelled), or null for a whole run
+ *                        (left out of the JSON, so a whole run's bytes are as before)
  * @param cgroups         per cgroup path (creation order; a group removed by {@code rmdir} is left out): its
  *                        {@code cpu.stat}, {@code cpu.stat.local} (6.6+), and the bandwidth files as they read back
  * @param tasks           per task instance name: usage
@@ -32,7 +34,7 @@ import java.util.Map;
  * @param engine          wall-clock facts about the run; the only part allowed to differ between runs
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record SimulationResult(String scenario, long seed, long simulatedNs,
+public record SimulationResult(String scenario, long seed, long simulatedNs, Partial partial,
                                Map<String, CgroupStats> cgroups, Map<String, TaskStats> tasks,
                                Map<String, HistogramSnapshot> histograms, List<DistributeCall> distributeCalls,
                                List<SeriesSample> series, Map<String, Map<String, Double>> benchmarks,
@@ -41,6 +43,28 @@ public record SimulationResult(String scenario, long seed, long simulatedNs,
 
     /** Most {@code kernel_log} lines a result keeps (the kernel's own ratelimit keeps a run far below). */
     public static final int MAX_KERNEL_LOG = 1000;
+
+    /** A whole run: every field but {@link #partial()}. */
+    public SimulationResult(String scenario, long seed, long simulatedNs, Map<String, CgroupStats> cgroups,
+                            Map<String, TaskStats> tasks, Map<String, HistogramSnapshot> histograms,
+                            List<DistributeCall> distributeCalls, List<SeriesSample> series,
+                            Map<String, Map<String, Double>> benchmarks, MachineStats machine, List<CpuStats> cpus,
+                            CpuTimeline cpuTimeline, Map<String, Object> kernel, List<ActionRecord> actions,
+                            List<KernelLogLine> kernelLog, EngineStats engine) {
+        this(scenario, seed, simulatedNs, null, cgroups, tasks, histograms, distributeCalls, series, benchmarks, machine,
+                cpus, cpuTimeline, kernel, actions, kernelLog, engine);
+    }
+
+    /**
+     * Where a run that stopped early stopped (contract v1.2 {@code partial}): every counter, histogram and series
+     * of the result covers simulated time 0 to {@code stoppedAtNs} only. The stop point of a cancel depends on wall
+     * time, so a partial result is not byte-comparable between two runs of the same scenario and seed.
+     *
+     * @param stoppedAtNs simulated time reached when it stopped, ns (equal to the result's {@code simulated_ns}),
+     *                    below {@code durationNs}
+     * @param durationNs  the scenario's {@code duration}, ns
+     */
+    public record Partial(long stoppedAtNs, long durationNs) { }
 
     /** The fields before the CPU timeline. */
     public SimulationResult(String scenario, long seed, long simulatedNs, Map<String, CgroupStats> cgroups,

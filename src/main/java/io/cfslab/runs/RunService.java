@@ -196,6 +196,9 @@ public class RunService {
 
     public Optional<RunRecord> find(String id) { return runs.find(id); }
 
+    /** Whether repeat {@code repeat} of run {@code id} has a stored result (a cancelled run's may be partial). */
+    public boolean hasResult(String id, int repeat) { return runs.hasResult(id, repeat); }
+
     /** The run id {@code typed} names: the full id or a unique prefix ({@link io.cfslab.store.RunIds}). */
     public io.cfslab.store.RunIds.Resolution resolveId(String typed) { return io.cfslab.store.RunIds.resolve(runs, typed); }
 

@@ -18,13 +18,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Executes one run on the calling queue thread: every repeat in turn (seeds {@code seed}, {@code seed+1},
  * …), writing progress every {@code cfslab.runs.progress-interval} and reading the run's cancel flag at the
  * same time, so a cancel from any instance stops the simulation within about that interval.
  *
- * <p>Outcomes: all repeats finish → {@code done}; cancel → {@code cancelled}; wall-time or event guard →
+ * <p>Outcomes: all repeats finish → {@code done}; cancel → {@code cancelled}, keeping the repeats that finished and
+ * the one it stopped as a partial result ({@code partial}: where it stopped), stored with the status change in one
+ * transaction; wall-time or event guard →
  * {@code failed} with the reason; a scenario the engine rejects or an engine error → {@code failed} with
  * the message; this instance shutting down → the run goes back to {@code queued} and
  * {@link RequeueException} tells the queue to execute it again (from the start). Every end is published as a
@@ -40,6 +43,7 @@ public class RunWorker {
     private final RunMetrics metrics;
     private final LiveProperties live;
     private final ApplicationEventPublisher events;
+    private final TransactionTemplate tx;
     private final Map<String, LiveRun> active = new ConcurrentHashMap<>();
     private final long tickEveryMs;
     private ScheduledExecutorService ticker; // made at each start: a stopped context may be started again
@@ -47,8 +51,9 @@ public class RunWorker {
     private volatile String workerName = "unnamed";
 
     public RunWorker(RunRepository runs, SimulationEngine engine, RunsProperties props, RunMetrics metrics,
-                     LiveProperties live, ApplicationEventPublisher events) {
+                     LiveProperties live, ApplicationEventPublisher events, TransactionTemplate tx) {
         this.runs = runs;
+        this.tx = tx;
         this.events = events;
         this.live = live;
         this.engine = engine;
@@ -144,8 +149,7 @@ public class RunWorker {
             }
             switch (control.stopReason()) {
                 case USER_CANCEL -> {
-                    finish(a, RunStatus.CANCELLED, "cancelled by request", a.percent(), control.simulatedNs(),
-                            a.events(), a.wallMs());
+                    cancelKeepingResult(a, i, result, control.simulatedNs());
                     return;
                 }
                 case WALL_TIME -> {
@@ -176,11 +180,39 @@ public class RunWorker {
 
     private boolean finish(String id, RunStatus status, String error, double pct, long simNs, long events, long wallMs) {
         if (runs.finish(id, status, error, pct, simNs, events, wallMs)) {
-            metrics.finished(status, events, wallMs);
-            publish(id, status);
+            ended(id, status, events, wallMs);
             return true;
         }
         return false;
+    }
+
+    private void ended(String id, RunStatus status, long events, long wallMs) {
+        metrics.finished(status, events, wallMs);
+        publish(id, status);
+    }
+
+    /**
+     * A user's cancel: stores the result up to the cancel point (its {@code partial} says where) as repeat
+     * {@code repeat} and ends the run {@code cancelled}, both in one transaction, so that a crash or an end by someone
+     * else (the run given up as interrupted) leaves neither: no cancelled run without its result, no stored partial
+     * result of a run that is not cancelled. The listeners and live streams hear of the end after the commit.
+     */
+    private void cancelKeepingResult(LiveRun a, int repeat, String result, long simNs) {
+        String error = "cancelled by request";
+        double pct = a.percent();
+        long events = a.events();
+        long wallMs = a.wallMs();
+        ResultParts parts = ResultParts.of(result);
+        Boolean won = tx.execute(s -> {
+            runs.saveResult(a.id(), repeat, result, parts);
+            if (runs.finish(a.id(), RunStatus.CANCELLED, error, pct, simNs, events, wallMs)) return true;
+            s.setRollbackOnly();
+            return false;
+        });
+        if (Boolean.TRUE.equals(won)) {
+            ended(a.id(), RunStatus.CANCELLED, events, wallMs);
+            a.end(new LiveRun.Terminal(RunStatus.CANCELLED, error, pct, simNs, events, wallMs));
+        }
     }
 
     /** Ends a local run in the database, then tells its live streams (unless someone else ended it first). */

@@ -208,7 +208,7 @@ public final class Simulation {
         control.progress(end, eventCount);
         if (snapshotEveryNs > 0) control.snapshot(snapshot(end));
         long wallMs = (System.nanoTime() - wallStart) / 1_000_000;
-        return result(end, wallMs);
+        return result(end, cancelled && end < duration ? new SimulationResult.Partial(end, duration) : null, wallMs);
     }
 
     // ---- timeline ----
@@ -281,7 +281,7 @@ public final class Simulation {
         return kernel.cgroupStats(g);
     }
 
-    private SimulationResult result(long end, long wallMs) {
+    private SimulationResult result(long end, SimulationResult.Partial partial, long wallMs) {
         Map<String, CgroupStats> cgroups = new LinkedHashMap<>();
         for (int i = 0; i < scenario.cgroups().size(); i++) {
             String path = scenario.cgroups().get(i).path();
@@ -298,7 +298,7 @@ public final class Simulation {
                     kernel, end);
             if (b != null) benchmarks.put(ts.name(), b);
         }
-        return new SimulationResult(scenario.name(), scenario.seed(), end, cgroups, tasks, histograms,
+        return new SimulationResult(scenario.name(), scenario.seed(), end, partial, cgroups, tasks, histograms,
                 List.copyOf(recorder.calls), List.copyOf(series), benchmarks,
                 machineStats(end), kernel.cpuStats(), cpuTimeline.result(),
                 scenario.kernel().switches(), List.copyOf(cgroupFs.actions), List.copyOf(recorder.kernelLog),

@@ -375,6 +375,12 @@ public class RunRepository {
         return parts;
     }
 
+    /** Whether repeat {@code repeat} of the run has a stored result (a cancelled run has one per repeat it reached). */
+    public boolean hasResult(String runId, int repeat) {
+        return jdbc.sql("select count(*) from run_result where run_id = ? and repeat_index = ?").params(runId, repeat)
+                .query(Long.class).single() > 0;
+    }
+
     public Optional<String> findResult(String runId, int repeat) {
         return jdbc.sql("select result_json from run_result where run_id = ? and repeat_index = ?")
                 .params(runId, repeat).query(String.class).optional();

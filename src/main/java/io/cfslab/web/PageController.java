@@ -219,6 +219,35 @@ public class PageController {
         };
     }
 
+    /** Whether {@code r} was cancelled after it started and so keeps a partial result (docs/dashboard.md, compare). */
+    private boolean partial(RunRecord r) {
+        return r != null && r.status() == io.cfslab.store.RunStatus.CANCELLED && runs.hasResult(r.id(), 0);
+    }
+
+    private static Side partialSide(Side s, boolean partial) {
+        return partial ? new Side(s.label(), s.id(), s.text(), s.href(), s.status(), "partial result") : s;
+    }
+
+    /**
+     * Why a cancelled run's partial result is not compared: its counters, histograms and series cover only the
+     * simulated time up to the cancel, so beside any other run every difference would mostly be the time it did not
+     * run; its own page shows it, marked partial.
+     */
+    static String partialUnavailable(String label, RunRecord r) {
+        return label + " (" + r.scenarioName() + ") " + RunStatusWords.outcome(r.status(), r.error()) + " at "
+                + seconds(r.simulatedNs()) + " of " + seconds(r.durationNs()) + " simulated; its result is partial (it"
+                + " covers 0 to " + seconds(r.simulatedNs()) + " only, so every counter would differ by the time it did"
+                + " not run): only a done run can be compared. Its page shows the partial result.";
+    }
+
+    /** Simulated time in seconds, 3 significant digits as the pages write it ({@code 3.30 s}, {@code 60.0 s}). */
+    static String seconds(long ns) {
+        double v = ns / 1e9;
+        if (ns == 0) return "0 s";
+        return (v >= 1000 ? String.format(java.util.Locale.ROOT, "%,d", Math.round(v))
+                : String.format(java.util.Locale.ROOT, "%.3g", v)) + " s";
+    }
+
     @GetMapping("/compare")
     public Mono<String> compare(@RequestParam(required = false) String a, @RequestParam(required = false) String b,
                                 Model model) {
@@ -235,11 +264,15 @@ public class PageController {
             ExperimentRecord xa = ra == null ? findExperiment(a) : null;
             ExperimentRecord xb = rb == null ? findExperiment(b) : null;
             List<RunSettings.Diff> diff = ra != null && rb != null ? RunSettings.diff(ra, rb) : List.of();
-            return new Comparison(side("A", a, ra, xa, ambiguity(a, ra, xa)), side("B", b, rb, xb, ambiguity(b, rb, xb)),
+            boolean pa = partial(ra);
+            boolean pb = partial(rb);
+            return new Comparison(partialSide(side("A", a, ra, xa, ambiguity(a, ra, xa)), pa),
+                    partialSide(side("B", b, rb, xb, ambiguity(b, rb, xb)), pb),
                     ra == null ? null : RunSettings.summary(ra.settingsJson()),
                     rb == null ? null : RunSettings.summary(rb.settingsJson()), diff,
                     diff.stream().filter(RunSettings.Diff::differs).toList(),
-                    java.util.stream.Stream.of(unavailable("A", a, ra, xa, ambiguity(a, ra, xa)), unavailable("B", b, rb, xb, ambiguity(b, rb, xb)))
+                    java.util.stream.Stream.of(pa ? partialUnavailable("A", ra) : unavailable("A", a, ra, xa, ambiguity(a, ra, xa)),
+                                    pb ? partialUnavailable("B", rb) : unavailable("B", b, rb, xb, ambiguity(b, rb, xb)))
                             .filter(java.util.Objects::nonNull).toList());
         }).map(o -> {
             if (o instanceof String redirect) return redirect;

@@ -207,6 +207,22 @@ class ExperimentApiTest {
         List<String> statuses = new ArrayList<>();
         cancelled.path("arms").forEach(a -> a.path("runs").forEach(r -> statuses.add(r.path("status").asString())));
         assertThat(statuses).contains("done", "cancelled").doesNotContain("queued", "running");
+        // an arm's run keeps what it recorded as any run does: one the cancel stopped has its partial result, one
+        // cancelled while queued none; the experiment uses neither (its table needs every run done)
+        List<String> cancelledRuns = new ArrayList<>();
+        cancelled.path("arms").forEach(a -> a.path("runs").forEach(r -> {
+            if (r.path("status").asString().equals("cancelled")) cancelledRuns.add(r.path("id").asString());
+        }));
+        for (String run : cancelledRuns) {
+            JsonNode view = get("/api/runs/" + run);
+            if (view.path("startedAt").isNull()) {
+                problem(web.get().uri("/api/runs/" + run + "/result").exchange(), HttpStatus.CONFLICT, "/id", null);
+            } else {
+                JsonNode partial = get("/api/runs/" + run + "/result").path("partial");
+                assertThat(partial.path("stopped_at_ns").asLong()).as("run %s stopped early", run)
+                        .isLessThan(partial.path("duration_ns").asLong());
+            }
+        }
         problem(web.get().uri("/api/experiments/" + id + "/result").exchange(), HttpStatus.CONFLICT, "/id", null);
         web.delete().uri("/api/experiments/" + id).exchange().expectStatus().isNoContent();
     }

@@ -1,6 +1,7 @@
 package io.cfslab.sim;
 
 import io.cfslab.metrics.LiveSnapshot;
+import io.cfslab.metrics.ResultJson;
 import io.cfslab.metrics.SimulationResult;
 import io.cfslab.metrics.SimulationResult.SeriesSample;
 import io.cfslab.scenario.ScenarioParser;
@@ -97,6 +98,13 @@ class LiveViewTest {
         SimulationResult r = Simulator.run(ScenarioParser.parse(longRun), control);
         assertThat(polls.get()).isEqualTo(3);
         assertThat(r.simulatedNs()).isPositive().isLessThan(60_000_000_000L);
+        // the result says it stopped early, where, and of what duration
+        assertThat(r.partial()).isEqualTo(new SimulationResult.Partial(r.simulatedNs(), 600_000_000_000L));
+        assertThat(ResultJson.write(r)).contains("\"partial\": {\n    \"stopped_at_ns\": " + r.simulatedNs() + ",\n    \"duration_ns\": 600000000000\n  }");
+        // a whole run is not partial, and its JSON has no such key (its bytes are as before: golden files)
+        SimulationResult whole = Simulator.run(ScenarioParser.parse(SCENARIO), RunControl.NONE);
+        assertThat(whole.partial()).isNull();
+        assertThat(ResultJson.write(whole)).doesNotContain("partial");
     }
 
     @Test

@@ -28,6 +28,11 @@ public class PacedEngine implements SimulationEngine {
      * cancellation): a test can then act on a run it knows is running, however slow the machine is.
      */
     public static volatile java.util.concurrent.CountDownLatch gate;
+    /**
+     * When set, runs after a cancelled simulation returns its (partial) result and before the worker stores it: a
+     * test can then end the run from elsewhere (as another instance giving it up would) at the worst moment.
+     */
+    public static volatile Runnable afterCancelledSimulation;
 
     private final KernelSimulatorEngine real = new KernelSimulatorEngine();
 
@@ -38,6 +43,7 @@ public class PacedEngine implements SimulationEngine {
         lastNice = null;
         wallMsPerSimulatedSecond = 0;
         gate = null;
+        afterCancelledSimulation = null;
     }
 
     @Override
@@ -71,7 +77,10 @@ public class PacedEngine implements SimulationEngine {
                     control.progress(s.durationNs() * Math.min(i, 99) / steps, i);
                 }
             }
-            return real.simulate(s, control);
+            String result = real.simulate(s, control);
+            Runnable hook = afterCancelledSimulation;
+            if (hook != null && control.cancelled()) hook.run();
+            return result;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);

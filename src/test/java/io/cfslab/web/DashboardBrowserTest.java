@@ -635,8 +635,9 @@ class DashboardBrowserTest {
 
     /**
      * Every panel of the run page that has nothing to draw says why: what the scenario's record section kept out
-     * (naming the limit and the value), that nothing could be throttled, that the run was cancelled or failed; the
-     * compare page names a run that has no result.
+     * (naming the limit and the value), that nothing could be throttled, that the run failed or was cancelled before
+     * it started; a run cancelled while it ran shows its partial result under one banner, live and on reload alike;
+     * the compare page names a run that has no whole result.
      */
     @Test
     void emptyPanelsSayWhy() throws Exception {
@@ -659,12 +660,12 @@ class DashboardBrowserTest {
         assertThat(driver.findElement(By.id("hist")).isDisplayed()).isFalse();
         screenshot("run-empty-panels");
 
-        // cancelled while running: opened afterwards, one statement at the top (outcome, where it stopped, that a
-        // cancelled run keeps no result) and no panels, not the same sentence in each of nine (newcomer walk 4)
+        // cancelled while running: it keeps what it recorded. Opened afterwards, the page draws the partial result
+        // under one statement at the top: where it stopped, of the duration, that the result is partial
         String cancelled = startRun("{\"scenario\": " + pacedScenario("cancelled", "60s") + ", \"pace\": 1}");
-        waitFor(Duration.ofSeconds(30), "the paced run running", () -> {
+        waitFor(Duration.ofSeconds(30), "the paced run past 1.5 s simulated (five samples)", () -> {
             try {
-                return JSON.readTree(get("/api/runs/" + cancelled)).path("status").asString().equals("running");
+                return JSON.readTree(get("/api/runs/" + cancelled)).path("simulatedNs").asLong() >= 1_500_000_000L;
             } catch (Exception e) {
                 return false;
             }
@@ -679,29 +680,46 @@ class DashboardBrowserTest {
             }
         });
         driver.get(url("/runs/" + cancelled));
-        waitFor(Duration.ofSeconds(20), "the page ended", () -> "cancelled".equals(attr("body", "data-ended")));
-        assertNoPanelsButOneStatement(panels);
+        waitFor(Duration.ofSeconds(30), "the partial result shown", () -> "true".equals(attr("body", "data-final")));
+        assertThat(attr("body", "data-partial")).isEqualTo("true");
+        assertThat(attr("body", "data-ended")).isEqualTo("cancelled");
         assertThat(attr("#run-status", "data-status")).isEqualTo("cancelled");
         // the banner says it once, as a notice (a cancel is no error)
-        assertThat(text("#run-error")).startsWith("cancelled by request at ").contains(" of 60.0 s simulated. A cancelled run keeps no result")
-                .doesNotContain("(cancelled");
+        assertThat(text("#run-error")).startsWith("cancelled by request at ").contains(" of 60.0 s simulated: partial result.")
+                .doesNotContain("(cancelled").doesNotContain("keeps no result");
         assertThat(attr("#run-error", "class")).contains("notice");
+        assertPartialPanels();
         screenshot("run-cancelled");
 
-        // watched live and cancelled from its page: the page says what a reload says, and draws what a reload draws
+        // watched live and cancelled from its page: it keeps its charts, redrawn from the stored partial result, and
+        // says and draws what a reload says and draws
         String watched = startRun("{\"scenario\": " + pacedScenario("watched", "60s") + ", \"pace\": 1}");
         driver.get(url("/runs/" + watched));
         waitFor(Duration.ofSeconds(30), "live samples drawn", () -> "true".equals(attr("body", "data-live"))
                 && !driver.findElements(By.cssSelector("#chart-usage .u-over")).isEmpty());
         driver.findElement(By.id("cancel-run")).click();
-        waitFor(Duration.ofSeconds(20), "the live page ended", () -> "cancelled".equals(attr("body", "data-ended")));
-        assertNoPanelsButOneStatement(panels);
+        waitFor(Duration.ofSeconds(30), "the live page shows the partial result", () -> "true".equals(attr("body", "data-final")));
+        assertThat(attr("body", "data-ended")).isEqualTo("cancelled");
+        assertPartialPanels();
         String live = text("#run-error");
+        String liveTable = text("#cpustat-final");
+        assertThat(live).contains(": partial result.");
         screenshot("run-cancelled-live");
         driver.navigate().refresh();
-        waitFor(Duration.ofSeconds(20), "the reloaded page ended", () -> "cancelled".equals(attr("body", "data-ended")));
-        assertNoPanelsButOneStatement(panels);
+        waitFor(Duration.ofSeconds(30), "the reloaded page shows the partial result", () -> "true".equals(attr("body", "data-final")));
+        assertPartialPanels();
         assertThat(text("#run-error")).as("the live page and the reloaded one agree").isEqualTo(live);
+        assertThat(text("#cpustat-final")).as("the live page and the reloaded one draw the same").isEqualTo(liveTable);
+
+        // cancelled while queued: no result, one statement and no panels
+        String neverRan = java.util.UUID.randomUUID().toString();
+        runs.insert(neverRan, null, "never ran", pacedScenario("never ran", "10s"), 3L, 1);
+        runs.cancelQueued(neverRan, "cancelled while queued");
+        driver.get(url("/runs/" + neverRan));
+        waitFor(Duration.ofSeconds(20), "the page ended", () -> "cancelled".equals(attr("body", "data-ended")));
+        assertNoPanelsButOneStatement(panels);
+        assertThat(text("#run-error")).isEqualTo("cancelled while queued. A run cancelled before it started keeps no result,"
+                + " so this page draws nothing: run the scenario again to see it.");
 
         // failed (the event budget): a row as the worker leaves it
         String failed = java.util.UUID.randomUUID().toString();
@@ -716,15 +734,27 @@ class DashboardBrowserTest {
                 + " simulated. A failed run keeps no result, so this page draws nothing.");
         screenshot("run-failed");
 
-        // compare: a run without a result is named, with why
+        // compare: a run without a whole result is named, with why (a partial one covers less simulated time)
         driver.get(url("/compare?a=" + done + "&b=" + cancelled));
-        assertThat(text("#compare-unavailable")).contains("B (cancelled) cancelled by request; it kept no result")
-                .contains("only a done run can be compared");
+        assertThat(text("#compare-unavailable")).contains("B (cancelled) cancelled by request at ")
+                .contains(" of 60.0 s simulated; its result is partial").contains("only a done run can be compared");
+        assertThat(driver.findElements(By.id("compare-hist"))).isEmpty();
+        driver.get(url("/compare?a=" + done + "&b=" + neverRan));
+        assertThat(text("#compare-unavailable")).contains("B (never ran) cancelled while queued; it kept no result");
         assertThat(driver.findElements(By.id("compare-hist"))).isEmpty();
         driver.get(url("/compare?a=no-such-run&b=" + done));
         assertThat(text("#compare-unavailable")).contains("A: there is no run no-such-run");
         assertThat(driver.findElements(By.id("no-differences"))).as("no claim that unknown settings are equal").isEmpty();
         screenshot("compare-unavailable");
+    }
+
+    /** A cancelled run's page with its partial result: the charts drawn from it, the cpu.stat table filled, no live panel. */
+    void assertPartialPanels() {
+        assertThat(driver.findElements(By.cssSelector("#chart-usage .u-over"))).as("the usage chart drawn").isNotEmpty();
+        assertThat(driver.findElement(By.id("final-panel")).isDisplayed()).isTrue();
+        assertThat(driver.findElements(By.cssSelector("#cpustat-final tbody tr"))).as("cpu.stat rows").isNotEmpty();
+        assertThat(driver.findElement(By.id("live-panel")).isDisplayed()).isFalse();
+        assertThat(driver.findElement(By.tagName("main")).getText().split("partial result", -1)).as("said once").hasSize(2);
     }
 
     /** A run page without a result: none of its panels shows, none says the run's outcome again (it is said once, above). */

@@ -76,6 +76,8 @@ class TokenBrowserTest {
         screenshot("token-run-live");
         driver.findElement(By.id("cancel-run")).click();
         waitFor("the run cancelled", () -> "cancelled".equals(attr("#run-status", "data-status")));
+        // its partial result, read on the same session
+        waitFor("the partial result shown", () -> "true".equals(attr("body", "data-partial")));
     }
 
     String attr(String css, String name) { return Chromium.attr(driver, css, name); }
