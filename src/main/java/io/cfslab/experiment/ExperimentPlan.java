@@ -1,6 +1,9 @@
 package io.cfslab.experiment;
 
+import io.cfslab.machine.MachineProfiles;
 import io.cfslab.scenario.CgroupSpec;
+import io.cfslab.scenario.MachineSpec;
+import io.cfslab.sim.Benchmarks;
 import io.cfslab.scenario.Problem;
 import io.cfslab.scenario.Scenario;
 import io.cfslab.scenario.ScenarioException;
@@ -206,8 +209,26 @@ public record ExperimentPlan(String name, String description, String scenarioId,
                         + "; instances of an entry of N tasks are name~10 … name~1N-1)";
             }
             case "benchmarks" -> {
-                if (s.tasks().stream().noneMatch(t -> t.name().equals(steps.get(1)))) {
-                    return "no task entry " + steps.get(1) + " in the scenario (metric " + metric + ")";
+                TaskSpec entry = s.tasks().stream().filter(t -> t.name().equals(steps.get(1))).findFirst().orElse(null);
+                if (entry == null) return "no task entry " + steps.get(1) + " in the scenario (metric " + metric + ")";
+                List<String> keys = Benchmarks.keys(entry.workload());
+                String kind = entry.workload().kind();
+                if (keys.isEmpty()) {
+                    return "task entry " + steps.get(1) + " runs " + kind + ", which has no benchmark figures (metric "
+                            + metric + "; fixed-work, hackbench and netperf-udp-rr have them)";
+                }
+                if (steps.size() == 3 && !keys.contains(steps.get(2))) {
+                    return "no figure " + steps.get(2) + " for task entry " + steps.get(1) + " (metric " + metric + "; "
+                            + kind + "'s are " + String.join(", ", keys) + ")";
+                }
+            }
+            case "machine" -> {
+                MachineSpec m = s.machine();
+                List<String> absent = Benchmarks.absentMachineKeys(MachineProfiles.of(m.profile(), m.cpus(), m.smt(), m.sockets()));
+                if (steps.size() == 2 && absent.contains(steps.get(1))) {
+                    return "machine " + m.profile() + " has no " + steps.get(1) + " (metric " + metric + "; "
+                            + (steps.get(1).equals("llc_migrations") && !absent.contains("power_w")
+                                    ? "it has one last-level cache" : "no power model: only the named profiles have one") + ")";
                 }
             }
             default -> { }
