@@ -108,7 +108,15 @@ final class ExperimentCommand implements Callable<Integer> {
             }
             plan = ExperimentPlan.of(e, base, e.scenario() == null ? e.scenarioId() : null, ScenarioParser::parse);
         } catch (ExperimentException ex) {
-            List<Problem> problems = ex.problems();
+            List<Problem> problems = new java.util.ArrayList<>();
+            for (Problem p : ex.problems()) {
+                // a fault of --repeats is the option's, not the file's: named as --threads' and --max-events' are
+                if (repeats != null && "/repeats".equals(p.path())) {
+                    err.println("--repeats " + repeats + ": " + new Problem("", p.reason(), p.errno()).line());
+                } else {
+                    problems.add(p);
+                }
+            }
             ScenarioFiles.print(file, problems, err);
             return Cli.EXIT_BAD_INPUT;
         }

@@ -122,7 +122,17 @@ class ExperimentCommandTest {
         Files.writeString(file, GOOD);
         Out zero = run("experiment", file.toString(), "--repeats", "0");
         assertThat(zero.status()).isEqualTo(2);
-        assertThat(zero.err().strip()).isEqualTo(file + ": /repeats: repeats 0 is outside 1..100: every arm needs at least one run (ERANGE)");
+        assertThat(zero.err().strip()).isEqualTo("--repeats 0: repeats 0 is outside 1..100: every arm needs at least one run (ERANGE)");
+        // every fault of an option names the option, not the file (the file's own repeats are fine): breaker 3, item 7
+        Files.writeString(file, GOOD.replace("\"repeats\": 3", "\"repeats\": 1").replace("\"arms\": [",
+                "\"arms\": [ { \"name\": \"third\" },"));
+        for (String bad : new String[] {"0", "-1", "101", "100", "1000000000"}) {
+            Out o = run("experiment", file.toString(), "--repeats", bad);
+            assertThat(o.status()).as(bad).isEqualTo(2);
+            assertThat(o.err().strip()).as(bad).startsWith("--repeats " + bad + ": ").doesNotContain(file.toString())
+                    .endsWith("(ERANGE)");
+        }
+        Files.writeString(file, GOOD);
         assertThat(run("experiment", file.toString(), "--format", "xml").status()).isEqualTo(2);
         for (String bad : new String[] {"0", "-1"}) {
             Out budget = run("experiment", file.toString(), "--max-events", bad);
