@@ -65,7 +65,7 @@ public final class ExperimentParser {
     public static Experiment parse(JsonNode root) {
         Set<Problem> problems = new LinkedHashSet<>();
         if (!(root instanceof ObjectNode o)) {
-            throw new ExperimentException(List.of(new Problem("", "an experiment must be a JSON object", null)));
+            throw new ExperimentException(List.of(new Problem("", io.cfslab.scenario.JsonNodeWords.notAnObject(root), "EINVAL")));
         }
         for (String k : o.propertyNames()) {
             if (!KEYS.contains(k)) problems.add(new Problem("/" + esc(k), "unknown key \"" + k + "\" (expected one of "

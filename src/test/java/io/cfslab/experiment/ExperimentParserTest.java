@@ -166,7 +166,7 @@ class ExperimentParserTest {
                 "/metrics/1: must be a result path such as \"cgroups/~1a/cpu.stat/throttled_usec\", not number 3");
         assertThat(lines(experiment("[{\"name\": \"b\"}]", "").replace("\"repeats\": 3", "\"repeats\": 101")).get(0))
                 .startsWith("/repeats: repeats 101 is outside 1..100");
-        assertThat(lines("[1]")).containsExactly("an experiment must be a JSON object");
+        assertThat(lines("[1]")).containsExactly("must be a JSON object, not an array (EINVAL)");
         assertThat(lines("{\"name\": ")).hasSize(1).allMatch(l -> l.startsWith("malformed JSON"));
     }
 

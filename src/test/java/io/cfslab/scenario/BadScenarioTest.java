@@ -145,7 +145,7 @@ class BadScenarioTest {
                 bad("{\"duration\": \"5s\", \"duration\": \"6s\"}", "", "key \"duration\" given twice in one object", null),
                 bad("duration: [5s\n", "", "malformed YAML", null),
                 bad("   ", "", "empty scenario", null),
-                bad("[1, 2]", "", "must be an object", null));
+                bad("[1, 2]", "", "must be a JSON object, not an array", "EINVAL"));
     }
 
     @ParameterizedTest(name = "{1}: {2}")
