@@ -111,13 +111,24 @@ public record ExperimentPlan(String name, String description, String scenarioId,
         List<String> limited = limitedGroups(arms);
         for (int m = 0; m < e.metrics().size(); m++) {
             // every arm must have the number: an arm that renames a task or cgroup would only show n/a after its runs
+            String figure = null;
+            int armsWithout = 0;
             for (ArmPlan a : arms) {
                 String bad = metricProblem(e.metrics().get(m), a.scenario());
                 if (bad != null) {
                     problems.add(new Problem("/metrics/" + m, bad + (a.index() == 0 ? "" : " (arm \"" + a.name() + "\")"), null));
+                    figure = null;
                     break;
                 }
+                // a workload's figure or a machine counter: arms that change the workload or the machine (seed 04's
+                // hackbench and netperf arms) show n/a where theirs has none; refused only when no arm has it
+                String none = figureProblem(e.metrics().get(m), a.scenario());
+                if (none != null) {
+                    armsWithout++;
+                    if (figure == null) figure = none + (a.index() == 0 ? "" : " (arm \"" + a.name() + "\")");
+                }
             }
+            if (figure != null && armsWithout == arms.size()) problems.add(new Problem("/metrics/" + m, figure, null));
         }
         if (!problems.isEmpty()) throw new ExperimentException(problems);
         String scenarioName = arms.get(0).scenario().name();
@@ -209,8 +220,27 @@ public record ExperimentPlan(String name, String description, String scenarioId,
                         + "; instances of an entry of N tasks are name~10 … name~1N-1)";
             }
             case "benchmarks" -> {
+                if (s.tasks().stream().noneMatch(t -> t.name().equals(steps.get(1)))) {
+                    return "no task entry " + steps.get(1) + " in the scenario (metric " + metric + ")";
+                }
+            }
+            default -> { }
+        }
+        return ResultShape.problem(metric); // a key no result has: a misspelt one (cpu.stat/usage_usecs, cpu.stats)
+    }
+
+    /**
+     * Whether the scenario's workloads and machine give the figure a {@code benchmarks/ENTRY/KEY} or {@code machine/KEY}
+     * metric names ({@link Benchmarks#keys}, {@link Benchmarks#absentMachineKeys}): a misspelt figure, another
+     * workload's, any of a hog's, power on a machine without a power model would be n/a in every run.
+     */
+    private static String figureProblem(String metric, Scenario s) {
+        List<String> steps = MetricPath.steps(metric);
+        if (steps.size() < 2) return null;
+        switch (steps.get(0)) {
+            case "benchmarks" -> {
                 TaskSpec entry = s.tasks().stream().filter(t -> t.name().equals(steps.get(1))).findFirst().orElse(null);
-                if (entry == null) return "no task entry " + steps.get(1) + " in the scenario (metric " + metric + ")";
+                if (entry == null) return null;
                 List<String> keys = Benchmarks.keys(entry.workload());
                 String kind = entry.workload().kind();
                 if (keys.isEmpty()) {
@@ -233,7 +263,7 @@ public record ExperimentPlan(String name, String description, String scenarioId,
             }
             default -> { }
         }
-        return ResultShape.problem(metric); // a key no result has: a misspelt one (cpu.stat/usage_usecs, cpu.stats)
+        return null;
     }
 
     /**

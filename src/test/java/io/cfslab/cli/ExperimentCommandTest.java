@@ -101,7 +101,7 @@ class ExperimentCommandTest {
                 arguments("\"repeats\": 3", "\"repeats\": 0",
                         "/repeats: repeats 0 is outside 1..100: every arm needs at least one run (ERANGE)"),
                 arguments("\"repeats\": 3", "\"repeats\": 3, \"scenario_id\": \"nope\"",
-                        "/scenario_id: give either \"scenario\" or \"scenario_id\", not both"));
+                        "/scenario_id: give either \"scenario\" or \"scenario_id\", not both (EINVAL)"));
     }
 
     @ParameterizedTest(name = "{1}")
