@@ -109,6 +109,13 @@ public record ExperimentPlan(String name, String description, String scenarioId,
         long seed = e.seed() != null ? e.seed() : arms.get(0).scenario().seed();
         long[] seeds = SeedSequence.seeds(seed, e.repeats());
         List<String> limited = limitedGroups(arms);
+        if (e.metrics().isEmpty() && limited.isEmpty()
+                && arms.stream().allMatch(a -> a.scenario().tasks().stream().allMatch(t -> Benchmarks.keys(t.workload()).isEmpty()))) {
+            // the default metrics are the limited groups' cpu.stat and the benchmarks' figures: none, an empty table
+            throw new ExperimentException(List.of(new Problem("/metrics", "nothing to compare: no arm has a group with a"
+                    + " quota (cpu.max) or a benchmark workload (fixed-work, hackbench, netperf-udp-rr), and the experiment"
+                    + " names no metrics (give \"metrics\", e.g. [\"tasks/NAME/usage_usec\"])", null)));
+        }
         for (int m = 0; m < e.metrics().size(); m++) {
             // every arm must have the number: an arm that renames a task or cgroup would only show n/a after its runs
             String figure = null;

@@ -104,4 +104,25 @@ class BenchmarkAndMachineKeysTest {
         assertThat(accepted).isGreaterThan(5);
         assertThat(refused).isGreaterThan(5);
     }
+
+    /** Breaker 3, item 8: an experiment with nothing to measure (no default metric, none named) is refused. */
+    @Test
+    void anExperimentThatMeasuresNothingIsRefused() {
+        for (String tasks : List.of("[]", "[{\"name\": \"h\"}]",
+                "[{\"name\": \"p\", \"workload\": {\"kind\": \"periodic\", \"run\": \"2ms\", \"sleep\": \"3ms\"}}]")) {
+            String text = "{\"name\": \"m\", \"scenario\": {\"duration\": \"1s\", \"tasks\": " + tasks
+                    + "}, \"arms\": [{\"name\": \"b\"}], \"repeats\": 1}";
+            Experiment e = ExperimentParser.parse(text);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> ExperimentPlan.of(e, e.scenario(), null, ScenarioParser::parse))
+                    .isInstanceOfSatisfying(ExperimentException.class, x -> assertThat(x.problems().get(0).line())
+                            .as(tasks).startsWith("/metrics: nothing to compare"));
+            // a named metric, a limited group or a benchmark is something to compare
+            Experiment named = ExperimentParser.parse(text.replace("\"repeats\": 1", "\"repeats\": 1, \"metrics\": [\"simulated_ns\"]"));
+            assertThat(ExperimentPlan.of(named, named.scenario(), null, ScenarioParser::parse).metrics()).hasSize(1);
+        }
+        String fixed = "{\"name\": \"m\", \"scenario\": {\"duration\": \"1s\", \"tasks\": [{\"name\": \"f\", \"workload\":"
+                + " {\"kind\": \"fixed-work\", \"work\": \"10ms\"}}]}, \"arms\": [{\"name\": \"b\"}], \"repeats\": 1}";
+        Experiment f = ExperimentParser.parse(fixed);
+        assertThat(ExperimentPlan.of(f, f.scenario(), null, ScenarioParser::parse).arms()).hasSize(1);
+    }
 }
