@@ -83,10 +83,23 @@ public record ExperimentPlan(String name, String description, String scenarioId,
         List<ArmPlan> arms = new ArrayList<>();
         // the scenario's own faults, to tell them from those the overrides cause
         Set<String> ownFaults = new java.util.HashSet<>();
+        Scenario baseScenario = null;
         try {
-            parser.apply(JSON.writeValueAsString(base));
+            baseScenario = parser.apply(JSON.writeValueAsString(base));
         } catch (ScenarioException ex) {
             for (Problem p : ex.problems()) ownFaults.add(p.path() + "\u0000" + p.reason());
+            // a fault no override touches is every arm's: reported once, without parsing the scenario once per arm
+            // (a large invalid scenario × 10 arms took seconds and a GB of heap to give the same answer)
+            boolean overridden = false;
+            for (Problem p : ex.problems()) {
+                String path = p.path() == null ? "" : p.path();
+                for (String ptr : e.set().keySet()) overridden |= related(path, ptr);
+                for (Experiment.Arm a : e.arms()) for (String ptr : a.set().keySet()) overridden |= related(path, ptr);
+            }
+            if (!overridden) {
+                for (Problem p : ex.problems()) problems.add(locate(p, e, 0, scenarioId, true));
+                throw new ExperimentException(dedupe(problems));
+            }
         }
         for (int i = 0; i < e.arms().size(); i++) {
             Experiment.Arm arm = e.arms().get(i);
@@ -97,7 +110,9 @@ public record ExperimentPlan(String name, String description, String scenarioId,
             problems.addAll(own);
             if (!own.isEmpty()) continue;
             try {
-                Scenario s = parser.apply(JSON.writeValueAsString(doc));
+                // an arm without overrides runs the base as it is: parsed once above
+                Scenario s = baseScenario != null && e.set().isEmpty() && arm.set().isEmpty() ? baseScenario
+                        : parser.apply(JSON.writeValueAsString(doc));
                 arms.add(new ArmPlan(i, arm.name(), arm.set(), doc, s));
             } catch (ScenarioException ex) {
                 for (Problem p : ex.problems()) {
