@@ -3,12 +3,9 @@ package io.cfslab.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.ByteArrayOutputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -35,17 +32,10 @@ class CliWritesTest {
     }
 
     static ExperimentCommandTest.Out runInto(Supplier<OutputStream> stdout, String... args) {
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        PrintStream oldErr = System.err, oldOut = System.out;
         try (OutputStream o = stdout.get()) {
-            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
-            return new ExperimentCommandTest.Out(Cli.run(args), "", err.toString(StandardCharsets.UTF_8));
+            return ExperimentCommandTest.runInto(o, args);
         } catch (IOException e) {
             throw new AssertionError(e);
-        } finally {
-            System.setErr(oldErr);
-            System.setOut(oldOut);
         }
     }
 

@@ -33,14 +33,19 @@ class ExperimentCommandTest {
     record Out(int status, String out, String err) { }
 
     static Out run(String... args) {
+        return runInto(new ByteArrayOutputStream(), args);
+    }
+
+    /** The command's status, standard output (if {@code out} keeps it) and standard error. */
+    static Out runInto(java.io.OutputStream out, String... args) {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
         PrintStream oldErr = System.err, oldOut = System.out;
         try {
             System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
             System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
             int status = Cli.run(args);
-            return new Out(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+            String printed = out instanceof ByteArrayOutputStream b ? b.toString(StandardCharsets.UTF_8) : "";
+            return new Out(status, printed, err.toString(StandardCharsets.UTF_8));
         } finally {
             System.setErr(oldErr);
             System.setOut(oldOut);
