@@ -6,15 +6,14 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 
 /**
  * Entry point. {@code java -jar cfslab.jar simulate SCENARIO [--out RESULT.json]} runs one scenario on
- * the command line without starting the web server; anything else starts the service.
+ * the command line without starting the web server, as every other command; no argument, or only Spring properties
+ * ({@code --server.port=8081}), start the service ({@link Cli#startsService}).
  */
 @SpringBootApplication
 public class CfsLabApplication {
 
     public static void main(String[] args) {
-        if (args.length > 0 && Cli.isCommand(args[0])) {
-            System.exit(Cli.run(args));
-        }
+        if (!Cli.startsService(args)) System.exit(Cli.run(args));
         SpringApplication.run(CfsLabApplication.class, args);
     }
 }

@@ -60,8 +60,7 @@ final class ScenarioDocs {
         if (!(node instanceof ObjectNode obj)) {
             // well-formed JSON of the wrong shape is a validation error like a wrong type inside the object: 422
             throw ApiException.of(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid request body", pointer,
-                    "must be a JSON object, not " + (node.isArray() ? "an array" : node.isNull() ? "null"
-                    : node.getNodeType().name().toLowerCase(java.util.Locale.ROOT) + " " + node), "EINVAL");
+                    io.cfslab.scenario.JsonNodeWords.notAnObject(node), "EINVAL");
         }
         return obj;
     }

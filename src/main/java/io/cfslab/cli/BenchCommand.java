@@ -25,7 +25,7 @@ import java.util.concurrent.Callable;
  * the time the thread waited for a core, CPU time does not. With more than one run it ends with the medians
  * (the first runs include the JIT's warm-up).
  */
-@Command(name = "bench", mixinStandardHelpOptions = true, description = "Measure simulation speed: simulated s per wall s, events/s, peak heap.")
+@Command(name = "bench", mixinStandardHelpOptions = true, versionProvider = CliVersion.class, description = "Measure simulation speed: simulated s per wall s, events/s, peak heap.")
 final class BenchCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
 

@@ -1,5 +1,6 @@
 package io.cfslab.cli;
 
+import java.util.regex.Pattern;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -9,30 +10,71 @@ import picocli.CommandLine.Command;
  * prints the base-vs-head table; {@code bench} measures the simulator's speed. Runs without
  * starting Spring.
  */
-@Command(name = "cfslab", mixinStandardHelpOptions = true, subcommands = {SimulateCommand.class, ExperimentCommand.class, BenchCommand.class},
-        description = "CFS Bandwidth Lab: simulate Linux CFS bandwidth control (cpu.max).")
+@Command(name = "cfslab", mixinStandardHelpOptions = true, versionProvider = CliVersion.class,
+        subcommands = {SimulateCommand.class, ExperimentCommand.class, BenchCommand.class},
+        description = "CFS Bandwidth Lab: simulate Linux CFS bandwidth control (cpu.max). With no argument, or only"
+                + " Spring properties (--server.port=8081), it starts the service.")
 public final class Cli {
     /** Exit status of a bad scenario or bad arguments. */
     public static final int EXIT_BAD_INPUT = 2;
     /** Exit status of a run stopped by its event budget. */
     public static final int EXIT_ABORTED = 3;
+    /** Exit status of a result or table that could not be written (sysexits.h EX_IOERR). */
+    public static final int EXIT_IO_ERROR = 74;
 
     /**
-     * True if {@code arg} is meant for the command line rather than the web server: a subcommand, help, or
-     * any word that is not a {@code --spring.option=value} (so a mistyped command fails instead of starting
-     * a server).
+     * A Spring Boot command-line property, {@code --name=value} ({@code SimpleCommandLineArgsParser}'s option with a
+     * value): the name a relaxed-binding property name ({@code server.port}, {@code spring.datasource.url},
+     * {@code logging.level.root}, {@code list[0]}).
      */
-    public static boolean isCommand(String arg) {
-        return !arg.startsWith("--") || "--help".equals(arg) || "--version".equals(arg);
+    private static final Pattern PROPERTY = Pattern.compile("--[A-Za-z][A-Za-z0-9_.\\-\\[\\]]*=.*", Pattern.DOTALL);
+
+    /**
+     * Whether {@code args} start the web service rather than a command: none at all ({@code java -jar cfslab.jar},
+     * {@code ./mvnw spring-boot:run}, the image's entry point), or only Spring properties {@code --name=value}
+     * ({@code --server.port=8081}) and Spring Boot's own switches {@code --debug} and {@code --trace}. Anything else
+     * is the command line's, so that a typo ({@code --hlep}, {@code --quiet experiment x.json}, {@code simulat})
+     * is a usage error instead of a server on port 8080 writing ./data.
+     */
+    public static boolean startsService(String[] args) {
+        for (String a : args) {
+            if (!PROPERTY.matcher(a).matches() && !"--debug".equals(a) && !"--trace".equals(a)) return false;
+        }
+        return true;
     }
 
     /** Runs the command line; returns the exit status. */
     public static int run(String[] args) {
         CommandLine cl = new CommandLine(new Cli());
+        String unknown = unknownFirst(cl, args);
+        if (unknown != null) {
+            cl.getErr().println(unknown);
+            cl.getErr().flush();
+            return EXIT_BAD_INPUT;
+        }
         cl.setParameterExceptionHandler((ex, a) -> {
             cl.getErr().println(ex.getMessage());
             return EXIT_BAD_INPUT;
         });
-        return cl.execute(args);
+        return CliOutput.checked(cl, cl.execute(args));
+    }
+
+    /** The usage line for a first argument that is neither a command nor the top level's help or version, else null. */
+    private static String unknownFirst(CommandLine cl, String[] args) {
+        var commands = cl.getSubcommands().keySet();
+        String hint = "; the commands are " + String.join(", ", commands) + " (cfslab --help); with no argument, or"
+                + " only Spring properties such as --server.port=8081, cfslab starts the service";
+        if (args.length == 0) return "cfslab: no command" + hint;
+        String first = args[0];
+        if (commands.contains(first) || cl.getCommandSpec().optionsMap().containsKey(first)) return null;
+        if (PROPERTY.matcher(first).matches() || "--debug".equals(first) || "--trace".equals(first)) {
+            for (String a : args) {
+                if (!startsService(new String[] {a})) {
+                    return "cfslab: unknown argument '" + a + "' after the service property " + first
+                            + ": the service takes only --name=value properties" + hint;
+                }
+            }
+        }
+        return "cfslab: unknown " + (first.startsWith("-") ? "option" : "command") + " '" + first + "'" + hint;
     }
 }

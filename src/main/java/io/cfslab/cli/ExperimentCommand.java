@@ -34,9 +34,9 @@ import tools.jackson.databind.node.ObjectNode;
  * (text; or Markdown, CSV, JSON) and writes the result JSON where asked. A {@code scenario_id} names a ready-made
  * scenario ({@code src/main/resources/scenarios/}; the command line has no database). Progress, one line per
  * finished run, goes to standard error. Exit 0; 2 with one line per problem for a bad experiment (unknown
- * pointer, value of the wrong type, zero repeats, …); 3 if a run exceeds {@code --max-events}.
+ * pointer, value of the wrong type, zero repeats, …); 3 if a run exceeds {@code --max-events}; 74 if the result or the table cannot be written.
  */
-@Command(name = "experiment", mixinStandardHelpOptions = true,
+@Command(name = "experiment", mixinStandardHelpOptions = true, versionProvider = CliVersion.class,
         description = "Run an experiment (scenario × arms × repeats) and print the base-vs-head table.")
 final class ExperimentCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
@@ -108,7 +108,15 @@ final class ExperimentCommand implements Callable<Integer> {
             }
             plan = ExperimentPlan.of(e, base, e.scenario() == null ? e.scenarioId() : null, ScenarioParser::parse);
         } catch (ExperimentException ex) {
-            List<Problem> problems = ex.problems();
+            List<Problem> problems = new java.util.ArrayList<>();
+            for (Problem p : ex.problems()) {
+                // a fault of --repeats is the option's, not the file's: named as --threads' and --max-events' are
+                if (repeats != null && "/repeats".equals(p.path())) {
+                    err.println("--repeats " + repeats + ": " + new Problem("", p.reason(), p.errno()).line());
+                } else {
+                    problems.add(p);
+                }
+            }
             ScenarioFiles.print(file, problems, err);
             return Cli.EXIT_BAD_INPUT;
         }
@@ -139,12 +147,7 @@ final class ExperimentCommand implements Callable<Integer> {
         }
         o.flush();
         if (out != null) {
-            try {
-                Files.writeString(out, json + "\n");
-            } catch (IOException ex) {
-                err.println(out + ": cannot write: " + ex.getMessage());
-                return 1;
-            }
+            if (!CliOutput.writeAtomically(out, json + "\n", err)) return Cli.EXIT_IO_ERROR;
         }
         return 0;
     }

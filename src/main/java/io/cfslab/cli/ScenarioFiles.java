@@ -52,11 +52,16 @@ final class ScenarioFiles {
                 return null;
             }
             text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
+            if (text.isBlank()) { // the API's "empty body"; "empty scenario" was wrong for an experiment's file
+                err.println(file + ": empty file (" + (bytes.length == 0 ? "no bytes" : "only white space")
+                        + "; a scenario or experiment is a JSON or YAML object)");
+                return null;
+            }
         } catch (CharacterCodingException e) {
             err.println(file + ": not UTF-8 text");
             return null;
         } catch (IOException e) {
-            err.println(file + ": cannot read: " + e.getMessage());
+            err.println(file + ": cannot read: " + IoWords.reason(e));
             return null;
         }
         return text;
@@ -65,8 +70,9 @@ final class ScenarioFiles {
     /**
      * Whether the result can be written to {@code out}, checked before any run starts (a run may take minutes; an
      * unwritable path found afterwards loses it): by opening it for writing as the write will, since permission
-     * bits alone do not tell (root passes every access() check, yet cannot create {@code /proc/self/x}). A file
-     * that did not exist is removed again; an existing one is opened without truncating it. Prints why not.
+     * bits alone do not tell (root passes every access() check, yet cannot create {@code /proc/self/x}): an existing
+     * file is opened without truncating it, and a file is created (and removed) in the directory the write's
+     * temporary file goes to. Prints why not.
      * The input file itself (by any name: a link, {@code ./x}) is refused: the result would replace the scenario.
      *
      * @param input the file the command reads (its scenario or experiment)
@@ -108,19 +114,22 @@ final class ScenarioFiles {
         } catch (java.io.IOException e) {
             // no file store to ask: the open below decides
         }
-        try (var ch = java.nio.channels.FileChannel.open(out, java.nio.file.StandardOpenOption.WRITE,
-                java.nio.file.StandardOpenOption.CREATE)) {
-            // opened: writable
-        } catch (java.io.IOException | UnsupportedOperationException | SecurityException e) {
-            err.println(out + ": cannot write the result there (" + e.getClass().getSimpleName() + ": " + e.getMessage() + ")");
-            return false;
-        }
-        if (!existed) {
-            try {
-                Files.deleteIfExists(out);
-            } catch (java.io.IOException e) {
-                // left empty; the run overwrites it
+        try {
+            if (existed) {
+                // opened without truncating it: the file itself must take a write, as the kernel would check
+                try (var ch = java.nio.channels.FileChannel.open(out, java.nio.file.StandardOpenOption.WRITE)) {
+                    // opened: writable
+                }
             }
+            // the result is written to a new file beside the target and renamed over it (CliOutput.writeAtomically):
+            // the directory must take a new file
+            Path target = CliOutput.target(out);
+            Path probe = target.getParent().resolve("." + target.getFileName() + ".probe-" + ProcessHandle.current().pid());
+            Files.deleteIfExists(Files.createFile(probe));
+        } catch (java.io.IOException | UnsupportedOperationException | SecurityException e) {
+            String why = e instanceof java.io.IOException io ? IoWords.reason(io) : "permission denied";
+            err.println(out + ": cannot write the result there: " + why);
+            return false;
         }
         return true;
     }

@@ -23,9 +23,10 @@ import java.util.concurrent.Callable;
 /**
  * {@code simulate SCENARIO [--out RESULT.json]}: runs one scenario, prints the cpu.stat of every cgroup with
  * a quota (as {@code cat} shows it) and each histogram in bpftrace's layout, writes the result JSON if asked.
- * Exit 0, or 2 with one line per problem for a bad scenario.
+ * Exit 0, or 2 with one line per problem for a bad scenario, 3 past {@code --max-events}, 74 if the result or the
+ * output cannot be written.
  */
-@Command(name = "simulate", mixinStandardHelpOptions = true, description = "Run one scenario (JSON or YAML) and print cpu.stat and histograms.")
+@Command(name = "simulate", mixinStandardHelpOptions = true, versionProvider = CliVersion.class, description = "Run one scenario (JSON or YAML) and print cpu.stat and histograms.")
 final class SimulateCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
 
@@ -83,12 +84,7 @@ final class SimulateCommand implements Callable<Integer> {
         o.printf("simulated %.3f s in %d ms wall, %d events%n", r.simulatedNs() / 1e9, r.engine().wallMs(),
                 r.engine().events());
         if (out != null) {
-            try {
-                Files.writeString(out, ResultJson.write(r));
-            } catch (IOException e) {
-                err.println(out + ": cannot write: " + e.getMessage());
-                return 1;
-            }
+            if (!CliOutput.writeAtomically(out, ResultJson.write(r), err)) return Cli.EXIT_IO_ERROR;
         }
         o.flush();
         return 0;

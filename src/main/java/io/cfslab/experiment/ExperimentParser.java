@@ -65,7 +65,7 @@ public final class ExperimentParser {
     public static Experiment parse(JsonNode root) {
         Set<Problem> problems = new LinkedHashSet<>();
         if (!(root instanceof ObjectNode o)) {
-            throw new ExperimentException(List.of(new Problem("", "an experiment must be a JSON object", null)));
+            throw new ExperimentException(List.of(new Problem("", io.cfslab.scenario.JsonNodeWords.notAnObject(root), "EINVAL")));
         }
         for (String k : o.propertyNames()) {
             if (!KEYS.contains(k)) problems.add(new Problem("/" + esc(k), "unknown key \"" + k + "\" (expected one of "
@@ -94,7 +94,7 @@ public final class ExperimentParser {
             problems.add(new Problem("/scenario", "give the scenario: \"scenario\" (a whole scenario) or \"scenario_id\""
                     + " (a stored or ready-made one)", null));
         } else if (sn != null && idNode != null) {
-            problems.add(new Problem("/scenario_id", "give either \"scenario\" or \"scenario_id\", not both", null));
+            problems.add(new Problem("/scenario_id", "give either \"scenario\" or \"scenario_id\", not both", "EINVAL"));
         } else if (scenarioId != null && scenarioId.isBlank()) {
             problems.add(new Problem("/scenario_id", "must not be empty", null));
         }
@@ -122,7 +122,7 @@ public final class ExperimentParser {
         } else if (list.isEmpty()) {
             problems.add(new Problem("/arms", "at least one arm is needed; the first is the base", null));
         } else if (list.size() > Experiment.MAX_ARMS) {
-            problems.add(new Problem("/arms", list.size() + " arms exceed the limit of " + Experiment.MAX_ARMS, null));
+            problems.add(new Problem("/arms", list.size() + " arms exceed the limit of " + Experiment.MAX_ARMS, "ERANGE"));
         } else {
             // arm names by ArmNames.key: look-alikes ("base", "Base", "ｂａｓｅ") are one name
             Map<String, Integer> names = new HashMap<>();
@@ -193,7 +193,7 @@ public final class ExperimentParser {
             if (!(mn instanceof ArrayNode ml)) {
                 problems.add(new Problem("/metrics", "must be an array of result paths, not " + type(mn), null));
             } else if (ml.size() > Experiment.MAX_METRICS) {
-                problems.add(new Problem("/metrics", ml.size() + " metrics exceed the limit of " + Experiment.MAX_METRICS, null));
+                problems.add(new Problem("/metrics", ml.size() + " metrics exceed the limit of " + Experiment.MAX_METRICS, "ERANGE"));
             } else {
                 for (int i = 0; i < ml.size(); i++) {
                     JsonNode m = ml.get(i);
@@ -224,7 +224,7 @@ public final class ExperimentParser {
             return out;
         }
         if (set.size() > Experiment.MAX_OVERRIDES) {
-            problems.add(new Problem(at, set.size() + " overrides exceed the limit of " + Experiment.MAX_OVERRIDES, null));
+            problems.add(new Problem(at, set.size() + " overrides exceed the limit of " + Experiment.MAX_OVERRIDES, "ERANGE"));
             return out;
         }
         for (Map.Entry<String, JsonNode> e : set.properties()) {

@@ -1,6 +1,9 @@
 package io.cfslab.experiment;
 
+import io.cfslab.machine.MachineProfiles;
 import io.cfslab.scenario.CgroupSpec;
+import io.cfslab.scenario.MachineSpec;
+import io.cfslab.sim.Benchmarks;
 import io.cfslab.scenario.Problem;
 import io.cfslab.scenario.Scenario;
 import io.cfslab.scenario.ScenarioException;
@@ -80,10 +83,23 @@ public record ExperimentPlan(String name, String description, String scenarioId,
         List<ArmPlan> arms = new ArrayList<>();
         // the scenario's own faults, to tell them from those the overrides cause
         Set<String> ownFaults = new java.util.HashSet<>();
+        Scenario baseScenario = null;
         try {
-            parser.apply(JSON.writeValueAsString(base));
+            baseScenario = parser.apply(JSON.writeValueAsString(base));
         } catch (ScenarioException ex) {
             for (Problem p : ex.problems()) ownFaults.add(p.path() + "\u0000" + p.reason());
+            // a fault no override touches is every arm's: reported once, without parsing the scenario once per arm
+            // (a large invalid scenario × 10 arms took seconds and a GB of heap to give the same answer)
+            boolean overridden = false;
+            for (Problem p : ex.problems()) {
+                String path = p.path() == null ? "" : p.path();
+                for (String ptr : e.set().keySet()) overridden |= related(path, ptr);
+                for (Experiment.Arm a : e.arms()) for (String ptr : a.set().keySet()) overridden |= related(path, ptr);
+            }
+            if (!overridden) {
+                for (Problem p : ex.problems()) problems.add(locate(p, e, 0, scenarioId, true));
+                throw new ExperimentException(dedupe(problems));
+            }
         }
         for (int i = 0; i < e.arms().size(); i++) {
             Experiment.Arm arm = e.arms().get(i);
@@ -94,7 +110,9 @@ public record ExperimentPlan(String name, String description, String scenarioId,
             problems.addAll(own);
             if (!own.isEmpty()) continue;
             try {
-                Scenario s = parser.apply(JSON.writeValueAsString(doc));
+                // an arm without overrides runs the base as it is: parsed once above
+                Scenario s = baseScenario != null && e.set().isEmpty() && arm.set().isEmpty() ? baseScenario
+                        : parser.apply(JSON.writeValueAsString(doc));
                 arms.add(new ArmPlan(i, arm.name(), arm.set(), doc, s));
             } catch (ScenarioException ex) {
                 for (Problem p : ex.problems()) {
@@ -106,15 +124,33 @@ public record ExperimentPlan(String name, String description, String scenarioId,
         long seed = e.seed() != null ? e.seed() : arms.get(0).scenario().seed();
         long[] seeds = SeedSequence.seeds(seed, e.repeats());
         List<String> limited = limitedGroups(arms);
+        if (e.metrics().isEmpty() && limited.isEmpty()
+                && arms.stream().allMatch(a -> a.scenario().tasks().stream().allMatch(t -> Benchmarks.keys(t.workload()).isEmpty()))) {
+            // the default metrics are the limited groups' cpu.stat and the benchmarks' figures: none, an empty table
+            throw new ExperimentException(List.of(new Problem("/metrics", "nothing to compare: no arm has a group with a"
+                    + " quota (cpu.max) or a benchmark workload (fixed-work, hackbench, netperf-udp-rr), and the experiment"
+                    + " names no metrics (give \"metrics\", e.g. [\"tasks/NAME/usage_usec\"])", null)));
+        }
         for (int m = 0; m < e.metrics().size(); m++) {
             // every arm must have the number: an arm that renames a task or cgroup would only show n/a after its runs
+            String figure = null;
+            int armsWithout = 0;
             for (ArmPlan a : arms) {
                 String bad = metricProblem(e.metrics().get(m), a.scenario());
                 if (bad != null) {
                     problems.add(new Problem("/metrics/" + m, bad + (a.index() == 0 ? "" : " (arm \"" + a.name() + "\")"), null));
+                    figure = null;
                     break;
                 }
+                // a workload's figure or a machine counter: arms that change the workload or the machine (seed 04's
+                // hackbench and netperf arms) show n/a where theirs has none; refused only when no arm has it
+                String none = figureProblem(e.metrics().get(m), a.scenario());
+                if (none != null) {
+                    armsWithout++;
+                    if (figure == null) figure = none + (a.index() == 0 ? "" : " (arm \"" + a.name() + "\")");
+                }
             }
+            if (figure != null && armsWithout == arms.size()) problems.add(new Problem("/metrics/" + m, figure, null));
         }
         if (!problems.isEmpty()) throw new ExperimentException(problems);
         String scenarioName = arms.get(0).scenario().name();
@@ -213,6 +249,43 @@ public record ExperimentPlan(String name, String description, String scenarioId,
             default -> { }
         }
         return ResultShape.problem(metric); // a key no result has: a misspelt one (cpu.stat/usage_usecs, cpu.stats)
+    }
+
+    /**
+     * Whether the scenario's workloads and machine give the figure a {@code benchmarks/ENTRY/KEY} or {@code machine/KEY}
+     * metric names ({@link Benchmarks#keys}, {@link Benchmarks#absentMachineKeys}): a misspelt figure, another
+     * workload's, any of a hog's, power on a machine without a power model would be n/a in every run.
+     */
+    private static String figureProblem(String metric, Scenario s) {
+        List<String> steps = MetricPath.steps(metric);
+        if (steps.size() < 2) return null;
+        switch (steps.get(0)) {
+            case "benchmarks" -> {
+                TaskSpec entry = s.tasks().stream().filter(t -> t.name().equals(steps.get(1))).findFirst().orElse(null);
+                if (entry == null) return null;
+                List<String> keys = Benchmarks.keys(entry.workload());
+                String kind = entry.workload().kind();
+                if (keys.isEmpty()) {
+                    return "task entry " + steps.get(1) + " runs " + kind + ", which has no benchmark figures (metric "
+                            + metric + "; fixed-work, hackbench and netperf-udp-rr have them)";
+                }
+                if (steps.size() == 3 && !keys.contains(steps.get(2))) {
+                    return "no figure " + steps.get(2) + " for task entry " + steps.get(1) + " (metric " + metric + "; "
+                            + kind + "'s are " + String.join(", ", keys) + ")";
+                }
+            }
+            case "machine" -> {
+                MachineSpec m = s.machine();
+                List<String> absent = Benchmarks.absentMachineKeys(MachineProfiles.of(m.profile(), m.cpus(), m.smt(), m.sockets()));
+                if (steps.size() == 2 && absent.contains(steps.get(1))) {
+                    return "machine " + m.profile() + " has no " + steps.get(1) + " (metric " + metric + "; "
+                            + (steps.get(1).equals("llc_migrations") && !absent.contains("power_w")
+                                    ? "it has one last-level cache" : "no power model: only the named profiles have one") + ")";
+                }
+            }
+            default -> { }
+        }
+        return null;
     }
 
     /**

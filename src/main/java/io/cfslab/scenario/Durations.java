@@ -26,7 +26,8 @@ public final class Durations {
     /**
      * @param text e.g. {@code "100ms"}, {@code "2.5s"}
      * @return nanoseconds, &ge; 0
-     * @throws InvalidValueException (errno null) if malformed, unit-less, negative or fractional ns; ERANGE if too large
+     * @throws InvalidValueException (errno null) if malformed, unit-less or fractional ns; ERANGE if negative or too large (out of
+     *         range, as every number below or above its field's range)
      */
     public static long parseNs(String text) {
         if (text == null) throw new InvalidValueException("duration is missing", null);
@@ -44,7 +45,7 @@ public final class Durations {
         Long scale = UNITS.get(unit);
         if (scale == null) throw new InvalidValueException("unknown unit \"" + unit + "\" in duration \"" + text + "\"; use ns, us, ms or s", null);
         BigDecimal ns = new BigDecimal(m.group(2)).multiply(BigDecimal.valueOf(scale));
-        if ("-".equals(m.group(1)) && ns.signum() != 0) throw new InvalidValueException("negative duration \"" + text + "\"", null);
+        if ("-".equals(m.group(1)) && ns.signum() != 0) throw new InvalidValueException("negative duration \"" + text + "\"", Integers.RANGE);
         if (ns.compareTo(LONG_MAX) > 0) {
             throw new InvalidValueException("duration \"" + text + "\" is too large (beyond 2^63-1 ns)", Integers.RANGE);
         }
@@ -68,7 +69,7 @@ public final class Durations {
                 throw new InvalidValueException("duration " + node + " ns is too large (beyond 2^63-1 ns)", Integers.RANGE);
             }
             long v = node.longValue();
-            if (v < 0) throw new InvalidValueException("negative duration " + v + " ns", null);
+            if (v < 0) throw new InvalidValueException("negative duration " + v + " ns", Integers.RANGE);
             return v;
         }
         if (node.isNumber()) throw new InvalidValueException("a bare number is nanoseconds and must be an integer, not " + node, null);

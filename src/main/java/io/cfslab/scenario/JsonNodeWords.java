@@ -100,6 +100,17 @@ public final class JsonNodeWords {
      * @return {@code string "5"}, {@code number 1.5}, {@code boolean true}, {@code an array}, {@code an object},
      *         {@code null}, or {@code nothing} for an absent member
      */
+    /**
+     * A whole document (a scenario, an experiment, a request body) that is not an object, in the same words on every
+     * route: {@code must be a JSON object, not an array}, {@code … not null}, {@code … not number 3} (EINVAL).
+     */
+    public static String notAnObject(JsonNode n) {
+        return "must be a JSON object, not " + describe(n);
+    }
+
+    /**
+     * @return the words for a value given where a value of another type belongs (below)
+     */
     public static String describe(JsonNode n) {
         if (n == null) return "nothing";
         return switch (n.getNodeType()) {

@@ -42,7 +42,8 @@ final class ParseContext {
 
     CheckedObject obj(JsonNode n, String ptr) {
         if (n instanceof ObjectNode on) return new CheckedObject(on, ptr);
-        add(ptr, "must be an object, not " + type(n), null);
+        if (ptr.isEmpty()) add(ptr, JsonNodeWords.notAnObject(n), "EINVAL"); // the document, as the API says it
+        else add(ptr, "must be an object, not " + type(n), null);
         return null;
     }
 

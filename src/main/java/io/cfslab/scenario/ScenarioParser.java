@@ -104,12 +104,12 @@ public final class ScenarioParser {
         }
         long d = c.duration(n, "/duration");
         if (d == 0) {
-            c.add("/duration", "duration must be above 0", null);
+            c.add("/duration", "duration must be above 0", Integers.RANGE);
             return -1;
         }
         if (d > Limits.MAX_DURATION_NS) {
             c.add("/duration", "duration " + Durations.format(d) + " exceeds the limit of "
-                    + Durations.format(Limits.MAX_DURATION_NS), null);
+                    + Durations.format(Limits.MAX_DURATION_NS), Integers.RANGE);
             return -1;
         }
         return d;

@@ -37,7 +37,9 @@ public final class ScenarioText {
             c.add("", "empty scenario", null);
             return null;
         }
-        boolean json = t.charAt(0) == '{';
+        // '[' too: a JSON array (a scenario or experiment file that is not an object, or cut short as "[1,2") is
+        // reported in JSON's words; no YAML flow sequence is a scenario either
+        boolean json = t.charAt(0) == '{' || t.charAt(0) == '[';
         try {
             if (!json && usesYamlAliases(t)) {
                 c.add("", "YAML anchors and aliases are not supported in a scenario; write the values out", null);
@@ -49,8 +51,12 @@ public final class ScenarioText {
             if (!json && resolved == null) return null;
             JsonNode n = (json ? JSON : YAML).readTree(t);
             if (!json && n != null && !n.isMissingNode() && !n.isNull()) n = apply(n, resolved);
-            if (n == null || n.isMissingNode() || n.isNull()) {
+            if (n == null || n.isMissingNode()) {
                 c.add("", "empty scenario", null);
+                return null;
+            }
+            if (n.isNull()) { // "null", "~": a document, but not an object
+                c.add("", JsonNodeWords.notAnObject(n), "EINVAL");
                 return null;
             }
             if (!cleanText(n, "", c)) return null;

@@ -84,33 +84,27 @@ public final class ScenarioWriter {
             to.put("count", t.countPerCgroup());
             ObjectNode wo = to.putObject("workload");
             WorkloadSpec w = t.workload();
+            wo.put("kind", w.kind());
             if (w instanceof WorkloadSpec.Periodic p) {
-                wo.put("kind", "periodic");
                 wo.put("run", Durations.format(p.runNs()));
                 wo.put("sleep", Durations.format(p.sleepNs()));
                 wo.put("kernel", Durations.format(p.kernelNs()));
                 wo.put("loops", p.loops());
             } else if (w instanceof WorkloadSpec.FixedWork f) {
-                wo.put("kind", "fixed-work");
                 wo.put("work", Durations.format(f.workNs()));
             } else if (w instanceof WorkloadSpec.Hackbench h) {
-                wo.put("kind", "hackbench");
                 wo.put("mode", ScenarioParser.jsonName(h.mode()));
                 wo.put("groups", h.groups());
                 wo.put("fds", h.fds());
                 wo.put("loops", h.loops());
                 wo.put("datasize", h.datasize());
             } else if (w instanceof WorkloadSpec.GoSleepLoop g) {
-                wo.put("kind", "go-sleep-loop");
                 wo.put("run", Durations.format(g.runNs()));
                 wo.put("sleep", Durations.format(g.sleepNs()));
                 wo.put("threads", g.threads());
             } else if (w instanceof WorkloadSpec.NetperfUdpRr n) {
-                wo.put("kind", "netperf-udp-rr");
                 wo.put("request_size", n.requestSize());
                 wo.put("response_size", n.responseSize());
-            } else {
-                wo.put("kind", "hog");
             }
             if (t.cpusAllowed() != null) to.put("cpus_allowed", CpuLists.format(t.cpusAllowed()));
             to.put("policy", ScenarioParser.jsonName(t.policy()));

@@ -112,7 +112,7 @@ final class TasksSection {
             }
         }
         if (total > Limits.MAX_TASKS) {
-            c.add("/tasks", total + " task instances; exceeds the limit of " + Limits.MAX_TASKS, null);
+            c.add("/tasks", total + " task instances; exceeds the limit of " + Limits.MAX_TASKS, Integers.RANGE);
         }
         return out;
     }

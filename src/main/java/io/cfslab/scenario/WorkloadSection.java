@@ -92,12 +92,12 @@ final class WorkloadSection {
         boolean ok = c.problemCount() == before;
         if (ok && 2 * groups * fds > Limits.MAX_TASKS) {
             c.add(o.at("groups"), "one hackbench instance of " + groups + " groups × " + fds + " fds × 2 = "
-                    + 2 * groups * fds + " tasks exceeds the limit of " + Limits.MAX_TASKS + " tasks", null);
+                    + 2 * groups * fds + " tasks exceeds the limit of " + Limits.MAX_TASKS + " tasks", Integers.RANGE);
             ok = false;
         }
         if (ok && fds * loops > MAX_RECEIVER_MESSAGES) {
             c.add(o.at("loops"), "fds × loops = " + fds + " × " + loops + " messages per receiver exceeds "
-                    + MAX_RECEIVER_MESSAGES + " (hackbench counts them in an unsigned int)", null);
+                    + MAX_RECEIVER_MESSAGES + " (hackbench counts them in an unsigned int)", Integers.RANGE);
             ok = false;
         }
         return ok ? new WorkloadSpec.Hackbench(mode, (int) groups, (int) fds, loops, (int) datasize) : null;

@@ -2,6 +2,16 @@ package io.cfslab.scenario;
 
 /** {@code tasks[].workload}: what a task does. Times in nanoseconds of CPU work or sleep. */
 public sealed interface WorkloadSpec {
+    /** The scenario's {@code "kind"} of this workload ({@code hog}, {@code fixed-work}, …). */
+    default String kind() {
+        if (this instanceof Periodic) return "periodic";
+        if (this instanceof FixedWork) return "fixed-work";
+        if (this instanceof Hackbench) return "hackbench";
+        if (this instanceof GoSleepLoop) return "go-sleep-loop";
+        if (this instanceof NetperfUdpRr) return "netperf-udp-rr";
+        return "hog";
+    }
+
 
     /** Tasks one instance of this workload runs ({@code count} instances go in each cgroup). */
     default int tasksPerInstance() { return 1; }

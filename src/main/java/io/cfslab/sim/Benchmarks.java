@@ -15,8 +15,34 @@ import java.util.Map;
  * The result's {@code benchmarks}: each task entry's own figures, as the benchmark program would print them
  * (contract v1.1). Entries whose workload has no figure (hog, periodic) have none.
  */
-final class Benchmarks {
+public final class Benchmarks {
     private Benchmarks() {}
+
+    private static final List<String> FIXED_WORK = List.of("completion_s", "finished", "tasks");
+    private static final List<String> HACKBENCH = List.of("time_s", "completion_s", "messages", "finished", "instances");
+    private static final List<String> NETPERF = List.of("transactions_per_s", "total_transactions_per_s", "transactions");
+
+    /**
+     * Every figure a task entry of workload {@code w} can have (some only when every task finished), in the order the
+     * result writes them; empty for a workload without figures (hog, periodic, go-sleep-loop). An experiment's
+     * {@code benchmarks/ENTRY/KEY} metric is checked against it.
+     */
+    public static List<String> keys(WorkloadSpec w) {
+        if (w instanceof WorkloadSpec.FixedWork) return FIXED_WORK;
+        if (w instanceof WorkloadSpec.Hackbench) return HACKBENCH;
+        if (w instanceof WorkloadSpec.NetperfUdpRr) return NETPERF;
+        return List.of();
+    }
+
+    /**
+     * The {@code machine} keys a run on {@code m} leaves out: {@code power_w} and {@code energy_j} without a power
+     * model ({@code generic}), {@code llc_migrations} then and on a machine of one LLC (as {@code machineStats} of
+     * the simulation writes them).
+     */
+    public static List<String> absentMachineKeys(io.cfslab.machine.MachineProfile m) {
+        if (m.power() == null) return List.of("power_w", "energy_j", "llc_migrations");
+        return m.topology().llcs() > 1 ? List.of() : List.of("llc_migrations");
+    }
 
     /**
      * The figures of one task entry, or null if its workload has none.
@@ -42,9 +68,9 @@ final class Benchmarks {
             if (e >= 0) { finished++; last = Math.max(last, e); }
         }
         Map<String, Double> b = new LinkedHashMap<>();
-        if (finished == ids.length) b.put("completion_s", last / 1e9);
-        b.put("finished", (double) finished);
-        b.put("tasks", (double) ids.length);
+        if (finished == ids.length) b.put(FIXED_WORK.get(0), last / 1e9);
+        b.put(FIXED_WORK.get(1), (double) finished);
+        b.put(FIXED_WORK.get(2), (double) ids.length);
         return b;
     }
 
@@ -68,12 +94,12 @@ final class Benchmarks {
         }
         Map<String, Double> b = new LinkedHashMap<>();
         if (finished == instances.size()) {
-            b.put("time_s", timeSum / finished);
-            b.put("completion_s", last / 1e9);
+            b.put(HACKBENCH.get(0), timeSum / finished);
+            b.put(HACKBENCH.get(1), last / 1e9);
         }
-        b.put("messages", (double) messages);
-        b.put("finished", (double) finished);
-        b.put("instances", (double) instances.size());
+        b.put(HACKBENCH.get(2), (double) messages);
+        b.put(HACKBENCH.get(3), (double) finished);
+        b.put(HACKBENCH.get(4), (double) instances.size());
         return b;
     }
 
@@ -91,9 +117,9 @@ final class Benchmarks {
             if (span > 0) rateSum += n.transactions() / (span / 1e9);
         }
         Map<String, Double> b = new LinkedHashMap<>();
-        b.put("transactions_per_s", rateSum / instances.size());
-        b.put("total_transactions_per_s", rateSum);
-        b.put("transactions", (double) transactions);
+        b.put(NETPERF.get(0), rateSum / instances.size());
+        b.put(NETPERF.get(1), rateSum);
+        b.put(NETPERF.get(2), (double) transactions);
         return b;
     }
 }

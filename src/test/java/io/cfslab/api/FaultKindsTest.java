@@ -336,7 +336,7 @@ class FaultKindsTest {
                  "timeline": [{"at": "0s", "taskset": "t", "cpus": "0"}]}""");
         String run = ApiTestSupport.submitRun(web, Map.of("scenarioId", scenario));
         var res = web.post().uri("/api/experiments").contentType(MediaType.APPLICATION_JSON)
-                .bodyValue("{\"name\": \"e\", \"scenario_id\": \"" + scenario + "\", \"repeats\": 1, \"arms\": [{\"name\": \"base\"}]}")
+                .bodyValue("{\"name\": \"e\", \"scenario_id\": \"" + scenario + "\", \"repeats\": 1, \"metrics\": [\"simulated_ns\"], \"arms\": [{\"name\": \"base\"}]}")
                 .exchange().expectStatus().isAccepted().expectBody().returnResult();
         String loc = res.getResponseHeaders().getLocation().toString();
         return Map.of("scenarios", scenario, "runs", run, "experiments", loc.substring(loc.lastIndexOf('/') + 1));

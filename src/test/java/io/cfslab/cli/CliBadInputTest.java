@@ -200,8 +200,8 @@ class CliBadInputTest {
 
     @org.junit.jupiter.api.Test
     void aMistypedCommandIsAnErrorNotAServer() {
-        assertThat(Cli.isCommand("simulat")).isTrue();
-        assertThat(Cli.isCommand("--server.port=9090")).isFalse();
+        assertThat(Cli.startsService(new String[] {"simulat"})).isFalse();
+        assertThat(Cli.startsService(new String[] {"--server.port=9090"})).isTrue();
         assertThat(Cli.run(new String[] {"simulat", "x.json"})).isEqualTo(2);
     }
 }

@@ -33,14 +33,19 @@ class ExperimentCommandTest {
     record Out(int status, String out, String err) { }
 
     static Out run(String... args) {
+        return runInto(new ByteArrayOutputStream(), args);
+    }
+
+    /** The command's status, standard output (if {@code out} keeps it) and standard error. */
+    static Out runInto(java.io.OutputStream out, String... args) {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
         PrintStream oldErr = System.err, oldOut = System.out;
         try {
             System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
             System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
             int status = Cli.run(args);
-            return new Out(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+            String printed = out instanceof ByteArrayOutputStream b ? b.toString(StandardCharsets.UTF_8) : "";
+            return new Out(status, printed, err.toString(StandardCharsets.UTF_8));
         } finally {
             System.setErr(oldErr);
             System.setOut(oldOut);
@@ -101,7 +106,7 @@ class ExperimentCommandTest {
                 arguments("\"repeats\": 3", "\"repeats\": 0",
                         "/repeats: repeats 0 is outside 1..100: every arm needs at least one run (ERANGE)"),
                 arguments("\"repeats\": 3", "\"repeats\": 3, \"scenario_id\": \"nope\"",
-                        "/scenario_id: give either \"scenario\" or \"scenario_id\", not both"));
+                        "/scenario_id: give either \"scenario\" or \"scenario_id\", not both (EINVAL)"));
     }
 
     @ParameterizedTest(name = "{1}")
@@ -122,7 +127,17 @@ class ExperimentCommandTest {
         Files.writeString(file, GOOD);
         Out zero = run("experiment", file.toString(), "--repeats", "0");
         assertThat(zero.status()).isEqualTo(2);
-        assertThat(zero.err().strip()).isEqualTo(file + ": /repeats: repeats 0 is outside 1..100: every arm needs at least one run (ERANGE)");
+        assertThat(zero.err().strip()).isEqualTo("--repeats 0: repeats 0 is outside 1..100: every arm needs at least one run (ERANGE)");
+        // every fault of an option names the option, not the file (the file's own repeats are fine): breaker 3, item 7
+        Files.writeString(file, GOOD.replace("\"repeats\": 3", "\"repeats\": 1").replace("\"arms\": [",
+                "\"arms\": [ { \"name\": \"third\" },"));
+        for (String bad : new String[] {"0", "-1", "101", "100", "1000000000"}) {
+            Out o = run("experiment", file.toString(), "--repeats", bad);
+            assertThat(o.status()).as(bad).isEqualTo(2);
+            assertThat(o.err().strip()).as(bad).startsWith("--repeats " + bad + ": ").doesNotContain(file.toString())
+                    .endsWith("(ERANGE)");
+        }
+        Files.writeString(file, GOOD);
         assertThat(run("experiment", file.toString(), "--format", "xml").status()).isEqualTo(2);
         for (String bad : new String[] {"0", "-1"}) {
             Out budget = run("experiment", file.toString(), "--max-events", bad);

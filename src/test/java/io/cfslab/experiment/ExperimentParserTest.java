@@ -158,7 +158,7 @@ class ExperimentParserTest {
                 "/arms/1/name: arm name \"b\" is used twice (first at /arms/0) (EINVAL)");
         assertThat(lines(experiment("[]", ""))).containsExactly("/arms: at least one arm is needed; the first is the base");
         assertThat(lines(experiment("[{\"name\": \"b\"}]", ", \"scenario_id\": \"x\""))).containsExactly(
-                "/scenario_id: give either \"scenario\" or \"scenario_id\", not both");
+                "/scenario_id: give either \"scenario\" or \"scenario_id\", not both (EINVAL)");
         assertThat(lines("{\"arms\": [{\"name\": \"b\"}], \"repeats\": 2}")).containsExactly(
                 "/scenario: give the scenario: \"scenario\" (a whole scenario) or \"scenario_id\" (a stored or ready-made one)");
         assertThat(lines(experiment("[{\"name\": \"b\"}]", ", \"metrics\": [\"cgroups//a\", 3]"))).containsExactly(
@@ -166,7 +166,7 @@ class ExperimentParserTest {
                 "/metrics/1: must be a result path such as \"cgroups/~1a/cpu.stat/throttled_usec\", not number 3");
         assertThat(lines(experiment("[{\"name\": \"b\"}]", "").replace("\"repeats\": 3", "\"repeats\": 101")).get(0))
                 .startsWith("/repeats: repeats 101 is outside 1..100");
-        assertThat(lines("[1]")).containsExactly("an experiment must be a JSON object");
+        assertThat(lines("[1]")).containsExactly("must be a JSON object, not an array (EINVAL)");
         assertThat(lines("{\"name\": ")).hasSize(1).allMatch(l -> l.startsWith("malformed JSON"));
     }
 

@@ -105,7 +105,7 @@ class BadScenarioTest {
                 bad(timeline("{'at': '1s'}"), "/timeline/0", "no action", null),
                 bad(timeline("{'at': '1s', 'move': 't', 'to': '/b', 'chrt': 't'}"), "/timeline/0", "more than one action", null),
                 // durations
-                bad(duration("'-5s'"), "/duration", "negative duration", null),
+                bad(duration("'-5s'"), "/duration", "negative duration", "ERANGE"),
                 bad(duration("'5'"), "/duration", "has no unit", null),
                 bad(duration("'5 parsecs'"), "/duration", "is not a duration", null),
                 bad(duration("'NaN'"), "/duration", "is not a duration", null),
@@ -113,7 +113,7 @@ class BadScenarioTest {
                 bad(duration("2.5"), "/duration", "must be an integer", null),
                 bad(duration("'0.5ns'"), "/duration", "not a whole number of nanoseconds", null),
                 bad(duration("'2h'"), "/duration", "unknown unit \"h\"", null),
-                bad(duration("'3601s'"), "/duration", "exceeds the limit of 3600s", null),
+                bad(duration("'3601s'"), "/duration", "exceeds the limit of 3600s", "ERANGE"),
                 bad("{'name': 'x'}".replace('\'', '"'), "/duration", "duration is required", null),
                 // limits
                 bad(with("'generate': [{'levels': [1000, 1000, 1000]}]"), "/generate/0/levels", "exceeds the limit of 20000", null),
@@ -145,7 +145,7 @@ class BadScenarioTest {
                 bad("{\"duration\": \"5s\", \"duration\": \"6s\"}", "", "key \"duration\" given twice in one object", null),
                 bad("duration: [5s\n", "", "malformed YAML", null),
                 bad("   ", "", "empty scenario", null),
-                bad("[1, 2]", "", "must be an object", null));
+                bad("[1, 2]", "", "must be a JSON object, not an array", "EINVAL"));
     }
 
     @ParameterizedTest(name = "{1}: {2}")

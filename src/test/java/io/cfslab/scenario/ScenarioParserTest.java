@@ -272,7 +272,7 @@ class ScenarioParserTest {
                 {"duration": "1s", "generate": [{"levels": [100, 100]}],
                  "tasks": [{"name": "t", "cgroup": "leaves:/", "count": 100}]}
                 """));
-        assertEquals(List.of(new Problem("/tasks", "1000000 task instances; exceeds the limit of 200000", null)), e.problems());
+        assertEquals(List.of(new Problem("/tasks", "1000000 task instances; exceeds the limit of 200000", "ERANGE")), e.problems());
     }
 
     @Test

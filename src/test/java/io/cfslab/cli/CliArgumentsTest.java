@@ -1,0 +1,112 @@
+package io.cfslab.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Breaker 3, items 1 and 6: which arguments start the service and which are the command line's. Every documented way
+ * to start the service (no argument, Spring properties, as README.md, docs/, the Dockerfile and the benchmarks pass
+ * them) still starts it; every other first argument (an unknown option, a typo, a property followed by a command) is
+ * a usage error naming it, exit 2, instead of a server on port 8080 writing ./data. Help and version print and exit 0.
+ */
+class CliArgumentsTest {
+
+    /** The service's documented starts, and those of the tests and tools that start the jar. */
+    static final List<List<String>> SERVICE = List.of(
+            List.of(), // java -jar, ./mvnw spring-boot:run, the Dockerfile's ENTRYPOINT and docker-compose (no command)
+            List.of("--server.port=8081"), // README.md, also as -Dspring-boot.run.arguments=--server.port=8081
+            List.of("--server.port=9090", "--spring.datasource.url=jdbc:h2:file:/tmp/d/db;WRITE_DELAY=0",
+                    "--cfslab.runs.execute=false", "--logging.level.root=WARN"), // RequestSizeBench
+            List.of("--spring.datasource.url=jdbc:h2:mem:b3;DB_CLOSE_DELAY=-1", "--cfslab.warmup.rounds=0"), // the breakers
+            List.of("--spring.profiles.active=postgres", "--debug"), // Spring Boot's own switch
+            List.of("--server.port="), // an empty value is still a property (Spring then fails on it, not we)
+            List.of("--cfslab.list[0]=x"));
+
+    /** First arguments that are not a command, each a sample of a kind: each must fail, naming itself. */
+    static final List<List<String>> NOT_COMMANDS = List.of(
+            List.of("--hlep"), List.of("--bogus"), List.of("--quiet", "experiment", "x.json"), List.of("--verison"),
+            List.of("bogus"), List.of("simulat", "x.json"), List.of("-x"), List.of("-"), List.of("--"),
+            List.of("--=x"), List.of("--server.port"), List.of("--8080=x"), List.of(""),
+            List.of("--server.port=8081", "simulate", "x.json"), List.of("--debug", "--hlep"));
+
+    @Test
+    void theDocumentedStartsOfTheServiceStartIt() throws Exception {
+        for (List<String> args : SERVICE) {
+            assertThat(Cli.startsService(args.toArray(String[]::new))).as(String.join(" ", args)).isTrue();
+        }
+        // every `java … -jar …cfslab.jar ARGS` of the docs: a command, or arguments that start the service
+        Pattern jar = Pattern.compile("-jar \\S*cfslab\\.jar((?: +[^\\s`&|;>)]+)*)");
+        Pattern mvn = Pattern.compile("spring-boot\\.run\\.arguments=([^\\s`)]+)");
+        List<Path> docs = new ArrayList<>(List.of(Path.of("README.md"), Path.of("Dockerfile"), Path.of("docker-compose.yml")));
+        try (var s = Files.list(Path.of("docs"))) {
+            s.filter(p -> p.toString().endsWith(".md")).forEach(docs::add);
+        }
+        var commands = new picocli.CommandLine(new Cli()).getSubcommands().keySet();
+        int services = 0, commandLines = 0;
+        for (Path doc : docs) {
+            String text = Files.readString(doc);
+            for (Matcher m = jar.matcher(text); m.find(); ) {
+                String[] args = m.group(1).isBlank() ? new String[0] : m.group(1).strip().split(" +");
+                if (args.length > 0 && commands.contains(args[0])) {
+                    commandLines++;
+                } else {
+                    assertThat(Cli.startsService(args)).as(doc + ": " + m.group()).isTrue();
+                    services++;
+                }
+            }
+            for (Matcher m = mvn.matcher(text); m.find(); services++) {
+                assertThat(Cli.startsService(m.group(1).split(","))).as(doc + ": " + m.group()).isTrue();
+            }
+        }
+        assertThat(services).as("documented starts of the service").isGreaterThanOrEqualTo(3);
+        assertThat(commandLines).as("documented command lines").isGreaterThan(10);
+    }
+
+    @Test
+    void anythingElseIsAUsageErrorNamingTheArgument() {
+        for (List<String> args : NOT_COMMANDS) {
+            String[] a = args.toArray(String[]::new);
+            assertThat(Cli.startsService(a)).as(String.join(" ", args)).isFalse();
+            ExperimentCommandTest.Out run = ExperimentCommandTest.run(a);
+            String said = run.err().strip();
+            String named = args.stream().filter(x -> !Cli.startsService(new String[] {x})).findFirst().orElseThrow();
+            assertThat(run.status()).as(args + ": " + said).isEqualTo(2);
+            assertThat(said.lines()).as(said).hasSize(1);
+            assertThat(said).as(String.join(" ", args)).startsWith("cfslab: unknown").contains("'" + named + "'")
+                    .contains("--help").contains("starts the service");
+            assertThat(run.out()).isEmpty();
+        }
+        ExperimentCommandTest.Out none = ExperimentCommandTest.run();
+        assertThat(none.status()).isEqualTo(2);
+        assertThat(none.err()).startsWith("cfslab: no command");
+    }
+
+    @Test
+    void helpAndVersionPrintAndExitZero() {
+        String version = CliVersion.line();
+        assertThat(version).startsWith("cfslab ").contains("Java " + Runtime.version());
+        for (String cmd : new picocli.CommandLine(new Cli()).getSubcommands().keySet()) {
+            for (String flag : List.of("-V", "--version")) {
+                for (String[] args : List.of(new String[] {flag}, new String[] {cmd, flag})) {
+                    assertThat(Cli.startsService(args)).isFalse();
+                    ExperimentCommandTest.Out run = ExperimentCommandTest.run(args);
+                    assertThat(run.status()).as(Arrays.toString(args)).isZero();
+                    assertThat(run.out().strip()).as(Arrays.toString(args)).isEqualTo(version);
+                }
+            }
+            for (String[] args : List.of(new String[] {"--help"}, new String[] {"-h"}, new String[] {cmd, "--help"})) {
+                ExperimentCommandTest.Out run = ExperimentCommandTest.run(args);
+                assertThat(run.status()).as(Arrays.toString(args)).isZero();
+                assertThat(run.out()).as(Arrays.toString(args)).startsWith("Usage: cfslab");
+            }
+        }
+    }
+}
