@@ -62,6 +62,11 @@ export function verdictClass(metric: string, verdict: string): string {
 }
 
 /** A description split at its first blank line: [summary, details] (details '' when there is none). */
+/** An arm's row label: the base arm marked "(base)" unless its name already says base ("base (cfs_rq)"). */
+export function armLabel(name: string, isBase: boolean): string {
+  return isBase && !/\bbase\b/i.test(name) ? `${name} (base)` : name;
+}
+
 export function splitDescription(d: string): [string, string] {
   const t = d.trim();
   const i = t.indexOf('\n\n');
@@ -129,7 +134,7 @@ export function initExperimentPage(body: HTMLElement): void {
         el('a', { href: `/runs/${r.id}`, class: `run-dot ${r.status}`, title: `run ${r.repeat + 1}: ${outcome(r.status, r.error)} (its seed on its page)` }, String(r.repeat + 1))));
       const set = Object.entries(a.set).map(([k, v]) => `${readablePath(k)} = ${JSON.stringify(v)}`).join(', ') || '(the scenario as it is)';
       return el('tr', { 'data-arm': a.name },
-        el('td', {}, a.name + (i === 0 ? ' (base)' : '')), el('td', { class: 'mono' }, set),
+        el('td', {}, armLabel(a.name, i === 0)), el('td', { class: 'mono' }, set),
         el('td', {}, el('span', { class: `badge ${a.status}` }, a.status)),
         el('td', { class: 'progress-col' }, bar, ` ${a.done}/${a.total}`), el('td', {}, runs));
     }));
