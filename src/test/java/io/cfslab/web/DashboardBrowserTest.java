@@ -755,6 +755,33 @@ class DashboardBrowserTest {
         assertThat(driver.findElements(By.cssSelector("#cpustat-final tbody tr"))).as("cpu.stat rows").isNotEmpty();
         assertThat(driver.findElement(By.id("live-panel")).isDisplayed()).isFalse();
         assertThat(driver.findElement(By.tagName("main")).getText().split("partial result", -1)).as("said once").hasSize(2);
+        // every time axis ends where the cancel stopped it (the CPUs timeline ran to the full duration, blank past the
+        // stop), and the final table says where its values are from, not "at the end"
+        String id = driver.getCurrentUrl().replaceAll(".*/runs/", "").replaceAll("[?#].*", "");
+        long stoppedNs;
+        try {
+            stoppedNs = JSON.readTree(get("/api/runs/" + id + "/result")).path("partial").path("stopped_at_ns").asLong();
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+        assertThat(stoppedNs).as("the result's stop").isPositive();
+        assertThat(text("#final-heading")).startsWith("cpu.stat at ").endsWith(" (cancelled)").doesNotContain("the end");
+        for (String chart : List.of("chart-usage", "chart-nr-throttled", "chart-throttled-usec", "chart-tasks")) {
+            String ranges = attr("#" + chart, "data-ranges");
+            if (ranges == null || ranges.isEmpty() || "null".equals(ranges)) continue;
+            double xMaxS;
+            try {
+                xMaxS = JSON.readTree(ranges).path("x").path(1).asDouble();
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+            assertThat(xMaxS * 1e9).as(chart + "'s time axis ends at the stop").isLessThanOrEqualTo(stoppedNs * 1.01 + 1e9);
+        }
+        String spanNs = attr("#cpu-timeline", "data-span-ns");
+        if (spanNs != null && !spanNs.isEmpty()) {
+            long interval = Long.parseLong(attr("#cpu-timeline", "data-interval-ns"));
+            assertThat(Long.parseLong(spanNs)).as("the CPUs timeline ends at the stop").isLessThanOrEqualTo(stoppedNs + interval);
+        }
     }
 
     /** A run page without a result: none of its panels shows, none says the run's outcome again (it is said once, above). */
