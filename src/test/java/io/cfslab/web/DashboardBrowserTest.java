@@ -537,6 +537,30 @@ class DashboardBrowserTest {
         assertThat(gone.statusCode()).isEqualTo(404);
     }
 
+    /**
+     * An arm lists what follows from its settings beside what it sets: setting only /kernel/throttle to task moves the
+     * model's throttled_lb default (pair for cfs_rq, dst for the task models) too, shown as following from the arm's
+     * settings (the runs' effective settings, as the compare page's "Settings that differ" has them); the base arm,
+     * named base, is not marked "(base)" twice.
+     */
+    @Test
+    void anArmShowsTheSettingsThatFollowFromItsOwn() throws Exception {
+        HttpResponse<String> res = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url("/api/experiments")))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("""
+                        {"name": "derived", "scenario_id": "e1-one-hog-10pct", "repeats": 1,
+                         "arms": [{"name": "base (cfs_rq)", "set": {"/kernel/throttle": "cfs_rq"}},
+                                  {"name": "head", "set": {"/kernel/throttle": "task"}}]}""")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(res.statusCode()).as(res.body()).isIn(200, 201, 202);
+        String id = JSON.readTree(res.body()).path("id").asString();
+        driver.get(url("/experiments/" + id));
+        waitFor(Duration.ofSeconds(60), "the derived settings shown", () -> !driver.findElements(By.cssSelector("#arms tr[data-arm='head'] .derived")).isEmpty());
+        assertThat(attr("#arms tr[data-arm='head'] .derived", "data-derived").split(" ")).contains("kernel.throttled_lb")
+                .doesNotContain("kernel.throttle", "seed");
+        assertThat(text("#arms tr[data-arm='head'] .derived")).startsWith("and, following from these: ").contains("kernel.throttled_lb pair → dst");
+        assertThat(text("#arms tr[data-arm='base (cfs_rq)'] td")).isEqualTo("base (cfs_rq)");
+    }
+
     @Test
     void aReadyMadeExperimentStartsFromTheHomePageAndAFinishedRunIsDeleted() throws Exception {
         String run = startRun("{\"scenarioId\": \"e1-one-hog-10pct\"}");
