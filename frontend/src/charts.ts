@@ -101,6 +101,43 @@ export function fitTicks(min: number): uPlot.Axis.Size {
   };
 }
 
+/**
+ * `title` shortened until `fits` says it fits: the name cut with "…" before its "(unit)", which always stays
+ * ("pulls_into_thr… (count)"), so that a label longer than its axis is never clipped at the canvas edge (uPlot draws
+ * it centred and cuts both ends: "pulls_into_throttled (count" lost its parenthesis). The full title stays in the
+ * chart's data-axes and its hover.
+ */
+export function shortenToFit(title: string, fits: (s: string) => boolean): string {
+  if (fits(title)) return title;
+  const m = /^(.*?)( \([^()]*\))$/.exec(title);
+  const [name, unit] = m ? [m[1], m[2]] : [title, ''];
+  for (let n = name.length - 1; n > 0; n--) {
+    const s = `${name.slice(0, n)}…${unit}`;
+    if (fits(s)) return s;
+  }
+  return unit.trim() || title.slice(0, 1) + '…';
+}
+
+/**
+ * An axis label that fits its axis (the plot's width for x, its height for y, measured in canvas pixels at the
+ * label's font); the labels drawn are kept in the chart's data-drawn-axes for layout-faults.js.
+ */
+export function fittedLabel(el: HTMLElement, title: string): uPlot.Axis.Label {
+  return (u, axisIdx) => {
+    const axis = u.axes[axisIdx] as uPlot.Axis & { labelFont?: unknown };
+    const vertical = axis.side === 1 || axis.side === 3 || (axis.side == null && axisIdx > 0);
+    const room = (vertical ? u.bbox.height : u.bbox.width) - 4 * (window.devicePixelRatio || 1);
+    u.ctx.save();
+    u.ctx.font = (axis.labelFont as string[] | undefined)?.[0] ?? 'bold 12px system-ui';
+    const label = room > 0 ? shortenToFit(title, (s) => u.ctx.measureText(s).width <= room) : title;
+    u.ctx.restore();
+    const drawn = JSON.parse(el.dataset.drawnAxes ?? '[]') as string[];
+    drawn[axisIdx] = label;
+    el.dataset.drawnAxes = JSON.stringify(drawn);
+    return label;
+  };
+}
+
 /** The legend's filter: a text field above a chart that shows only the lines whose name contains its text. */
 class SeriesFilter {
   readonly input: HTMLInputElement;
@@ -290,7 +327,7 @@ export class HistogramChart extends ReusablePlot {
         scales: { x: { time: false, range: [-0.5, Math.max(0.5, labels.length - 0.5)] }, y: { range: (_u, _min, max) => [0, Math.max(1, max * 1.05)] } },
         axes: [
           {
-            label: this.xTitle,
+            label: fittedLabel(this.el, this.xTitle),
             // only every step-th bucket is labelled when the labels would overlap (a narrow panel, many buckets)
             values: (u, splits) => {
               const step = labelStep(maxChars, labels.length, u.bbox.width / (window.devicePixelRatio || 1));
@@ -298,7 +335,7 @@ export class HistogramChart extends ReusablePlot {
             },
             splits: () => xs, gap: 4, size: 40,
           },
-          { label: yTitle, size: fitTicks(60), incrs: share ? undefined : COUNT_INCRS, values: (_u, splits) => drawnTicks(this.el, share ? tickLabels(splits).map((t) => (t === '0' ? t : `${t} %`)) : tickLabels(splits)) },
+          { label: fittedLabel(this.el, yTitle), size: fitTicks(60), incrs: share ? undefined : COUNT_INCRS, values: (_u, splits) => drawnTicks(this.el, share ? tickLabels(splits).map((t) => (t === '0' ? t : `${t} %`)) : tickLabels(splits)) },
         ],
         series,
         legend: { show: true, live: true },
@@ -352,7 +389,10 @@ export function groupedBars(i: number, n: number, slot = 0.8): uPlot.Series.Path
  */
 export class StripChart extends ReusablePlot {
   constructor(el: HTMLElement, private readonly height = 220, private readonly yTitle = '',
-              private readonly colors: ColorRegistry = armColors, private readonly unit: Unit = 'count') {
+              private readonly colors: ColorRegistry = armColors, private readonly unit: Unit = 'count',
+              /** the legend's text of a value (a run's, or `mean` for an arm's mean): the page's table format, so one
+               *  quantity reads one way on the page; the unit's own format when none is given */
+              private readonly valueText?: (v: number, mean: boolean) => string) {
     super(el);
   }
 
@@ -378,7 +418,7 @@ export class StripChart extends ReusablePlot {
         },
         axes: [
           { label: 'arm', values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? arms[v] ?? '' : '')), splits: () => arms.map((_, i) => i), size: 36 },
-          { label: this.yTitle, size: fitTicks(70), values: (_u, splits) => drawnTicks(this.el, fmt.ticks(splits)) },
+          { label: fittedLabel(this.el, this.yTitle), size: fitTicks(70), values: (_u, splits) => drawnTicks(this.el, fmt.ticks(splits)) },
         ],
         series: [
           // not hovered: each arm's mean (the diamond)
@@ -389,7 +429,10 @@ export class StripChart extends ReusablePlot {
             width: 0,
             paths: () => null,
             points: { show: true, size: 7, width: 1, fill: color(i) + 'cc' },
-            value: (_u: uPlot, v: number | null, _s: number, idx: number | null) => fmt.value(idx == null ? boxes[i]?.mean ?? null : v),
+            value: (_u: uPlot, v: number | null, _s: number, idx: number | null) => {
+              const x = idx == null ? boxes[i]?.mean ?? null : v;
+              return x == null ? '' : this.valueText ? this.valueText(x, idx == null) : fmt.value(x);
+            },
           })),
         ],
         // the run under the cursor: its arm's value in the legend below (runs sit at their own x, so one shows)
@@ -559,8 +602,8 @@ export class LineChart extends ReusablePlot {
           ? { x: { time: false, range: this.fixed.x }, y: { range: this.fixed.y } }
           : { x: { time: false, range: (_u, _min, max) => timeRange(max) }, y: { range: (_u, min, max) => zeroBasedRange(min, max) } },
         axes: [
-          { label: 'simulated time', size: 40, values: (_u, splits) => durationTicks(splits.map((v) => v * 1e9)) },
-          { label: this.yTitle, size: fitTicks(70), incrs: this.unit === 'count' ? COUNT_INCRS : undefined, values: (_u, splits) => drawnTicks(this.el, fmt.ticks(splits)) },
+          { label: fittedLabel(this.el, 'simulated time'), size: 40, values: (_u, splits) => durationTicks(splits.map((v) => v * 1e9)) },
+          { label: fittedLabel(this.el, this.yTitle), size: fitTicks(70), incrs: this.unit === 'count' ? COUNT_INCRS : undefined, values: (_u, splits) => drawnTicks(this.el, fmt.ticks(splits)) },
         ],
         series: [
           // not hovered: the latest sample ("at" the last time, each line's last value)

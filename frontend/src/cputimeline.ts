@@ -83,7 +83,7 @@ export class CpuTimelineView {
     this.canvas.style.width = `${width}px`;
     this.canvas.style.height = `${height}px`;
     const ctx = this.canvas.getContext('2d');
-    Object.assign(this.host.dataset, { source, cpus: String(ncpu), columns: String(columns), intervalNs: String(tl.intervalNs) });
+    Object.assign(this.host.dataset, { source, cpus: String(ncpu), columns: String(columns), intervalNs: String(tl.intervalNs), spanNs: String(total * tl.intervalNs) });
     if (!ctx) return;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, width, height);

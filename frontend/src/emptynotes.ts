@@ -46,6 +46,19 @@ export interface PartialMark {
 }
 
 /**
+ * Where a result's time axes end: its duration, or where a cancel stopped it (a partial result holds nothing after
+ * that, so an axis to the full duration is blank past the stop). Every time axis of the run page uses it.
+ */
+export function resultEndNs(durationNs: number, partial: PartialMark | null | undefined): number {
+  return partial ? partial.stopped_at_ns : durationNs;
+}
+
+/** The final cpu.stat table's heading: "at the end", or where a cancel stopped the run ("at 120 s (cancelled)"). */
+export function finalStatHeading(partial: PartialMark | null | undefined): string {
+  return partial ? `cpu.stat at ${fmtSeconds(partial.stopped_at_ns)} (cancelled)` : 'cpu.stat at the end';
+}
+
+/**
  * The one statement at the top of the page of a run cancelled while it ran, which keeps what it recorded: where it
  * stopped, that the result is partial and what the panels cover. `partial` is the shown result's (the first
  * repeat's); without it the cancel came in a later repeat, and the first repeat shown is whole.

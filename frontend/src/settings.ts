@@ -44,3 +44,40 @@ export function summarize(s: Settings | null | undefined): SettingsSummary {
     machine: s ? machineLabel(s.machine) : UNKNOWN,
   };
 }
+
+/** Every setting flattened as the compare page's rows name them (`kernel.throttle`, `machine.cpus`), seed left out. */
+export function flatSettings(s: Settings | null | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (prefix: string, v: unknown): void => {
+    if (v != null && typeof v === 'object' && !Array.isArray(v)) {
+      for (const [k, x] of Object.entries(v as Record<string, unknown>)) walk(prefix ? `${prefix}.${k}` : k, x);
+    } else if (prefix !== 'seed') {
+      out.set(prefix, v == null ? UNKNOWN : typeof v === 'string' ? v : JSON.stringify(v));
+    }
+  };
+  walk('', s ?? {});
+  return out;
+}
+
+/** One setting an experiment arm changes without setting it: the model's value for the arm's settings. */
+export interface DerivedChange { key: string; from: string; to: string }
+
+/**
+ * The settings that differ between the base arm's run and another arm's run (their effective settings, GET
+ * /api/runs/{id}) other than those the arm sets (`set`, JSON pointers: `/kernel/throttle` is `kernel.throttle`):
+ * what follows from the arm's settings (`/kernel/throttle` task moves `kernel.throttled_clock_start` from nonempty
+ * to first-park), which the arm's overrides alone do not show.
+ */
+export function derivedChanges(base: Settings | null | undefined, arm: Settings | null | undefined, set: Record<string, unknown>): DerivedChange[] {
+  const a = flatSettings(base);
+  const b = flatSettings(arm);
+  const own = new Set(Object.keys(set).map((p) => p.replace(/^\//, '').replaceAll('/', '.')));
+  const out: DerivedChange[] = [];
+  for (const key of new Set([...a.keys(), ...b.keys()])) {
+    if (own.has(key) || [...own].some((o) => key.startsWith(o + '.'))) continue;
+    const from = a.get(key) ?? UNKNOWN;
+    const to = b.get(key) ?? UNKNOWN;
+    if (from !== to) out.push({ key, from, to });
+  }
+  return out;
+}

@@ -1,6 +1,7 @@
 // Experiment page: progress per arm while it runs (GET /api/experiments/{id}, polled), then the table
 // (GET …/result), the arms' merged histograms overlaid and a strip/box plot per metric with every run visible.
-import { del, el, fmtInt, getJson, getText, showError, type ExperimentResult, type ExperimentView } from '../api';
+import { del, el, fmtInt, getJson, getText, showError, type ExperimentResult, type ExperimentView, type RunView } from '../api';
+import { derivedChanges, type DerivedChange } from '../settings';
 import { HistogramChart, metricAxis, StripChart } from '../charts';
 import { formatBpftrace, printedBuckets } from '../hist';
 import { outcome } from '../runstatus';
@@ -34,6 +35,16 @@ export function meanDecimals(means: (number | null | undefined)[], metric = ''):
   return means.some((v) => v != null && Number.isFinite(v) && Math.round(v * 10) / 10 !== Math.round(v)) ? 1 : 0;
 }
 
+/**
+ * A strip plot's legend text of metric `metric`'s values, in the results table's format (an arm's mean with the
+ * decimals of the row, `means`; a run's value as the table's hover lists it in that format), so that one mean never
+ * reads two ways on the page (the legend said `511 ms` beside the table's `511,424` usage_usec).
+ */
+export function legendValue(metric: string, means: (number | null | undefined)[]): (v: number, mean: boolean) => string {
+  const decimals = meanDecimals(means, metric);
+  return (v, mean) => fmtValue(v, metric, mean ? decimals : Number.isInteger(v) ? 0 : decimals);
+}
+
 /** A metric's value by the kind its name says (`_s`/`_ns` durations, `_usec` counters, `_per_s` rates; counts otherwise). */
 export function fmtValue(v: number, metric = '', decimals = Number.isInteger(v) ? 0 : 1): string {
   const { unit } = metricAxis(metric || 'count');
@@ -62,6 +73,22 @@ export function verdictClass(metric: string, verdict: string): string {
 }
 
 /** A description split at its first blank line: [summary, details] (details '' when there is none). */
+/**
+ * What follows from an arm's settings, after them in its row: each setting the arm does not set but changes (base's
+ * value → the arm's), marked as following from the arm's settings; nothing for an arm that changes nothing else.
+ */
+export function derivedNote(changes: DerivedChange[] | undefined): HTMLElement[] {
+  if (!changes?.length) return [];
+  return [el('div', { class: 'derived hint', 'data-derived': changes.map((c) => c.key).join(' '),
+    title: "not set by the arm: the model's value for the arm's settings, from its runs' effective settings (compare a run of each arm to see every setting)" },
+  'and, following from these: ', changes.map((c) => `${c.key} ${c.from} → ${c.to}`).join(', '))];
+}
+
+/** An arm's row label: the base arm marked "(base)" unless its name already says base ("base (cfs_rq)"). */
+export function armLabel(name: string, isBase: boolean): string {
+  return isBase && !/\bbase\b/i.test(name) ? `${name} (base)` : name;
+}
+
 export function splitDescription(d: string): [string, string] {
   const t = d.trim();
   const i = t.indexOf('\n\n');
@@ -102,7 +129,27 @@ export function initExperimentPage(body: HTMLElement): void {
     $('summary-table').hidden = text;
   });
 
+  // per arm, what follows from its settings (its first run's effective settings beside the base arm's first run's)
+  const derived = new Map<string, DerivedChange[]>();
+  let derivedAsked = false;
+  let lastView: ExperimentView | null = null;
+  async function askDerived(x: ExperimentView): Promise<void> {
+    const first = x.arms.map((a) => a.runs?.[0]?.id);
+    if (derivedAsked || x.arms.length < 2 || first.some((r) => !r)) return;
+    derivedAsked = true;
+    try {
+      const views = await Promise.all(first.map((r) => getJson<RunView>(`/api/runs/${r}`)));
+      if (views.some((v) => !v.settings)) { derivedAsked = false; return; }
+      x.arms.forEach((a, i) => { if (i > 0) derived.set(a.name, derivedChanges(views[0].settings, views[i].settings, a.set)); });
+      if (lastView) drawStatus(lastView);
+    } catch {
+      derivedAsked = false; // asked again at the next tick; the arms' own settings still show
+    }
+  }
+
   function drawStatus(x: ExperimentView): void {
+    lastView = x;
+    void askDerived(x);
     statusEl.textContent = x.status;
     statusEl.dataset.status = x.status;
     statusEl.className = `badge ${x.status}`;
@@ -129,7 +176,7 @@ export function initExperimentPage(body: HTMLElement): void {
         el('a', { href: `/runs/${r.id}`, class: `run-dot ${r.status}`, title: `run ${r.repeat + 1}: ${outcome(r.status, r.error)} (its seed on its page)` }, String(r.repeat + 1))));
       const set = Object.entries(a.set).map(([k, v]) => `${readablePath(k)} = ${JSON.stringify(v)}`).join(', ') || '(the scenario as it is)';
       return el('tr', { 'data-arm': a.name },
-        el('td', {}, a.name + (i === 0 ? ' (base)' : '')), el('td', { class: 'mono' }, set),
+        el('td', {}, armLabel(a.name, i === 0)), el('td', { class: 'mono' }, set, ...derivedNote(derived.get(a.name))),
         el('td', {}, el('span', { class: `badge ${a.status}` }, a.status)),
         el('td', { class: 'progress-col' }, bar, ` ${a.done}/${a.total}`), el('td', {}, runs));
     }));
@@ -186,7 +233,8 @@ export function initExperimentPage(body: HTMLElement): void {
       const chart = el('div', { class: 'chart strip' });
       host.append(el('div', { class: 'metric-plot', 'data-metric': metric }, el('h3', { class: 'mono', title: `metric path: ${metric}` }, readablePath(metric), ' ', el('span', { class: 'hint' }, verdicts)), chart));
       const axis = metricAxis(metric);
-      new StripChart(chart, 220, axis.title, armColors, axis.unit).update(r.arms, r.arms.map((a) => byArm[a]?.values ?? []));
+      new StripChart(chart, 220, axis.title, armColors, axis.unit, legendValue(metric, r.arms.map((a) => byArm[a]?.amean)))
+        .update(r.arms, r.arms.map((a) => byArm[a]?.values ?? []));
     }
     $('metrics-panel').hidden = false;
     body.dataset.loaded = 'true';

@@ -66,9 +66,11 @@ export function initHomePage(): void {
     });
   }
 
+  const created = new Map<string, string>();
   function updateCompare(): void {
-    (form.elements.namedItem('a') as HTMLInputElement).value = picked[0] ?? '';
-    (form.elements.namedItem('b') as HTMLInputElement).value = picked[1] ?? '';
+    const [a, b] = oldestFirst(picked.map((id) => ({ id, createdAt: created.get(id) ?? '' })));
+    (form.elements.namedItem('a') as HTMLInputElement).value = a?.id ?? '';
+    (form.elements.namedItem('b') as HTMLInputElement).value = b?.id ?? '';
     form.querySelector('button')!.disabled = picked.length !== 2;
   }
 
@@ -133,7 +135,10 @@ export function initHomePage(): void {
     const bar = cells[4].firstElementChild as HTMLProgressElement;
     bar.value = r.progress;
     bar.dataset.progress = String(r.progress);
-    (cells[0].firstElementChild as HTMLInputElement).disabled = r.status !== 'done';
+    created.set(r.id, r.createdAt);
+    const box = cells[0].firstElementChild as HTMLInputElement;
+    box.disabled = r.status !== 'done';
+    box.title = compareTitle(r);
     cells[5].textContent = `${formatDurationNs(r.simulatedNs)} / ${formatDurationNs(r.durationNs)}`;
     cells[6].textContent = r.wallMs > 0 ? formatDurationNs(r.wallMs * 1e6) : '–';
     const actions = cells[10] as HTMLElement;
@@ -200,6 +205,24 @@ export function initHomePage(): void {
 }
 
 /** A run's pace as the run page's chip says it: "10× real time", or "as fast as possible" when none was asked. */
+/**
+ * The two runs ticked for compare, the older first: A is the base, B the change, so the compare page's B − A reads
+ * new minus old whatever order they were ticked in (ISO 8601 instants in UTC sort as text).
+ */
+export function oldestFirst<T extends { createdAt: string }>(runs: T[]): T[] {
+  return [...runs].sort((x, y) => (x.createdAt < y.createdAt ? -1 : x.createdAt > y.createdAt ? 1 : 0));
+}
+
+/** A run's compare checkbox hover: what ticking it does, or why it is disabled (only a done run's result is whole). */
+export function compareTitle(r: Pick<RunView, 'status'>): string {
+  switch (r.status) {
+    case 'done': return 'compare: tick two done runs (the older is A, the newer B)';
+    case 'queued': case 'running': return `cannot compare yet: the run is ${r.status}; only a done run can be compared`;
+    case 'failed': return 'cannot compare: the run failed, so it has no result';
+    case 'cancelled': return "cannot compare: a cancelled run's partial result covers less simulated time; only a done run can be compared";
+  }
+}
+
 export function paceText(pace: number | null | undefined): string {
   return pace == null ? 'as fast as possible' : `${formatPace(pace)} real time`;
 }

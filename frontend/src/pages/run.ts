@@ -10,7 +10,7 @@ import { CpuTimelineView } from '../cputimeline';
 import { durationTitle, format, formatCount, formatDuration, formatDurationNs, formatPercent, kindOfKey, plural } from '../format';
 import { pageColors, taskColors } from '../colors';
 import { interruptionNote, isFinished, StatusView, type RunStatusWord } from '../runstatus';
-import { explain, partialNote, readPanelNotes, statusNote, type PartialMark } from '../emptynotes';
+import { explain, finalStatHeading, partialNote, readPanelNotes, resultEndNs, statusNote, type PartialMark } from '../emptynotes';
 import { PaceWatch } from '../pacing';
 import { callsCaption } from '../calls';
 import type { Histogram } from '../hist';
@@ -232,12 +232,12 @@ export function initRunPage(body: HTMLElement): void {
   }
 
   let cpuView: CpuTimelineView | null = null;
-  function drawCpuTimeline(tl: RunState['cpuTimeline'], source: 'live' | 'result'): void {
+  function drawCpuTimeline(tl: RunState['cpuTimeline'], source: 'live' | 'result', endNs = durationNs): void {
     if (!tl || tl.cpus.length === 0) return;
     const host = $('cpu-timeline');
     cpuView ??= new CpuTimelineView(host);
     drawn.add('cpu-timeline');
-    cpuView.draw(tl, durationNs || tl.intervalNs * tl.cpus[0].length, source);
+    cpuView.draw(tl, endNs || tl.intervalNs * tl.cpus[0].length, source);
   }
 
   function drawCpuTotals(cpus: ResultCpu[], simulatedNs: number): void {
@@ -297,7 +297,8 @@ export function initRunPage(body: HTMLElement): void {
       drawCalls(lastState);
       $('live-panel').hidden = true;
       const tl = result.cpu_timeline;
-      if (tl?.cpus?.length) drawCpuTimeline({ intervalNs: tl.interval_ns, cpus: tl.cpus }, 'result');
+      if (tl?.cpus?.length) drawCpuTimeline({ intervalNs: tl.interval_ns, cpus: tl.cpus }, 'result', resultEndNs(durationNs, result.partial));
+      $('final-heading').textContent = finalStatHeading(result.partial);
       drawCpuTotals(result.cpus ?? [], result.simulated_ns);
       drawFinalTable(cpuStat);
       drawTaskLatency($('latency-panel'), result.tasks);

@@ -6,7 +6,10 @@
 //  - a table cell whose text wraps inside a word ("/timeline/5/taskse" over "t"): a line that ends with a letter or
 //    digit while the next starts with one, in one text node (a break at a space, "/", "-" or "," is a wrap, not a fault);
 //  - a heading that shows a full 36-character id (it wrapped onto a second line at 1400 px): headings show the
-//    8-character short id, the full one on hover (docs/dashboard.md).
+//    8-character short id, the full one on hover (docs/dashboard.md);
+//  - a chart's axis label longer than its axis (uPlot draws it centred on the canvas and cuts both ends:
+//    "pulls_into_throttled (count"): the labels drawn (data-drawn-axes, else the titles given, data-axes) measured at
+//    uPlot's label font against the plot area (.u-over): x against its width, y against its height.
 // Returns one line per fault; an empty list when there is none. Hidden elements are skipped.
 const faults = [];
 const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
@@ -78,5 +81,19 @@ for (const td of document.querySelectorAll('main td')) {
 const uuid = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 for (const h of document.querySelectorAll('main h1, main h2, main h3')) {
   if (shown(h) && uuid.test(h.textContent)) faults.push(`heading ${name(h)}: "${h.textContent.trim()}" shows a full id`);
+}
+const labelFont = 'bold 12px system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif';
+for (const c of document.querySelectorAll('main [data-axes]')) {
+  const over = c.querySelector('.u-over');
+  if (!shown(c) || !over) continue;
+  const labels = JSON.parse(c.dataset.drawnAxes || c.dataset.axes);
+  canvas.font = labelFont;
+  const box = over.getBoundingClientRect();
+  labels.forEach((label, i) => {
+    if (!label) return;
+    const w = canvas.measureText(label).width;
+    const room = i === 0 ? box.width : box.height;
+    if (w > room + 1) faults.push(`chart ${name(c)}: axis label "${label}" is ${Math.ceil(w)} px on a ${Math.floor(room)} px axis`);
+  });
 }
 return faults;

@@ -396,7 +396,19 @@ class ComparePageBrowserTest extends BrowserTestBase {
         bField.sendKeys(b.substring(0, 8).toUpperCase(java.util.Locale.ROOT), org.openqa.selenium.Keys.ENTER);
         waitFor("the full ids' page", () -> driver.getCurrentUrl().endsWith("/compare?a=" + a + "&b=" + b));
         assertThat(Chromium.text(driver, ".side[data-side='A']")).contains("short ids").contains(a.substring(0, 8));
+        // each heading names scenario, short id and status, a done run's too (docs/dashboard.md)
+        for (String side : List.of("A", "B")) {
+            assertThat(Chromium.text(driver, ".side[data-side='" + side + "'] .badge")).as(side + "'s status").isEqualTo("done");
+        }
         assertThat(driver.findElements(By.id("compare-unavailable"))).isEmpty();
+
+        // from the home page, ticked newer first: the older run is A, so B − A reads new minus old
+        driver.get(url("/"));
+        waitFor("both runs listed", () -> driver.findElements(By.cssSelector("#runs tr[data-run-id='" + a + "'] input:enabled, #runs tr[data-run-id='" + b + "'] input:enabled")).size() == 2);
+        driver.findElement(By.cssSelector("#runs tr[data-run-id='" + b + "'] input")).click();
+        driver.findElement(By.cssSelector("#runs tr[data-run-id='" + a + "'] input")).click();
+        driver.findElement(By.cssSelector("#compare-form button")).click();
+        waitFor("the compare page, older run in A", () -> driver.getCurrentUrl().contains("/compare?a=" + a + "&b=" + b));
 
         driver.get(url("/runs/" + a.substring(0, 8)));
         waitFor("the run page of the full id", () -> driver.getCurrentUrl().endsWith("/runs/" + a));

@@ -537,6 +537,30 @@ class DashboardBrowserTest {
         assertThat(gone.statusCode()).isEqualTo(404);
     }
 
+    /**
+     * An arm lists what follows from its settings beside what it sets: setting only /kernel/throttle to task moves the
+     * model's throttled_lb default (pair for cfs_rq, dst for the task models) too, shown as following from the arm's
+     * settings (the runs' effective settings, as the compare page's "Settings that differ" has them); the base arm,
+     * named base, is not marked "(base)" twice.
+     */
+    @Test
+    void anArmShowsTheSettingsThatFollowFromItsOwn() throws Exception {
+        HttpResponse<String> res = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url("/api/experiments")))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("""
+                        {"name": "derived", "scenario_id": "e1-one-hog-10pct", "repeats": 1,
+                         "arms": [{"name": "base (cfs_rq)", "set": {"/kernel/throttle": "cfs_rq"}},
+                                  {"name": "head", "set": {"/kernel/throttle": "task"}}]}""")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(res.statusCode()).as(res.body()).isIn(200, 201, 202);
+        String id = JSON.readTree(res.body()).path("id").asString();
+        driver.get(url("/experiments/" + id));
+        waitFor(Duration.ofSeconds(60), "the derived settings shown", () -> !driver.findElements(By.cssSelector("#arms tr[data-arm='head'] .derived")).isEmpty());
+        assertThat(attr("#arms tr[data-arm='head'] .derived", "data-derived").split(" ")).contains("kernel.throttled_lb")
+                .doesNotContain("kernel.throttle", "seed");
+        assertThat(text("#arms tr[data-arm='head'] .derived")).startsWith("and, following from these: ").contains("kernel.throttled_lb pair → dst");
+        assertThat(text("#arms tr[data-arm='base (cfs_rq)'] td")).isEqualTo("base (cfs_rq)");
+    }
+
     @Test
     void aReadyMadeExperimentStartsFromTheHomePageAndAFinishedRunIsDeleted() throws Exception {
         String run = startRun("{\"scenarioId\": \"e1-one-hog-10pct\"}");
@@ -755,6 +779,33 @@ class DashboardBrowserTest {
         assertThat(driver.findElements(By.cssSelector("#cpustat-final tbody tr"))).as("cpu.stat rows").isNotEmpty();
         assertThat(driver.findElement(By.id("live-panel")).isDisplayed()).isFalse();
         assertThat(driver.findElement(By.tagName("main")).getText().split("partial result", -1)).as("said once").hasSize(2);
+        // every time axis ends where the cancel stopped it (the CPUs timeline ran to the full duration, blank past the
+        // stop), and the final table says where its values are from, not "at the end"
+        String id = driver.getCurrentUrl().replaceAll(".*/runs/", "").replaceAll("[?#].*", "");
+        long stoppedNs;
+        try {
+            stoppedNs = JSON.readTree(get("/api/runs/" + id + "/result")).path("partial").path("stopped_at_ns").asLong();
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+        assertThat(stoppedNs).as("the result's stop").isPositive();
+        assertThat(text("#final-heading")).startsWith("cpu.stat at ").endsWith(" (cancelled)").doesNotContain("the end");
+        for (String chart : List.of("chart-usage", "chart-nr-throttled", "chart-throttled-usec", "chart-tasks")) {
+            String ranges = attr("#" + chart, "data-ranges");
+            if (ranges == null || ranges.isEmpty() || "null".equals(ranges)) continue;
+            double xMaxS;
+            try {
+                xMaxS = JSON.readTree(ranges).path("x").path(1).asDouble();
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+            assertThat(xMaxS * 1e9).as(chart + "'s time axis ends at the stop").isLessThanOrEqualTo(stoppedNs * 1.01 + 1e9);
+        }
+        String spanNs = attr("#cpu-timeline", "data-span-ns");
+        if (spanNs != null && !spanNs.isEmpty()) {
+            long interval = Long.parseLong(attr("#cpu-timeline", "data-interval-ns"));
+            assertThat(Long.parseLong(spanNs)).as("the CPUs timeline ends at the stop").isLessThanOrEqualTo(stoppedNs + interval);
+        }
     }
 
     /** A run page without a result: none of its panels shows, none says the run's outcome again (it is said once, above). */
