@@ -41,6 +41,7 @@ class PartialResultTest {
 
     @Autowired WebTestClient web;
     @Autowired RunRepository runs;
+    @Autowired io.cfslab.runs.RunService runService;
 
     @BeforeEach
     void realEngine() {
@@ -132,5 +133,21 @@ class PartialResultTest {
         assertThat(runs.hasResult(id.get(), 0)).as("no result stored for the failed run").isFalse();
         assertThat(runs.findCgroupStats(id.get(), 0)).as("nor any part of it").isEmpty();
         problem(web.get().uri("/api/runs/" + id.get() + "/result").exchange(), HttpStatus.CONFLICT, "/id", null);
+    }
+
+    @Test
+    void aCancelThatLandsAfterTheSimulationEndedLeavesTheRunDone() throws Exception {
+        // the cancel arrives once the simulation reached its duration, before the worker stores the result (the
+        // breaker's F2): the run finished, so it ends done with its whole result, never cancelled at 100 %
+        AtomicReference<String> id = new AtomicReference<>();
+        PacedEngine.afterSimulation = () -> runService.cancel(id.get());
+        JsonNode scenario = JSON.readTree(longScenario().toString().replace("\"60s\"", "\"2s\""));
+        id.set(submitRun(web, Map.of("scenario", scenario)));
+        JsonNode view = awaitStatus(web, id.get(), "done", Duration.ofSeconds(30));
+        assertThat(view.path("cancelRequested").asBoolean()).as("the cancel did land").isTrue();
+        assertThat(view.path("progress").asDouble()).isEqualTo(100.0);
+        JsonNode result = json(web.get().uri("/api/runs/" + id.get() + "/result").exchange().expectStatus().isOk());
+        assertThat(result.has("partial")).as("a whole result").isFalse();
+        assertThat(result.path("simulated_ns").asLong()).isEqualTo(2_000_000_000L);
     }
 }
