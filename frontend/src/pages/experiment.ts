@@ -1,6 +1,6 @@
 // Experiment page: progress per arm while it runs (GET /api/experiments/{id}, polled), then the table
 // (GET …/result), the arms' merged histograms overlaid and a strip/box plot per metric with every run visible.
-import { del, el, fmtInt, getJson, getText, showError, type ExperimentResult, type ExperimentView } from '../api';
+import { cancel, del, el, fmtInt, getJson, getText, showError, type ExperimentResult, type ExperimentView } from '../api';
 import { HistogramChart, metricAxis, StripChart } from '../charts';
 import { formatBpftrace, printedBuckets } from '../hist';
 import { outcome } from '../runstatus';
@@ -82,7 +82,7 @@ export function initExperimentPage(body: HTMLElement): void {
   cancelBtn.addEventListener('click', async () => {
     cancelBtn.disabled = true;
     try {
-      await del(`/api/experiments/${id}`);
+      await cancel(`/api/experiments/${id}`);
     } catch (e) {
       showError(errorEl, e);
     }

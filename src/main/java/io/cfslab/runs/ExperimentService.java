@@ -222,7 +222,7 @@ public class ExperimentService {
         if (found.isEmpty()) return false;
         Status st = Status.of(found.get(), runs.listByExperiment(id));
         if (!st.finished()) {
-            throw new RunStateException("experiment " + id + " is " + st.status() + "; cancel it first");
+            throw new RunStateException("experiment " + id + " is " + st.status() + "; cancel it first (POST /api/experiments/" + id + "/cancel)");
         }
         return Boolean.TRUE.equals(tx.execute(s -> {
             runs.deleteExperimentRuns(id);

@@ -68,7 +68,7 @@ class PartialResultTest {
             assertThat(System.nanoTime()).as("run %s to pass 1 s simulated", id).isLessThan(until);
             Thread.sleep(50);
         }
-        web.delete().uri("/api/runs/" + id).exchange().expectStatus().isAccepted();
+        web.post().uri("/api/runs/" + id + "/cancel").exchange().expectStatus().isAccepted();
         JsonNode view = awaitStatus(web, id, "cancelled", Duration.ofSeconds(30));
 
         JsonNode result = json(web.get().uri("/api/runs/" + id + "/result").exchange().expectStatus().isOk());
@@ -110,12 +110,12 @@ class PartialResultTest {
         awaitStatus(web, first, "running", Duration.ofSeconds(30));
         String queued = submitRun(web, Map.of("scenario", longScenario(), "pace", 4));
         problem(web.get().uri("/api/runs/" + queued + "/result").exchange(), HttpStatus.CONFLICT, "/id", null);
-        web.delete().uri("/api/runs/" + queued).exchange().expectStatus().isAccepted();
+        web.post().uri("/api/runs/" + queued + "/cancel").exchange().expectStatus().isAccepted();
         awaitStatus(web, queued, "cancelled", Duration.ofSeconds(10));
         JsonNode none = problem(web.get().uri("/api/runs/" + queued + "/result").exchange(), HttpStatus.CONFLICT,
                 "/id", null);
         assertThat(none.path("detail").asString()).contains("cancelled before it started");
-        web.delete().uri("/api/runs/" + first).exchange().expectStatus().isAccepted();
+        web.post().uri("/api/runs/" + first + "/cancel").exchange().expectStatus().isAccepted();
         awaitStatus(web, first, "cancelled", Duration.ofSeconds(30));
     }
 
@@ -127,7 +127,7 @@ class PartialResultTest {
         PacedEngine.afterCancelledSimulation = () -> runs.failInterrupted(id.get(), "other-instance", "given up (test)");
         id.set(submitRun(web, Map.of("scenario", longScenario(), "pace", 4)));
         awaitStatus(web, id.get(), "running", Duration.ofSeconds(30));
-        web.delete().uri("/api/runs/" + id.get()).exchange().expectStatus().isAccepted();
+        web.post().uri("/api/runs/" + id.get() + "/cancel").exchange().expectStatus().isAccepted();
         JsonNode failed = awaitStatus(web, id.get(), "failed", Duration.ofSeconds(30));
         assertThat(failed.path("error").asString()).isEqualTo("given up (test)");
         assertThat(runs.hasResult(id.get(), 0)).as("no result stored for the failed run").isFalse();
