@@ -73,6 +73,14 @@ export async function putText(url: string, value: string): Promise<void> {
   await check(await fetch(url, { method: 'PUT', headers: { 'Content-Type': 'text/plain', ...csrfHeaders() }, body: value }));
 }
 
+/**
+ * Cancels a queued or running run or experiment: POST {url}/cancel. Idempotent and never deletes: 202 when it
+ * stopped it, 200 when it had already ended (a double click or a late click changes nothing).
+ */
+export async function cancel(url: string): Promise<void> {
+  await check(await fetch(`${url}/cancel`, { method: 'POST', headers: { Accept: 'application/json', ...csrfHeaders() } }));
+}
+
 export async function del(url: string): Promise<void> {
   await check(await fetch(url, { method: 'DELETE', headers: csrfHeaders() }));
 }

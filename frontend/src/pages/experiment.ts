@@ -1,6 +1,6 @@
 // Experiment page: progress per arm while it runs (GET /api/experiments/{id}, polled), then the table
 // (GET …/result), the arms' merged histograms overlaid and a strip/box plot per metric with every run visible.
-import { del, el, fmtInt, getJson, getText, showError, type ExperimentResult, type ExperimentView, type RunView } from '../api';
+import { cancel, del, el, fmtInt, getJson, getText, showError, type ExperimentResult, type ExperimentView, type RunView } from '../api';
 import { derivedChanges, type DerivedChange } from '../settings';
 import { HistogramChart, metricAxis, StripChart } from '../charts';
 import { formatBpftrace, printedBuckets } from '../hist';
@@ -109,7 +109,7 @@ export function initExperimentPage(body: HTMLElement): void {
   cancelBtn.addEventListener('click', async () => {
     cancelBtn.disabled = true;
     try {
-      await del(`/api/experiments/${id}`);
+      await cancel(`/api/experiments/${id}`);
     } catch (e) {
       showError(errorEl, e);
     }

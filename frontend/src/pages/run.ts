@@ -1,6 +1,6 @@
 // Run page: live from GET /api/runs/{id}/events while running (polling GET /api/runs/{id} where the
 // events endpoint is missing), from the result when done.
-import { ApiError, el, fmtSeconds, getJson, showError, del, type RunView } from '../api';
+import { ApiError, cancel, el, fmtSeconds, getJson, showError, type RunView } from '../api';
 import { HistogramChart, LineChart } from '../charts';
 import { formatBpftrace, printedBuckets } from '../hist';
 import { cgroupLines, fromZero, slowestCalls, taskLines, xsSeconds, MAX_LINES } from '../series';
@@ -117,7 +117,7 @@ export function initRunPage(body: HTMLElement): void {
   });
   cancelBtn.addEventListener('click', async () => {
     try {
-      await del(`/api/runs/${runId}`);
+      await cancel(`/api/runs/${runId}`);
     } catch (e) {
       showError(errorEl, e);
     }

@@ -52,7 +52,8 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code Location}; every problem is a 422 with the JSON pointer into the document
  * ({@code /arms/1/set/~1kernel~1hz}). The table is {@code text/plain} (the seeds' layout), {@code text/markdown},
  * {@code text/csv} or {@code application/json}, by {@code Accept} or {@code ?format=text|markdown|csv|json}.
- * {@code DELETE} cancels a queued or running experiment (202) and deletes a finished one with its runs (204).
+ * {@code POST …/{id}/cancel} cancels a queued or running experiment (202; 200 and unchanged once it has ended, never
+ * deleting); {@code DELETE} deletes one that has ended with its runs (204), 409 {@code EBUSY} while it runs.
  */
 @RestController
 @RequestMapping("/api/experiments")
@@ -286,30 +287,41 @@ public class ExperimentController {
         });
     }
 
-    @Operation(summary = "Cancel a queued or running experiment (202), or delete a finished one with its runs (204)")
+    @Operation(summary = "Cancel a queued or running experiment (202); one that already ended is left as it is (200, "
+            + "its status says how it ended). Never deletes")
     @ApiResponse(responseCode = "202", description = "its unfinished runs cancelled (running ones stop within the progress interval)", content = @Content(mediaType = "application/json", schema = @Schema(ref = "Experiment")))
-    @ApiResponse(responseCode = "204", description = "finished: deleted with its runs and their results", content = @Content)
-    @Problems(value = {404, 409}, notes = "409: it finished while being cancelled, or a run restarted while it was deleted")
-    @DeleteMapping("/{id}")
-    public Mono<ResponseEntity<Map<String, Object>>> delete(@PathVariable String id) {
+    @ApiResponse(responseCode = "200", description = "it had already ended: unchanged, its status is the final one", content = @Content(mediaType = "application/json", schema = @Schema(ref = "Experiment")))
+    @Problems(404)
+    @PostMapping("/{id}/cancel")
+    public Mono<ResponseEntity<Map<String, Object>>> cancel(@PathVariable String id) {
         return jdbc.call(() -> {
             ExperimentRecord e = require(id);
-            ExperimentService.Status st = ExperimentService.Status.of(e, experiments.runs(id));
-            if (st.finished()) {
-                try {
-                    experiments.delete(id);
-                } catch (io.cfslab.runs.RunStateException busy) {
-                    throw ApiException.of(HttpStatus.CONFLICT, "Experiment busy", "/id", busy.getMessage(), "EBUSY");
-                }
-                return ResponseEntity.noContent().<Map<String, Object>>build();
+            if (ExperimentService.Status.of(e, experiments.runs(id)).finished()) {
+                return ResponseEntity.ok(view(e, experiments.runs(id), true)); // idempotent: a repeated cancel
             }
             try {
                 ExperimentRecord after = experiments.cancel(id).orElseThrow(() -> ApiException.notFound("experiment " + id, "/id"));
                 return ResponseEntity.accepted().body(view(after, experiments.runs(id), true));
-            } catch (io.cfslab.runs.RunStateException finishedMeanwhile) {
-                throw ApiException.of(HttpStatus.CONFLICT, "Experiment finished", "/id",
-                        finishedMeanwhile.getMessage() + "; DELETE again to delete it", null);
+            } catch (io.cfslab.runs.RunStateException endedMeanwhile) {
+                return ResponseEntity.ok(view(require(id), experiments.runs(id), true)); // the end stands
             }
+        });
+    }
+
+    @Operation(summary = "Delete an experiment that has ended, with its runs and their results (204); 409 EBUSY while "
+            + "it is queued or running (cancel it first: POST /api/experiments/{id}/cancel)")
+    @ApiResponse(responseCode = "204", description = "deleted with its runs and their results", content = @Content)
+    @Problems(value = {404, 409}, notes = "409: EBUSY, queued or running (cancel it first), or a run restarted while it was deleted")
+    @DeleteMapping("/{id}")
+    public Mono<ResponseEntity<Void>> delete(@PathVariable String id) {
+        return jdbc.call(() -> {
+            require(id);
+            try {
+                if (!experiments.delete(id)) throw ApiException.notFound("experiment " + id, "/id");
+            } catch (io.cfslab.runs.RunStateException busy) {
+                throw ApiException.of(HttpStatus.CONFLICT, "Experiment busy", "/id", busy.getMessage(), "EBUSY");
+            }
+            return ResponseEntity.noContent().<Void>build();
         });
     }
 

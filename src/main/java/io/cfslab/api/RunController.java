@@ -269,35 +269,47 @@ public class RunController {
         });
     }
 
-    @Operation(summary = "Cancel a queued or running run (202), or delete a finished one and its results (204); "
-            + "409 EBUSY for a run of an experiment (cancel or delete the experiment)")
+    @Operation(summary = "Cancel a queued or running run (202); a run that already ended is left as it is (200, its "
+            + "status says how it ended: a cancel that lost the race with the end leaves it done). Never deletes; "
+            + "409 EBUSY for a run of an experiment (cancel the experiment)")
     @ApiResponse(responseCode = "202", description = "cancelled (queued) or asked to stop (running)", content = @Content(mediaType = "application/json", schema = @Schema(ref = "Run")))
-    @ApiResponse(responseCode = "204", description = "finished: deleted with its results", content = @Content)
-    @Problems(value = {404, 409}, notes = "409: a run of an experiment (EBUSY), or it finished while being cancelled")
-    @DeleteMapping("/{id}")
+    @ApiResponse(responseCode = "200", description = "it had already ended: unchanged, its status is the final one", content = @Content(mediaType = "application/json", schema = @Schema(ref = "Run")))
+    @Problems(value = {404, 409}, notes = "409: a run of an experiment (EBUSY)")
+    @PostMapping("/{id}/cancel")
     public Mono<ResponseEntity<Map<String, Object>>> cancel(@PathVariable String id) {
         return jdbc.call(() -> {
             RunRecord found = require(id);
             if (found.experimentId() != null) {
                 throw ApiException.of(HttpStatus.CONFLICT, "Run of an experiment", "/id", "run " + id
-                        + " is one run of experiment " + found.experimentId() + "; cancel or delete the experiment"
-                        + " (DELETE /api/experiments/" + found.experimentId() + ")", "EBUSY");
+                        + " is one run of experiment " + found.experimentId() + "; cancel the experiment"
+                        + " (POST /api/experiments/" + found.experimentId() + "/cancel)", "EBUSY");
             }
-            if (found.status().finished()) {
-                try {
-                    if (!runService.delete(id)) throw ApiException.notFound("run " + id, "/id"); // a concurrent DELETE won
-                } catch (io.cfslab.runs.RunStateException e) {
-                    throw ApiException.of(HttpStatus.CONFLICT, "Run busy", "/id", e.getMessage(), "EBUSY");
-                }
-                return ResponseEntity.noContent().<Map<String, Object>>build();
-            }
+            if (found.status().finished()) return ResponseEntity.ok(view(found)); // idempotent: a repeated cancel
             try {
                 RunRecord r = runService.cancel(id).orElseThrow(() -> ApiException.notFound("run " + id, "/id"));
                 return ResponseEntity.accepted().body(view(r));
-            } catch (io.cfslab.runs.RunStateException e) {
-                throw ApiException.of(HttpStatus.CONFLICT, "Run finished", "/id", e.getMessage()
-                        + "; DELETE again to delete it", null);
+            } catch (io.cfslab.runs.RunStateException endedMeanwhile) {
+                // it ended between the read and the cancel: the end stands
+                return ResponseEntity.ok(view(require(id)));
             }
+        });
+    }
+
+    @Operation(summary = "Delete a run that has ended, with its results (204); 409 EBUSY while it is queued or running "
+            + "(cancel it first: POST /api/runs/{id}/cancel) and for a run of an experiment (delete the experiment)")
+    @ApiResponse(responseCode = "204", description = "deleted with its results", content = @Content)
+    @Problems(value = {404, 409}, notes = "409: EBUSY, queued or running (cancel it first), or a run of an experiment")
+    @DeleteMapping("/{id}")
+    public Mono<ResponseEntity<Void>> delete(@PathVariable String id) {
+        return jdbc.call(() -> {
+            RunRecord found = require(id);
+            try {
+                if (!runService.delete(id)) throw ApiException.notFound("run " + id, "/id"); // a concurrent DELETE won
+            } catch (io.cfslab.runs.RunStateException busy) {
+                throw ApiException.of(HttpStatus.CONFLICT, found.experimentId() != null ? "Run of an experiment"
+                        : "Run busy", "/id", busy.getMessage(), "EBUSY");
+            }
+            return ResponseEntity.noContent().<Void>build();
         });
     }
 

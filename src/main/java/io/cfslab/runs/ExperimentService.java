@@ -90,7 +90,8 @@ public class ExperimentService {
             String word;
             if (queued + running > 0) word = running == 0 && done + failed + cancelled == 0 ? "queued" : "running";
             else if (failed > 0) word = "failed";
-            else if (cancelled > 0 || e.cancelRequested()) word = "cancelled";
+            // a cancel that lost the race with the end of every run leaves them done: the experiment is done
+            else if (cancelled > 0) word = "cancelled";
             else word = "done";
             boolean finished = queued + running == 0;
             return new Status(word, progress / total, done, rs.size(), error, finished ? end : null);
@@ -221,7 +222,7 @@ public class ExperimentService {
         if (found.isEmpty()) return false;
         Status st = Status.of(found.get(), runs.listByExperiment(id));
         if (!st.finished()) {
-            throw new RunStateException("experiment " + id + " is " + st.status() + "; cancel it first");
+            throw new RunStateException("experiment " + id + " is " + st.status() + "; cancel it first (POST /api/experiments/" + id + "/cancel)");
         }
         return Boolean.TRUE.equals(tx.execute(s -> {
             runs.deleteExperimentRuns(id);

@@ -221,7 +221,7 @@ public class RunService {
             Optional<RunRecord> now = runs.find(id);
             if (now.isEmpty()) return false; // deleted by a concurrent request: there is no such run now
             throw new RunStateException("run " + id + " is " + now.get().status().word()
-                    + "; only a finished run can be deleted");
+                    + "; only a run that has ended can be deleted: cancel it first (POST /api/runs/" + id + "/cancel)");
         }
         return true;
     }

@@ -122,6 +122,7 @@ public class RunWorker {
         long seed0 = run.seed() != null ? run.seed() : base.seed();
         long wallLimitNs = props.maxWallTime().toNanos();
         String firstCgroups = null;
+        boolean cancelLost = false; // a cancel arrived after a repeat had reached its end
         for (int i = 0; i < run.repeats(); i++) {
             Scenario s = base.withSeed(seed0 + i);
             long elapsed = System.nanoTime() - a.startNanos();
@@ -130,6 +131,7 @@ public class RunWorker {
                     rep, live.interval().toMillis(), run.pace());
             a.startRepeat(i, control, rep);
             if (shuttingDown) control.stop(GuardedRunControl.Stop.SHUTDOWN);
+            else if (cancelLost) control.stop(GuardedRunControl.Stop.USER_CANCEL);
             String result;
             try {
                 result = engine.simulate(s, control);
@@ -147,7 +149,13 @@ public class RunWorker {
                         a.events(), a.wallMs());
                 return;
             }
-            switch (control.stopReason()) {
+            GuardedRunControl.Stop stop = control.stopReason();
+            // a cancel that lands after the simulation reached its duration (while the result is being built or
+            // stored) lost the race: the repeat is whole, so it is kept as one; the run goes on (the cancel flag stops
+            // the next repeat at once), and after the last repeat it ends done
+            boolean whole = stop == GuardedRunControl.Stop.USER_CANCEL && control.simulatedNs() >= s.durationNs();
+            if (whole) cancelLost = true;
+            switch (whole ? GuardedRunControl.Stop.NONE : stop) {
                 case USER_CANCEL -> {
                     cancelKeepingResult(a, i, result, control.simulatedNs());
                     return;

@@ -414,6 +414,12 @@ class ApiTest {
                 "/status", "EINVAL");
 
         problem(web.get().uri("/api/runs/" + run + "/result?repeat=1").exchange(), HttpStatus.NOT_FOUND, "/repeat", "ENOENT");
+        // a cancel of a finished run changes nothing and never deletes (breaker4 F0): 200, its status the final one
+        for (int k = 0; k < 2; k++) {
+            JsonNode late = json(web.post().uri("/api/runs/" + run + "/cancel").exchange().expectStatus().isOk());
+            assertThat(late.path("status").asString()).isEqualTo("done");
+            web.get().uri("/api/runs/" + run + "/result").exchange().expectStatus().isOk();
+        }
         // a finished run is deleted with its results (issue 7)
         web.delete().uri("/api/runs/" + run).exchange().expectStatus().isNoContent();
         problem(web.get().uri("/api/runs/" + run).exchange(), HttpStatus.NOT_FOUND, "/id", "ENOENT");
@@ -445,8 +451,19 @@ class ApiTest {
         String run = submitRun(web, Map.of("scenario", JSON_TINY("long")));
         awaitStatus(web, run, "running", Duration.ofSeconds(30));
         long t0 = System.nanoTime();
-        web.delete().uri("/api/runs/" + run).exchange().expectStatus().isAccepted();
+        // DELETE only deletes: a running run is refused with the action to use, and nothing changes (breaker4 F0)
+        JsonNode busy = problem(web.delete().uri("/api/runs/" + run).exchange(), HttpStatus.CONFLICT, "/id", "EBUSY");
+        assertThat(busy.path("detail").asString()).contains("cancel it first (POST /api/runs/" + run + "/cancel)");
+        assertThat(ApiTestSupport.run(web, run).path("status").asString()).isEqualTo("running");
+        assertThat(ApiTestSupport.run(web, run).path("cancelRequested").asBoolean()).isFalse();
+        web.post().uri("/api/runs/" + run + "/cancel").exchange().expectStatus().isAccepted();
         JsonNode cancelled = awaitStatus(web, run, "cancelled", Duration.ofSeconds(30));
+        // a repeated cancel (a retry, a double click) answers 200 and keeps the run and its partial result
+        JsonNode again = json(web.post().uri("/api/runs/" + run + "/cancel").exchange().expectStatus().isOk());
+        assertThat(again.path("status").asString()).isEqualTo("cancelled");
+        JsonNode kept = json(web.get().uri("/api/runs/" + run + "/result").exchange().expectStatus().isOk());
+        assertThat(kept.has("partial")).as("the partial result is kept").isTrue();
+        web.delete().uri("/api/runs/" + run).exchange().expectStatus().isNoContent();
         assertThat(Duration.ofNanos(System.nanoTime() - t0)).as("stopped long before the run's 60 s").isLessThan(Duration.ofSeconds(30));
         assertThat(cancelled.path("error").asString()).contains("cancel");
         assertThat(cancelled.path("progress").asDouble()).isLessThan(100.0);

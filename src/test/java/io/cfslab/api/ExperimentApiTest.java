@@ -118,6 +118,7 @@ class ExperimentApiTest {
         assertThat(ran.path("cgroups").get(0).path("cpu.max").asString()).isEqualTo("25000 100000");
         assertThat(ran.path("seed").asLong()).isEqualTo(SeedSequence.seed(11, 2));
         problem(web.delete().uri("/api/runs/" + runId).exchange(), HttpStatus.CONFLICT, "/id", "EBUSY");
+        problem(web.post().uri("/api/runs/" + runId + "/cancel").exchange(), HttpStatus.CONFLICT, "/id", "EBUSY");
         // the standalone list leaves experiment runs out
         assertThat(get("/api/runs?standalone=true").findValuesAsString("id")).doesNotContain(runId);
         assertThat(get("/api/runs").findValuesAsString("id")).contains(runId);
@@ -177,6 +178,10 @@ class ExperimentApiTest {
                 assertThat(la).isEqualTo(oa);
             }
         }
+        // a cancel that arrives after the end leaves the experiment done with its runs' results (breaker4 F0)
+        JsonNode late = json(web.post().uri("/api/experiments/" + id + "/cancel").exchange().expectStatus().isOk());
+        assertThat(late.path("status").asString()).isEqualTo("done");
+        web.get().uri("/api/runs/" + runId + "/result").exchange().expectStatus().isOk();
         web.delete().uri("/api/experiments/" + id).exchange().expectStatus().isNoContent();
         problem(web.get().uri("/api/experiments/" + id).exchange(), HttpStatus.NOT_FOUND, "/id", "ENOENT");
         problem(web.get().uri("/api/runs/" + runId).exchange(), HttpStatus.NOT_FOUND, "/id", "ENOENT");
@@ -201,8 +206,14 @@ class ExperimentApiTest {
         assertThat(PacedEngine.maxConcurrent.get()).as("both simulation threads ran the experiment's runs at once").isEqualTo(2);
         problem(web.get().uri("/api/experiments/" + id + "/table").exchange(), HttpStatus.CONFLICT, "/id", null);
         problem(web.delete().uri("/api/experiments/" + id + "x").exchange(), HttpStatus.NOT_FOUND, "/id", "ENOENT");
-        web.delete().uri("/api/experiments/" + id).exchange().expectStatus().isAccepted();
+        // DELETE only deletes: a running experiment is refused with the action to use (breaker4 F0)
+        JsonNode busy = problem(web.delete().uri("/api/experiments/" + id).exchange(), HttpStatus.CONFLICT, "/id", "EBUSY");
+        assertThat(busy.path("detail").asString()).contains("cancel it first (POST /api/experiments/" + id + "/cancel)");
+        web.post().uri("/api/experiments/" + id + "/cancel").exchange().expectStatus().isAccepted();
         JsonNode cancelled = await(id, "cancelled", Duration.ofSeconds(10));
+        // a repeated cancel answers 200 and deletes nothing
+        JsonNode again = json(web.post().uri("/api/experiments/" + id + "/cancel").exchange().expectStatus().isOk());
+        assertThat(again.path("status").asString()).isEqualTo("cancelled");
         assertThat(cancelled.path("cancelRequested").asBoolean()).isTrue();
         List<String> statuses = new ArrayList<>();
         cancelled.path("arms").forEach(a -> a.path("runs").forEach(r -> statuses.add(r.path("status").asString())));

@@ -41,6 +41,7 @@ class PartialResultTest {
 
     @Autowired WebTestClient web;
     @Autowired RunRepository runs;
+    @Autowired io.cfslab.runs.RunService runService;
 
     @BeforeEach
     void realEngine() {
@@ -67,7 +68,7 @@ class PartialResultTest {
             assertThat(System.nanoTime()).as("run %s to pass 1 s simulated", id).isLessThan(until);
             Thread.sleep(50);
         }
-        web.delete().uri("/api/runs/" + id).exchange().expectStatus().isAccepted();
+        web.post().uri("/api/runs/" + id + "/cancel").exchange().expectStatus().isAccepted();
         JsonNode view = awaitStatus(web, id, "cancelled", Duration.ofSeconds(30));
 
         JsonNode result = json(web.get().uri("/api/runs/" + id + "/result").exchange().expectStatus().isOk());
@@ -109,12 +110,12 @@ class PartialResultTest {
         awaitStatus(web, first, "running", Duration.ofSeconds(30));
         String queued = submitRun(web, Map.of("scenario", longScenario(), "pace", 4));
         problem(web.get().uri("/api/runs/" + queued + "/result").exchange(), HttpStatus.CONFLICT, "/id", null);
-        web.delete().uri("/api/runs/" + queued).exchange().expectStatus().isAccepted();
+        web.post().uri("/api/runs/" + queued + "/cancel").exchange().expectStatus().isAccepted();
         awaitStatus(web, queued, "cancelled", Duration.ofSeconds(10));
         JsonNode none = problem(web.get().uri("/api/runs/" + queued + "/result").exchange(), HttpStatus.CONFLICT,
                 "/id", null);
         assertThat(none.path("detail").asString()).contains("cancelled before it started");
-        web.delete().uri("/api/runs/" + first).exchange().expectStatus().isAccepted();
+        web.post().uri("/api/runs/" + first + "/cancel").exchange().expectStatus().isAccepted();
         awaitStatus(web, first, "cancelled", Duration.ofSeconds(30));
     }
 
@@ -126,11 +127,27 @@ class PartialResultTest {
         PacedEngine.afterCancelledSimulation = () -> runs.failInterrupted(id.get(), "other-instance", "given up (test)");
         id.set(submitRun(web, Map.of("scenario", longScenario(), "pace", 4)));
         awaitStatus(web, id.get(), "running", Duration.ofSeconds(30));
-        web.delete().uri("/api/runs/" + id.get()).exchange().expectStatus().isAccepted();
+        web.post().uri("/api/runs/" + id.get() + "/cancel").exchange().expectStatus().isAccepted();
         JsonNode failed = awaitStatus(web, id.get(), "failed", Duration.ofSeconds(30));
         assertThat(failed.path("error").asString()).isEqualTo("given up (test)");
         assertThat(runs.hasResult(id.get(), 0)).as("no result stored for the failed run").isFalse();
         assertThat(runs.findCgroupStats(id.get(), 0)).as("nor any part of it").isEmpty();
         problem(web.get().uri("/api/runs/" + id.get() + "/result").exchange(), HttpStatus.CONFLICT, "/id", null);
+    }
+
+    @Test
+    void aCancelThatLandsAfterTheSimulationEndedLeavesTheRunDone() throws Exception {
+        // the cancel arrives once the simulation reached its duration, before the worker stores the result (the
+        // breaker's F2): the run finished, so it ends done with its whole result, never cancelled at 100 %
+        AtomicReference<String> id = new AtomicReference<>();
+        PacedEngine.afterSimulation = () -> runService.cancel(id.get());
+        JsonNode scenario = JSON.readTree(longScenario().toString().replace("\"60s\"", "\"2s\""));
+        id.set(submitRun(web, Map.of("scenario", scenario)));
+        JsonNode view = awaitStatus(web, id.get(), "done", Duration.ofSeconds(30));
+        assertThat(view.path("cancelRequested").asBoolean()).as("the cancel did land").isTrue();
+        assertThat(view.path("progress").asDouble()).isEqualTo(100.0);
+        JsonNode result = json(web.get().uri("/api/runs/" + id.get() + "/result").exchange().expectStatus().isOk());
+        assertThat(result.has("partial")).as("a whole result").isFalse();
+        assertThat(result.path("simulated_ns").asLong()).isEqualTo(2_000_000_000L);
     }
 }

@@ -331,7 +331,7 @@ class RunEventsTest {
             } catch (InterruptedException e) {
                 return;
             }
-            web.delete().uri("/api/runs/" + id).exchange().expectStatus().isAccepted();
+            web.post().uri("/api/runs/" + id + "/cancel").exchange().expectStatus().isAccepted();
         });
         canceller.start();
         List<Sse> all = streamToEnd(id);
@@ -360,7 +360,7 @@ class RunEventsTest {
             } catch (InterruptedException e) {
                 return;
             }
-            web.delete().uri("/api/runs/" + blocker).exchange().expectStatus().isAccepted();
+            web.post().uri("/api/runs/" + blocker + "/cancel").exchange().expectStatus().isAccepted();
         });
         canceller.start();
         List<Sse> all = streamToEnd(queued);

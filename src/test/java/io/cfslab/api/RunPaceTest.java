@@ -83,7 +83,7 @@ class RunPaceTest {
         assertThat(later.path("progress").asDouble()).as("progress grows with wall time")
                 .isGreaterThan(first).isLessThan(40.0);
         long cancelAt = System.nanoTime();
-        web.delete().uri("/api/runs/" + id).exchange().expectStatus().isAccepted();
+        web.post().uri("/api/runs/" + id + "/cancel").exchange().expectStatus().isAccepted();
         JsonNode cancelled = awaitStatus(web, id, "cancelled", Duration.ofSeconds(5));
         assertThat((System.nanoTime() - cancelAt) / 1_000_000).as("ms from cancel to cancelled").isLessThan(3000);
         // it stops where it was: the rest of the run is not simulated unpaced after the cancel (it raced to 100 %)

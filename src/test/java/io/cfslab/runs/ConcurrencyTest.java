@@ -52,11 +52,11 @@ class ConcurrencyTest {
                 Thread.sleep(20);
             }
             String cancelRunning = running.get(0);
-            web.delete().uri("/api/runs/" + cancelRunning).exchange().expectStatus().isAccepted();
+            web.post().uri("/api/runs/" + cancelRunning + "/cancel").exchange().expectStatus().isAccepted();
             List<String> queued = withStatus(web, runs, "queued");
             assertThat(queued).isNotEmpty();
             String cancelQueued = queued.get(queued.size() - 1);
-            web.delete().uri("/api/runs/" + cancelQueued).exchange().expectStatus().isAccepted();
+            web.post().uri("/api/runs/" + cancelQueued + "/cancel").exchange().expectStatus().isAccepted();
             assertThat(status(web, cancelQueued)).isEqualTo("cancelled");
             await(web, cancelRunning, "cancelled", Duration.ofSeconds(30));
             gate.countDown();

@@ -33,6 +33,11 @@ public class PacedEngine implements SimulationEngine {
      * test can then end the run from elsewhere (as another instance giving it up would) at the worst moment.
      */
     public static volatile Runnable afterCancelledSimulation;
+    /**
+     * When set, runs after every simulation returns its result and before the worker stores it: a test can then
+     * cancel a run whose simulation already reached its end (the cancel that loses the race with the store).
+     */
+    public static volatile Runnable afterSimulation;
 
     private final KernelSimulatorEngine real = new KernelSimulatorEngine();
 
@@ -44,6 +49,7 @@ public class PacedEngine implements SimulationEngine {
         wallMsPerSimulatedSecond = 0;
         gate = null;
         afterCancelledSimulation = null;
+        afterSimulation = null;
     }
 
     @Override
@@ -78,6 +84,8 @@ public class PacedEngine implements SimulationEngine {
                 }
             }
             String result = real.simulate(s, control);
+            Runnable any = afterSimulation;
+            if (any != null) any.run();
             Runnable hook = afterCancelledSimulation;
             if (hook != null && control.cancelled()) hook.run();
             return result;

@@ -117,7 +117,7 @@ class PagesTest {
     void compareHeadingsNameEachSideOrSayWhyNot() {
         String queued = post("/api/runs", "{\"scenarioId\": \"e1-one-hog-10pct\"}");
         String cancelled = post("/api/runs", "{\"scenarioId\": \"e1-one-hog-10pct\"}");
-        web.delete().uri("/api/runs/" + cancelled).exchange().expectStatus().isAccepted();
+        web.post().uri("/api/runs/" + cancelled + "/cancel").exchange().expectStatus().isAccepted();
         String failed = java.util.UUID.randomUUID().toString();
         runs.insert(failed, null, "failed run", "{\"name\": \"failed run\", \"duration\": \"1s\"}", 3L, 1);
         runs.start(failed, "test", 1_000_000_000L);

@@ -65,7 +65,7 @@ class TokenBrowserTest {
         assertThat(cpuMax.getDomProperty("value")).isEqualTo("20000 100000");
 
         // a long run from the home page, watched live through the event stream on the session cookie, then
-        // cancelled from its page (DELETE with the CSRF token)
+        // cancelled from its page (POST …/cancel with the CSRF token)
         String demo = "tr[data-scenario-id='dashboard-demo'] .run-btn";
         driver.get("http://localhost:" + port + "/");
         waitFor("the home page", () -> !driver.findElements(By.cssSelector(demo)).isEmpty());
