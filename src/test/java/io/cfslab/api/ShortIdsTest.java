@@ -39,6 +39,26 @@ class ShortIdsTest {
                 "--" + dashless);
     }
 
+    /** Breaker 4 F8: the experiment and scenario pages take every full form of an id, as the run page does. */
+    @Test
+    void theExperimentAndScenarioPagesRedirectEveryFormOfAnId() {
+        String scenario = ApiTestSupport.createScenario(web, ApiTestSupport.tiny("page ids"));
+        String experiment = ApiTestSupport.json(web.post().uri("/api/experiments").contentType(org.springframework.http.MediaType.APPLICATION_JSON)
+                .bodyValue("{\"name\": \"x\", \"repeats\": 1, \"scenario_id\": \"" + scenario + "\", \"arms\": [{\"name\": \"a\"}]}")
+                .exchange().expectStatus().isAccepted()).path("id").asString();
+        for (String[] page : new String[][] {{"/scenarios/", scenario}, {"/experiments/", experiment}}) {
+            for (String form : forms(page[1])) {
+                var r = web.get().uri(u(page[0] + form)).exchange().returnResult(String.class);
+                if (form.equals(page[1])) {
+                    assertThat(r.getStatus().value()).as(page[0] + form).isEqualTo(200);
+                } else {
+                    assertThat(r.getStatus().value()).as(page[0] + form).isEqualTo(303);
+                    assertThat(r.getResponseHeaders().getLocation().toString()).as(form).endsWith(page[0] + page[1]);
+                }
+            }
+        }
+    }
+
     /**
      * Breaker 4 F8b: only ASCII space and tab around an id are trimmed; a control character (C0, DEL) anywhere in the
      * id is 400 {@code EINVAL} at {@code /path} in the API and on the pages, as a line end is; a Unicode space (NBSP, EM
