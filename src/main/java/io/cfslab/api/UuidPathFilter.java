@@ -49,13 +49,8 @@ public class UuidPathFilter implements WebFilter {
      */
     static String controlCharacterIn(String rawPath) {
         Matcher m = PAGE_ID_PATH.matcher(rawPath);
-        if (!m.matches()) return null;
-        String segment;
-        try {
-            segment = UriUtils.decode(m.group(1), StandardCharsets.UTF_8);
-        } catch (IllegalArgumentException malformed) {
-            return null; // RequestTargetFilter answers it
-        }
+        String segment = m.matches() ? decoded(m.group(1)) : null;
+        if (segment == null) return null;
         for (int i = 0; i < segment.length(); i++) {
             char c = segment.charAt(i);
             if (c == '\n' || c == '\r') return null;
@@ -67,16 +62,20 @@ public class UuidPathFilter implements WebFilter {
     /** @return {@code rawPath} with its id in the stored form, or null if it holds none in another form */
     static String canonicalPath(String rawPath) {
         Matcher m = ID_PATH.matcher(rawPath);
-        if (!m.matches()) return null;
-        String segment;
-        try {
-            segment = UriUtils.decode(m.group(2), StandardCharsets.UTF_8);
-        } catch (IllegalArgumentException malformed) {
-            return null; // RequestTargetFilter answers it
-        }
+        String segment = m.matches() ? decoded(m.group(2)) : null;
+        if (segment == null) return null;
         // a line end stays for Spring Security's firewall to refuse (400), in the pages' paths as in these
         if (segment.indexOf('\n') >= 0 || segment.indexOf('\r') >= 0 || !RunIds.isFullId(segment)) return null;
         String id = RunIds.canonical(segment);
         return id.equals(m.group(2)) ? null : m.group(1) + id + m.group(3);
+    }
+
+    /** A path segment percent-decoded, or null if its encoding is malformed (RequestTargetFilter answers that). */
+    private static String decoded(String rawSegment) {
+        try {
+            return UriUtils.decode(rawSegment, StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException malformed) {
+            return null;
+        }
     }
 }
