@@ -36,6 +36,7 @@ import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -79,12 +80,12 @@ public class CgroupController {
     @ApiResponse(responseCode = "200", description = "every group, root first", content = @Content(mediaType = "application/json", array = @ArraySchema(schema = @Schema(ref = "CgroupGroup"))))
     @Problems(404)
     @GetMapping("/cgroups")
-    public Mono<List<Map<String, Object>>> tree(@PathVariable String id) {
-        return jdbc.call(() -> treeOf(id));
+    public Mono<List<Map<String, Object>>> tree(@PathVariable String id, ServerWebExchange exchange) {
+        return jdbc.call(() -> treeOf(id, exchange));
     }
 
-    private List<Map<String, Object>> treeOf(String id) {
-        Scenario s = scenarios.parse(scenarios.get(id));
+    private List<Map<String, Object>> treeOf(String id, ServerWebExchange exchange) {
+        Scenario s = scenarios.parse(ScenarioService.tagged(scenarios.get(id), exchange));
         Map<String, List<String>> children = new LinkedHashMap<>();
         Map<String, List<String>> tasks = new LinkedHashMap<>();
         for (CgroupSpec c : s.cgroups()) children.computeIfAbsent(parentOf(c.path()), k -> new ArrayList<>()).add(c.path());
@@ -110,9 +111,10 @@ public class CgroupController {
     // 406); no produces, which would refuse the other
     @GetMapping("/cgroups/{*path}")
     public Mono<ResponseEntity<Object>> read(@PathVariable String id, @PathVariable String path,
-                                             ServerHttpRequest request) {
+                                             ServerHttpRequest request, ServerWebExchange exchange) {
         return jdbc.call(() -> {
             Found f = locate(id, path);
+            ScenarioService.tagged(f.entry(), exchange);
             if (f.target().file() == null) {
                 String g = f.target().group();
                 return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).<Object>body(groupView(f.scenario(), g,
@@ -123,7 +125,7 @@ public class CgroupController {
     }
 
     /** A group or file as GET finds it: the scenario, the target, and the group's state (or a file's group's). */
-    record Found(Scenario scenario, Target target, CgroupSpec group) { }
+    record Found(Scenario scenario, Target target, CgroupSpec group, ScenarioEntry entry) { }
 
     /**
      * Finds what {@code path} names in scenario {@code id}, as a GET reads it (blocking: call it on the JDBC
@@ -138,7 +140,7 @@ public class CgroupController {
                 && find(s, target.group()) == null && V1_FILE_NAMES.contains(target.last()) ? target.asFile() : target;
         CgroupSpec c = find(s, t.group());
         if (c == null && !t.group().equals("/")) throw enoent(t.group());
-        if (t.file() == null) return new Found(s, t, c);
+        if (t.file() == null) return new Found(s, t, c, entry);
         CgroupFiles.Rules rules = CgroupFiles.Rules.of(s.kernel());
         if (firstFileDecides(rules, t.file(), ScenarioDocs.readObject(entry.document(), ""))) {
             rules = rules.withCgroupVersion(1); // as a write of it would find it: v1's default
@@ -146,7 +148,7 @@ public class CgroupController {
         }
         checkFileHere(t, rules);
         if (c == null) c = CgroupFiles.newGroupV1("/"); // v1's root has the files (checkFileHere: v2's has none)
-        return new Found(s, t, c);
+        return new Found(s, t, c, entry);
     }
 
     @Operation(summary = "mkdir -p a group, or write a file (text/plain body)")
@@ -220,7 +222,7 @@ public class CgroupController {
                     "Not a directory", "/path", t.file() + " is a file; only groups can be removed", "ENOTDIR")
                     .header(HttpHeaders.ALLOW, FILE_ALLOW)));
         }
-        return scenarios.edit(id, new Preconditions(ifMatch, ifNoneMatch), (doc, s) -> {
+        return scenarios.editFile(id, new Preconditions(ifMatch, ifNoneMatch), (doc, s) -> {
             String g = t.group();
             if (g.equals("/")) throw ApiException.of(HttpStatus.CONFLICT, "Busy", "/path", "the root cannot be removed", "EBUSY");
             if (find(s, g) == null) throw enoent(g);
@@ -277,11 +279,11 @@ public class CgroupController {
             gens.add(entry.deepCopy());
             return ResponseEntity.status(HttpStatus.CREATED).<Void>build();
         }).flatMap(done -> jdbc.call(() -> ResponseEntity.status(HttpStatus.CREATED).eTag(done.getHeaders().getETag())
-                .location(Locations.api("scenarios", id, "cgroups")).body(treeOf(id))));
+                .location(Locations.api("scenarios", id, "cgroups")).body(treeOf(id, null))));
     }
 
     private Mono<ResponseEntity<Object>> mkdir(String id, Preconditions pre, String group) {
-        return scenarios.edit(id, pre, (doc, s) -> {
+        return scenarios.editFile(id, pre, (doc, s) -> {
             // the name is checked once the scenario is known to exist and be writable: 404, then 409, then 422, as
             // every other write (docs/api.md, "Order of checks")
             checkPath(group);
@@ -308,7 +310,7 @@ public class CgroupController {
      * ({@link CgroupFiles#write}, with cgroup v1's over the whole tree); the files are stored as they read back.
      */
     private Mono<ResponseEntity<Object>> writeFile(String id, Preconditions pre, Target t, byte[] value) {
-        return scenarios.edit(id, pre, (doc, s) -> {
+        return scenarios.editFile(id, pre, (doc, s) -> {
             CgroupFiles.Rules rules = CgroupFiles.Rules.of(s.kernel());
             CgroupSpec c = t.group().equals("/") ? CgroupFiles.newGroupV1("/") : find(s, t.group());
             if (c == null) throw enoent(t.group()); // the path's directory first, as open() walks it

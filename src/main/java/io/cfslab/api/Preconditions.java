@@ -27,6 +27,64 @@ public record Preconditions(String ifMatch, String ifNoneMatch) {
     /** No conditional headers. */
     public static final Preconditions NONE = new Preconditions(null, null);
 
+    /**
+     * Both headers are checked for their syntax alike (breaker 4 F7): {@code *} alone, or a list of entity-tags
+     * ({@code "x"} or {@code W/"x"}, RFC 9110 8.8.3: etagc is {@code %x21 / %x23-7E / obs-text}; empty list
+     * elements are allowed, 5.6.1). Anything else ({@code 5}, {@code W/5}, {@code "5}, {@code *, "6"}, no tag at
+     * all) is 400 {@code EINVAL} at {@code /headers/If-Match} or {@code /headers/If-None-Match}, before anything is
+     * looked up (a request's syntax is judged first).
+     *
+     * @throws ApiException 400 for a malformed header
+     */
+    public Preconditions {
+        checkSyntax(HttpHeaders.IF_MATCH, ifMatch);
+        checkSyntax(HttpHeaders.IF_NONE_MATCH, ifNoneMatch);
+    }
+
+    private static void checkSyntax(String name, String value) {
+        if (value == null || value.strip().equals("*")) return;
+        int tags = 0;
+        for (String element : value.split(",", -1)) {
+            String t = element.strip();
+            if (t.isEmpty()) continue;
+            if (!isEntityTag(t)) {
+                throw ApiException.of(HttpStatus.BAD_REQUEST, "Malformed request", "/headers/" + name, name + " "
+                        + shown(value.strip()) + " is not * nor a list of entity-tags (\"v\" or W/\"v\", RFC 9110 8.8.3"
+                        + (t.equals("*") ? "; * stands alone, never in a list" : "") + ")", "EINVAL");
+            }
+            tags++;
+        }
+        if (tags == 0) {
+            throw ApiException.of(HttpStatus.BAD_REQUEST, "Malformed request", "/headers/" + name,
+                    name + " names no entity-tag", "EINVAL");
+        }
+    }
+
+    private static boolean isEntityTag(String t) {
+        String opaque = t.startsWith("W/") ? t.substring(2) : t;
+        if (opaque.length() < 2 || opaque.charAt(0) != '"' || opaque.charAt(opaque.length() - 1) != '"') return false;
+        for (int i = 1; i < opaque.length() - 1; i++) {
+            char c = opaque.charAt(i);
+            // the header arrives decoded byte by byte (ISO-8859-1): obs-text is U+0080 to U+00FF
+            if (!(c == 0x21 || (c >= 0x23 && c <= 0x7E) || (c >= 0x80 && c <= 0xFF))) return false;
+        }
+        return true;
+    }
+
+    /**
+     * A header value as the client wrote it: its bytes (which arrive one char per byte) read as UTF-8 where they are
+     * UTF-8, so that {@code "é"} is not echoed as {@code "Ã©"}.
+     */
+    static String shown(String value) {
+        byte[] bytes = value.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+        var decoder = java.nio.charset.StandardCharsets.UTF_8.newDecoder();
+        try {
+            return decoder.decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+        } catch (java.nio.charset.CharacterCodingException notUtf8) {
+            return value;
+        }
+    }
+
     /** The conditional headers of a request. */
     public static Preconditions of(ServerHttpRequest request) {
         HttpHeaders h = request.getHeaders();
@@ -55,11 +113,11 @@ public record Preconditions(String ifMatch, String ifNoneMatch) {
     public ApiException failure(ScenarioEntry e) {
         String etag = ScenarioService.etag(e);
         if (ifMatch != null && !matchesStrongly(ifMatch, etag)) {
-            return failed(e, "If-Match " + ifMatch.strip() + " does not match the current version " + etag
+            return failed(e, "If-Match " + shown(ifMatch.strip()) + " does not match the current version " + etag
                     + " of scenario " + e.id());
         }
         if (ifNoneMatch != null && matchesWeakly(ifNoneMatch, etag)) {
-            return failed(e, "If-None-Match " + ifNoneMatch.strip() + " names the current version " + etag
+            return failed(e, "If-None-Match " + shown(ifNoneMatch.strip()) + " names the current version " + etag
                     + " of scenario " + e.id());
         }
         return null;

@@ -29,13 +29,13 @@ import reactor.core.publisher.Mono;
 
 /**
  * Renders every refusal as RFC 9457 {@code application/problem+json}:
- * <pre>{ "type": "about:blank", "title": "Invalid scenario", "status": 422, "detail": "...",
+ * <pre>{ "type": "about:blank", "title": "Invalid value", "status": 422, "detail": "...",
  *   "instance": "/api/scenarios/x", "pointer": "/cgroups/0/cpu.max", "errno": "EINVAL",
  *   "errors": [ { "pointer": "/cgroups/0/cpu.max", "reason": "...", "errno": "EINVAL" } ] }</pre>
  * {@code pointer}/{@code errno} repeat the first entry of {@code errors}.
  *
- * <p>Status by errno of a scenario problem: {@code ENOENT} 404, {@code EBUSY}/{@code EEXIST} 409,
- * otherwise 422 (including size limits, whose reason names the limit).
+ * <p>A document's problems are 422 whatever their errno ({@link ScenarioService#validate}); a write to one file of
+ * the file API is by errno ({@link #statusOf}).
  */
 @RestControllerAdvice
 public class ProblemHandler {
@@ -216,7 +216,7 @@ public class ProblemHandler {
         return out;
     }
 
-    /** Status for a scenario problem: ENOENT 404, EBUSY/EEXIST 409, else 422. */
+    /** Status for a refused write to one file of the file API: ENOENT 404, EBUSY/EEXIST 409, else 422. */
     static HttpStatus statusOf(List<FieldProblem> problems) {
         String errno = problems.isEmpty() ? null : problems.get(0).errno();
         if ("ENOENT".equals(errno)) return HttpStatus.NOT_FOUND;

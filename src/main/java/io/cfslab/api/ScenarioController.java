@@ -63,8 +63,9 @@ public class ScenarioController {
     @ApiResponse(responseCode = "200", description = "the scenario; ETag is its version", content = @Content(mediaType = "application/json", schema = @Schema(ref = "ScenarioView")))
     @Problems(404)
     @GetMapping("/{id}")
-    public Mono<ResponseEntity<Map<String, Object>>> get(@PathVariable String id) {
-        return jdbc.call(() -> withEtag(scenarios.get(id)));
+    public Mono<ResponseEntity<Map<String, Object>>> get(@PathVariable String id,
+                                                          org.springframework.web.server.ServerWebExchange exchange) {
+        return jdbc.call(() -> withEtag(ScenarioService.tagged(scenarios.get(id), exchange)));
     }
 
     @Operation(summary = "Replace a stored scenario; 409 for ready-made ones, 412 if If-Match names another version")

@@ -19,6 +19,7 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -45,15 +46,17 @@ public class ScenarioPartsController {
     @ApiResponse(responseCode = "200", description = "the task entries", content = @Content(mediaType = "application/json", array = @ArraySchema(schema = @Schema(ref = "Task"))))
     @Problems(404)
     @GetMapping("/tasks")
-    public Mono<JsonNode> tasks(@PathVariable String id) { return jdbc.call(() -> part(id, "tasks")); }
+    public Mono<JsonNode> tasks(@PathVariable String id, ServerWebExchange exchange) {
+        return jdbc.call(() -> part(id, "tasks", exchange));
+    }
 
     @Operation(summary = "One task entry; 404 ENOENT")
     @ApiResponse(responseCode = "200", description = "the entry", content = @Content(mediaType = "application/json", schema = @Schema(ref = "Task")))
     @Problems(404)
     @GetMapping("/tasks/{name}")
-    public Mono<JsonNode> task(@PathVariable String id, @PathVariable String name) {
+    public Mono<JsonNode> task(@PathVariable String id, @PathVariable String name, ServerWebExchange exchange) {
         return jdbc.call(() -> {
-            ArrayNode tasks = part(id, "tasks");
+            ArrayNode tasks = part(id, "tasks", exchange);
             int i = indexOfTask(tasks, name);
             if (i < 0) throw ApiException.notFound("task " + name, "/name");
             return tasks.get(i);
@@ -106,15 +109,17 @@ public class ScenarioPartsController {
     @ApiResponse(responseCode = "200", description = "the timeline", content = @Content(mediaType = "application/json", array = @ArraySchema(schema = @Schema(ref = "TimelineAction"))))
     @Problems(404)
     @GetMapping("/timeline")
-    public Mono<JsonNode> timeline(@PathVariable String id) { return jdbc.call(() -> part(id, "timeline")); }
+    public Mono<JsonNode> timeline(@PathVariable String id, ServerWebExchange exchange) {
+        return jdbc.call(() -> part(id, "timeline", exchange));
+    }
 
     @Operation(summary = "One timeline entry by index; 404 ENOENT")
     @ApiResponse(responseCode = "200", description = "the entry", content = @Content(mediaType = "application/json", schema = @Schema(ref = "TimelineAction")))
     @Problems(404)
     @GetMapping("/timeline/{index}")
-    public Mono<JsonNode> timelineEntry(@PathVariable String id, @PathVariable int index) {
+    public Mono<JsonNode> timelineEntry(@PathVariable String id, @PathVariable int index, ServerWebExchange exchange) {
         return jdbc.call(() -> {
-            ArrayNode tl = part(id, "timeline");
+            ArrayNode tl = part(id, "timeline", exchange);
             if (index < 0 || index >= tl.size()) throw ApiException.notFound("timeline entry " + index, "/index");
             return tl.get(index);
         });
@@ -149,8 +154,9 @@ public class ScenarioPartsController {
         });
     }
 
-    private ArrayNode part(String id, String key) {
-        ObjectNode doc = ScenarioDocs.readObject(scenarios.get(id).document(), "");
+    /** Section {@code key} of scenario {@code id}'s document; the answer carries the scenario's ETag. */
+    private ArrayNode part(String id, String key, ServerWebExchange exchange) {
+        ObjectNode doc = ScenarioDocs.readObject(ScenarioService.tagged(scenarios.get(id), exchange).document(), "");
         return doc.get(key) instanceof ArrayNode a ? a : ScenarioDocs.JSON.createArrayNode();
     }
 

@@ -62,7 +62,9 @@ public class ScenarioService {
      * same problem in every document and route (an experiment arm's {@code set} too, which reaches only the parser).
      *
      * @param prefix pointer prefix of the document in the request ({@code ""} or {@code /scenario})
-     * @throws ApiException 422 (or 404/409 per errno) listing every problem
+     * @throws ApiException 422 listing every problem, whatever their errno (EEXIST, ENOENT too): a document is
+     *                      validated as a whole, so its fault is unprocessable content, not a missing or conflicting
+     *                      resource (breaker 4 F1); the title is the first problem's kind ({@link ProblemHandler#titleOf})
      */
     public Scenario validate(ObjectNode doc, String prefix) {
         ScenarioDocs.checkNames(doc, prefix);
@@ -70,7 +72,8 @@ public class ScenarioService {
             return engine.parse(ScenarioDocs.write(doc));
         } catch (ScenarioException e) {
             List<FieldProblem> problems = ProblemHandler.fromScenario(e, prefix);
-            throw new ApiException(ProblemHandler.statusOf(problems), "Invalid scenario", problems, e.total());
+            throw new ApiException(HttpStatus.UNPROCESSABLE_CONTENT, ProblemHandler.titleOf(problems.get(0).errno()),
+                    problems, e.total());
         }
     }
 
@@ -94,7 +97,11 @@ public class ScenarioService {
     public ScenarioEntry replace(String id, ObjectNode doc, Preconditions pre) {
         ScenarioEntry e = requireWritable(id);
         checkPreconditions(e, pre, "the scenario");
-        validate(doc, "");
+        try {
+            validate(doc, "");
+        } catch (ApiException x) {
+            throw withVersion(x, e);
+        }
         boolean done = !pre.any()
                 ? repo.update(id, ScenarioDocs.name(doc, id), ScenarioDocs.writeStored(doc))
                 : repo.update(id, ScenarioDocs.name(doc, id), ScenarioDocs.writeStored(doc), e.version());
@@ -111,6 +118,22 @@ public class ScenarioService {
         checkPreconditions(e, pre, "the scenario");
         boolean done = !pre.any() ? repo.delete(id) : repo.delete(id, e.version());
         if (!done) throw changedMeanwhile(id);
+    }
+
+    /**
+     * Sets the answer's {@code ETag} to scenario {@code e}'s: every resource below a scenario is a part of its one
+     * document and shares its ETag, on reads as on writes (breaker 4 F4). {@code exchange} null: nothing.
+     * @return {@code e}
+     */
+    static ScenarioEntry tagged(ScenarioEntry e, org.springframework.web.server.ServerWebExchange exchange) {
+        if (exchange == null) return e;
+        // RFC 9110 13.1.1: If-Match applies to a GET too (a stale one is 412); If-None-Match on a read is 304's
+        // business, not a failure, so only If-Match is evaluated here
+        ApiException failed = new Preconditions(exchange.getRequest().getHeaders().getFirst(HttpHeaders.IF_MATCH), null)
+                .failure(e);
+        if (failed != null) throw failed;
+        exchange.getResponse().getHeaders().setETag(etag(e));
+        return e;
     }
 
     /** The {@code ETag} of a scenario version: the version, quoted. */
@@ -151,7 +174,23 @@ public class ScenarioService {
      */
     public <B> Mono<ResponseEntity<B>> edit(String id, Preconditions pre,
                                             BiFunction<ObjectNode, Scenario, ResponseEntity<B>> edit) {
-        return jdbc.call(() -> editOnce(id, pre, edit))
+        return edit(id, pre, edit, false);
+    }
+
+    /**
+     * {@link #edit} for a write of one resource of the file API (mkdir, rmdir, a file's PUT), where the document's
+     * rules that the write breaks answer as the kernel's syscall would, by errno (404 {@code ENOENT}, 409
+     * {@code EBUSY}/{@code EEXIST}, else 422); an entry of a document (a task, timeline or generate entry) is a
+     * document's fault, 422 whatever its errno ({@link #validate}).
+     */
+    public <B> Mono<ResponseEntity<B>> editFile(String id, Preconditions pre,
+                                                BiFunction<ObjectNode, Scenario, ResponseEntity<B>> edit) {
+        return edit(id, pre, edit, true);
+    }
+
+    private <B> Mono<ResponseEntity<B>> edit(String id, Preconditions pre,
+                                             BiFunction<ObjectNode, Scenario, ResponseEntity<B>> edit, boolean oneFile) {
+        return jdbc.call(() -> editOnce(id, pre, edit, oneFile))
                 .retryWhen(Retry.backoff(EDIT_ATTEMPTS - 1, Duration.ofMillis(2)).maxBackoff(Duration.ofMillis(100))
                         .jitter(0.75)
                         .filter(VersionConflict.class::isInstance)
@@ -164,30 +203,60 @@ public class ScenarioService {
     static final int EDIT_ATTEMPTS = 20;
 
     private <B> ResponseEntity<B> editOnce(String id, Preconditions pre,
-                                           BiFunction<ObjectNode, Scenario, ResponseEntity<B>> edit) {
+                                           BiFunction<ObjectNode, Scenario, ResponseEntity<B>> edit, boolean oneFile) {
         ScenarioEntry e = requireWritable(id);
         ApiException failed = pre.failure(e);
         ObjectNode doc = ScenarioDocs.readObject(e.document(), "");
+        ObjectNode read = doc.deepCopy();
         Scenario before = engine.parse(e.document());
         ResponseEntity<B> out;
         try {
             out = edit.apply(doc, before);
-            validate(doc, "");
+            try {
+                validate(doc, "");
+            } catch (ApiException invalid) {
+                if (!oneFile) throw invalid;
+                throw new ApiException(ProblemHandler.statusOf(invalid.problems()), invalid.title(), invalid.problems(),
+                        invalid.total());
+            }
         } catch (ApiException x) {
             // RFC 9110 13.2.1: a target that does not exist answers as without the condition (404); any other
             // refusal comes after a false precondition, which performs nothing
             if (failed != null && x.status() != HttpStatus.NOT_FOUND) throw failed;
-            throw x;
+            // If-None-Match: * on a target that exists is 412 whatever the write would have answered (a task's POST
+            // said 409 EEXIST, a group's mkdir 412: breaker 4 F5)
+            if (pre.mustCreate() && x.status() == HttpStatus.CONFLICT && isExists(x)) throw Preconditions.exists(e, "the target");
+            throw withVersion(x, e);
         }
         if (failed != null) throw failed;
         if (pre.mustCreate() && out.getStatusCode().value() != HttpStatus.CREATED.value()) {
             throw Preconditions.exists(e, "the target");
+        }
+        if (doc.equals(read)) {
+            // nothing changed (a mkdir of an existing group, a write of the value a file has): no new version, so
+            // that no other client's If-Match fails for a change that did not happen (breaker 4 F6)
+            return ResponseEntity.status(out.getStatusCode()).headers(out.getHeaders()).eTag(etag(e)).body(out.getBody());
         }
         if (!repo.update(id, ScenarioDocs.name(doc, id), ScenarioDocs.writeStored(doc), e.version())) {
             throw new VersionConflict();
         }
         return ResponseEntity.status(out.getStatusCode()).headers(out.getHeaders()).eTag(etag(e.version() + 1))
                 .body(out.getBody());
+    }
+
+    private static boolean isExists(ApiException x) {
+        return !x.problems().isEmpty() && "EEXIST".equals(x.problems().get(0).errno());
+    }
+
+    /**
+     * A refusal of a write to an existing scenario, carrying its current {@code ETag} (as a 412 does), so that a
+     * client can send a conditional write next without reading the whole scenario again (breaker 4 F4).
+     */
+    static ApiException withVersion(ApiException x, ScenarioEntry e) {
+        if (x.status() != HttpStatus.NOT_FOUND && x.headers().getFirst(HttpHeaders.ETAG) == null) {
+            x.header(HttpHeaders.ETAG, etag(e));
+        }
+        return x;
     }
 
     /** The version read is no longer the stored one. */

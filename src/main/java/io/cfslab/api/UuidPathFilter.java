@@ -25,28 +25,57 @@ import reactor.core.publisher.Mono;
 @Order(Ordered.HIGHEST_PRECEDENCE + 4) // after RequestTargetFilter (+2), which refuses malformed percent-encoding
 public class UuidPathFilter implements WebFilter {
     private static final Pattern ID_PATH = Pattern.compile("^(/api/(?:runs|experiments|scenarios)/)([^/]+)(.*)$");
+    /** The same ids in the pages' paths, where a control character is refused too. */
+    private static final Pattern PAGE_ID_PATH = Pattern.compile("^/(?:api/)?(?:runs|experiments|scenarios)/([^/]+).*$");
 
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
         String raw = exchange.getRequest().getURI().getRawPath();
+        String control = raw == null ? null : controlCharacterIn(raw);
+        if (control != null) {
+            return ProblemHandler.write(exchange, org.springframework.http.HttpStatus.BAD_REQUEST, "Rejected request",
+                    new FieldProblem("/path", "the id in the path holds a control character (" + control
+                            + "); only ASCII spaces and tabs around an id are trimmed", "EINVAL"));
+        }
         String rewritten = raw == null ? null : canonicalPath(raw);
         if (rewritten == null) return chain.filter(exchange);
         return chain.filter(exchange.mutate().request(exchange.getRequest().mutate().path(rewritten).build()).build());
     }
 
+    /**
+     * @return the first control character (C0 other than tab, DEL) of the id segment of {@code rawPath}, as
+     *         {@code U+001F}, or null (breaker 4 F8b: U+001F and U+000B were trimmed as white space, LF refused). A line
+     *         end is left to Spring Security's firewall, which refuses it (400) as before.
+     */
+    static String controlCharacterIn(String rawPath) {
+        Matcher m = PAGE_ID_PATH.matcher(rawPath);
+        String segment = m.matches() ? decoded(m.group(1)) : null;
+        if (segment == null) return null;
+        for (int i = 0; i < segment.length(); i++) {
+            char c = segment.charAt(i);
+            if (c == '\n' || c == '\r') return null;
+            if ((c < 0x20 && c != '\t') || c == 0x7F) return String.format("U+%04X", (int) c);
+        }
+        return null;
+    }
+
     /** @return {@code rawPath} with its id in the stored form, or null if it holds none in another form */
     static String canonicalPath(String rawPath) {
         Matcher m = ID_PATH.matcher(rawPath);
-        if (!m.matches()) return null;
-        String segment;
-        try {
-            segment = UriUtils.decode(m.group(2), StandardCharsets.UTF_8);
-        } catch (IllegalArgumentException malformed) {
-            return null; // RequestTargetFilter answers it
-        }
+        String segment = m.matches() ? decoded(m.group(2)) : null;
+        if (segment == null) return null;
         // a line end stays for Spring Security's firewall to refuse (400), in the pages' paths as in these
         if (segment.indexOf('\n') >= 0 || segment.indexOf('\r') >= 0 || !RunIds.isFullId(segment)) return null;
         String id = RunIds.canonical(segment);
         return id.equals(m.group(2)) ? null : m.group(1) + id + m.group(3);
+    }
+
+    /** A path segment percent-decoded, or null if its encoding is malformed (RequestTargetFilter answers that). */
+    private static String decoded(String rawSegment) {
+        try {
+            return UriUtils.decode(rawSegment, StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException malformed) {
+            return null;
+        }
     }
 }

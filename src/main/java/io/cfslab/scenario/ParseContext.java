@@ -219,8 +219,9 @@ final class ParseContext {
             return null;
         }
         for (String s : seg) {
+            // EINVAL as the file API's mkdir of the same name answers (breaker 4 F1b): one fault, one errno
             if (s.isEmpty() || s.equals(".") || s.equals("..") || !SEGMENT.matcher(s).matches()) {
-                add(ptr, "cgroup path \"" + p + "\" has a bad name \"" + s + "\"; names are [A-Za-z0-9_.-]+, not . or ..", null);
+                add(ptr, "cgroup path \"" + p + "\" has a bad name \"" + s + "\"; names are [A-Za-z0-9_.-]+, not . or ..", "EINVAL");
                 return null;
             }
             if (s.length() > 255) {

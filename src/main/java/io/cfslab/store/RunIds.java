@@ -40,6 +40,19 @@ public final class RunIds {
                 : "deleted, or a mistyped id";
     }
 
+    /**
+     * {@code typed} without the ASCII spaces and tabs around it, as a paste brings them (breaker 4 F8b): only those.
+     * Java's {@code strip()} also took control characters (U+001F, U+000B) and some Unicode spaces (EM SPACE) but not
+     * NBSP; a control character is refused where the path is read ({@code UuidPathFilter}), anything else names no id.
+     */
+    public static String trim(String typed) {
+        int from = 0;
+        int to = typed.length();
+        while (from < to && (typed.charAt(from) == ' ' || typed.charAt(from) == '\t')) from++;
+        while (to > from && (typed.charAt(to - 1) == ' ' || typed.charAt(to - 1) == '\t')) to--;
+        return typed.substring(from, to);
+    }
+
     /** Hex digits of a UUID, 32. */
     static final int UUID_DIGITS = 32;
 
@@ -51,7 +64,7 @@ public final class RunIds {
      */
     static String hexDigits(String typed) {
         if (typed == null) return null;
-        String t = typed.strip();
+        String t = trim(typed);
         if (t.isEmpty() || !t.matches("[0-9A-Fa-f-]+")) return null;
         String hex = t.replace("-", "").toLowerCase(Locale.ROOT);
         return hex.length() > UUID_DIGITS ? null : hex;
@@ -64,7 +77,7 @@ public final class RunIds {
      */
     public static String canonical(String typed) {
         String hex = hexDigits(typed);
-        if (hex == null) return typed == null ? null : typed.strip();
+        if (hex == null) return typed == null ? null : trim(typed);
         StringBuilder b = new StringBuilder(36);
         for (int i = 0; i < hex.length(); i++) {
             if (i == 8 || i == 12 || i == 16 || i == 20) b.append('-');
@@ -87,7 +100,7 @@ public final class RunIds {
 
     /** {@code typed} resolved against {@code runs}: an exact id first, then a prefix (see the class comment). */
     public static Resolution resolve(RunRepository runs, String typed) {
-        String t = typed.strip();
+        String t = trim(typed);
         String id = canonical(t);
         if (runs.findStatus(id).isPresent()) return new Resolution(t, List.of(id));
         if (!isPrefix(t)) return new Resolution(t, List.of());

@@ -80,6 +80,8 @@ public class PageController {
 
     @GetMapping("/scenarios/{id}")
     public Mono<String> editor(@PathVariable String id, Model model) {
+        String canonical = otherForm(id);
+        if (canonical != null) return Mono.just("redirect:/scenarios/" + canonical);
         return jdbc.call(() -> scenarios.get(id)).map((ScenarioEntry e) -> {
             model.addAttribute("scenarioId", e.id());
             model.addAttribute("scenarioName", e.name());
@@ -134,11 +136,24 @@ public class PageController {
 
     @GetMapping("/experiments/{id}")
     public Mono<String> experiment(@PathVariable String id, Model model) {
+        String canonical = otherForm(id);
+        if (canonical != null) return Mono.just("redirect:/experiments/" + canonical);
         return jdbc.call(() -> experiments.find(id).orElseThrow(() -> ApiException.notFound("experiment " + id, "/id")))
                 .map((ExperimentRecord e) -> {
                     model.addAttribute("experiment", e);
                     return "experiment";
                 });
+    }
+
+    /**
+     * The stored form of {@code id} if it is a whole UUID in another form (upper case, no dashes, spaces or tabs
+     * around it), else null: the experiment and scenario pages redirect to it as the run page does (breaker 4 F8).
+     * A short id (a prefix) is resolved only on the run page.
+     */
+    static String otherForm(String id) {
+        if (!io.cfslab.store.RunIds.isFullId(id)) return null;
+        String canonical = io.cfslab.store.RunIds.canonical(id);
+        return canonical.equals(id) ? null : canonical;
     }
 
     /** The compare page's facts about its two runs: each side's heading, the five list settings, every setting side by side. */

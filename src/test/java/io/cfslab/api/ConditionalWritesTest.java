@@ -144,8 +144,10 @@ class ConditionalWritesTest {
                     assertThat(after).isNull();
                     continue;
                 }
-                assertThat(after[0]).as("%s: a write makes version 3", w).isEqualTo("\"3\"");
-                assertThat(r.getResponseHeaders().getETag()).as("%s answers the new ETag", w).isEqualTo("\"3\"");
+                // a write that changes nothing (mkdir of an existing group) keeps the version (breaker 4 F6)
+                String version = w.name().equals("mkdir of an existing group") ? "\"2\"" : "\"3\"";
+                assertThat(after[0]).as("%s: a write makes version 3", w).isEqualTo(version);
+                assertThat(r.getResponseHeaders().getETag()).as("%s answers the new ETag", w).isEqualTo(version);
             }
         }
     }

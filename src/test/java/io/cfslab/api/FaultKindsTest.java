@@ -193,7 +193,8 @@ class FaultKindsTest {
             String doc = "{\"name\": \"414\", \"duration\": \"1s\", \"kernel\": {\"version\": \"4.14\"},"
                     + " \"cgroups\": [{\"path\": \"/a\", " + entry + "}]}";
             var spec = web.post().uri("/api/scenarios").contentType(MediaType.APPLICATION_JSON).bodyValue(doc).exchange();
-            var p = problem(spec, HttpStatus.NOT_FOUND, null, "ENOENT");
+            var p = problem(spec, HttpStatus.UNPROCESSABLE_CONTENT, null, "ENOENT"); // a document's fault (breaker 4 F1)
+            assertThat(p.path("title").asString()).isEqualTo("No such file or entry");
             assertThat(p.path("pointer").asString()).startsWith("/cgroups/0/");
             assertThat(p.path("detail").asString()).contains("4.15");
         }

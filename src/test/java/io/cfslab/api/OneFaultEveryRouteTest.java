@@ -112,6 +112,19 @@ class OneFaultEveryRouteTest {
             out.add(new Fault("tasks", "[{\"name\": \"t" + cc + "\", \"cgroup\": \"/g\", " + HOG + "}]", "/tasks/0/name", "EINVAL", true));
             out.add(new Fault("cgroups", "[{\"path\": \"/g" + cc + "\"}]", "/cgroups/0/path", "EINVAL", true));
         }
+        // breaker 4 F1, F1b: a document's fault is 422 whatever its errno (EEXIST, ENOENT were 409/404 "Invalid
+        // scenario" in a body, inline run and entry, 422 in an experiment), and a bad group name is EINVAL as in mkdir
+        out.add(new Fault("cgroups", "[{\"path\": \"/g\"}, {\"path\": \"/g\"}]", "/cgroups/1/path", "EEXIST"));
+        out.add(new Fault("cgroups", "[{\"path\": \"/g\"}, {\"path\": \"/\"}]", "/cgroups/1/path", "EEXIST"));
+        out.add(new Fault("cgroups", "[{\"path\": \"/g\"}, {\"path\": \"/cpu.max\"}]", "/cgroups/1/path", "EEXIST"));
+        out.add(new Fault("cgroups", "[{\"path\": \"/g\", \"cpu.max\": \"50000 100000\"}, {\"path\": \"/b\", "
+                + "\"cpu.shares\": 512}]", "/cgroups/1/cpu.shares", "ENOENT"));
+        out.add(new Fault("tasks", "[{\"name\": \"w\", \"cgroup\": \"/nope\", " + HOG + "}]", "/tasks/0/cgroup", "ENOENT"));
+        out.add(new Fault("timeline", "[{\"at\": \"10ms\", \"rmdir\": \"/h\"}]", "/timeline/0/rmdir", "ENOENT"));
+        for (String name : List.of("/g b", "/g*b", "/g//b")) {
+            out.add(new Fault("cgroups", "[{\"path\": \"" + name + "\"}]", "/cgroups/0/path", "EINVAL"));
+            out.add(new Fault("generate", "[{\"under\": \"" + name + "\", \"levels\": [1]}]", "/generate/0/under", "EINVAL"));
+        }
         return out;
     }
 

@@ -39,6 +39,56 @@ class ShortIdsTest {
                 "--" + dashless);
     }
 
+    /** Breaker 4 F8: the experiment and scenario pages take every full form of an id, as the run page does. */
+    @Test
+    void theExperimentAndScenarioPagesRedirectEveryFormOfAnId() {
+        String scenario = ApiTestSupport.createScenario(web, ApiTestSupport.tiny("page ids"));
+        String experiment = ApiTestSupport.json(web.post().uri("/api/experiments").contentType(org.springframework.http.MediaType.APPLICATION_JSON)
+                .bodyValue("{\"name\": \"x\", \"repeats\": 1, \"scenario_id\": \"" + scenario + "\", \"arms\": [{\"name\": \"a\"}]}")
+                .exchange().expectStatus().isAccepted()).path("id").asString();
+        for (String[] page : new String[][] {{"/scenarios/", scenario}, {"/experiments/", experiment}}) {
+            for (String form : forms(page[1])) {
+                var r = web.get().uri(u(page[0] + form)).exchange().returnResult(String.class);
+                if (form.equals(page[1])) {
+                    assertThat(r.getStatus().value()).as(page[0] + form).isEqualTo(200);
+                } else {
+                    assertThat(r.getStatus().value()).as(page[0] + form).isEqualTo(303);
+                    assertThat(r.getResponseHeaders().getLocation().toString()).as(form).endsWith(page[0] + page[1]);
+                }
+            }
+        }
+    }
+
+    /**
+     * Breaker 4 F8b: only ASCII space and tab around an id are trimmed; a control character (C0, DEL) anywhere in the
+     * id is 400 {@code EINVAL} at {@code /path} in the API and on the pages, as a line end is; a Unicode space (NBSP, EM
+     * SPACE, IDEOGRAPHIC SPACE) or a zero-width one is no white space of an id, so the id names nothing (404).
+     */
+    @Test
+    void onlyAsciiSpaceAndTabAroundAnIdAreTrimmed() {
+        String run = ApiTestSupport.submitRun(web, Map.of("scenarioId", "e1-one-hog-10pct"));
+        String scenario = ApiTestSupport.createScenario(web, ApiTestSupport.tiny("ids"));
+        for (String path : List.of("/api/runs/" + run, "/api/scenarios/" + scenario, "/runs/" + run)) {
+            String at = path.substring(0, path.lastIndexOf('/') + 1);
+            String id = path.substring(path.lastIndexOf('/') + 1);
+            for (String cc : List.of("%01", "%0B", "%0C", "%1F", "%7F")) {
+                for (String form : List.of(id + cc, cc + id)) {
+                    ApiTestSupport.problem(web.get().uri(u(at + form)).exchange(), HttpStatus.BAD_REQUEST, "/path", "EINVAL");
+                }
+            }
+            for (String space : List.of("%C2%A0", "%E2%80%83", "%E3%80%80", "%E2%80%8B")) {
+                for (String form : List.of(id + space, space + id)) {
+                    assertThat(web.get().uri(u(at + form)).exchange().returnResult(String.class).getStatus().value())
+                            .as(at + form).isEqualTo(404);
+                }
+            }
+            for (String form : List.of("%20" + id, id + "%09", "%09%20" + id + "%20")) {
+                int status = web.get().uri(u(at + form)).exchange().returnResult(String.class).getStatus().value();
+                assertThat(status).as(at + form).isIn(200, 303);
+            }
+        }
+    }
+
     @Test
     void everyFormOfAnIdNamesTheSameRun() {
         String run = ApiTestSupport.submitRun(web, Map.of("scenarioId", "e1-one-hog-10pct"));

@@ -60,7 +60,7 @@ class BadScenarioTest {
                 bad(cgroup("'cpu.weight': 'heavy'"), "/cgroups/0/cpu.weight", "is not an unsigned number", "EINVAL"),
                 // cgroup paths
                 bad(cgroup("'cpu.weight': 1}, {'path': '/x'"), "/cgroups/1/path", "cgroup /x is listed twice", "EEXIST"),
-                bad(cgroup("'cpu.weight': 1}, {'path': '/a/../b'"), "/cgroups/1/path", "bad name \"..\"", null),
+                bad(cgroup("'cpu.weight': 1}, {'path': '/a/../b'"), "/cgroups/1/path", "bad name \"..\"", "EINVAL"),
                 bad(cgroup("'cpu.weight': 1}, {'path': 'rel'"), "/cgroups/1/path", "is not absolute", null),
                 bad(cgroup("'cpu.weight': 1}, {'path': '/'"), "/cgroups/1/path", "root cgroup", "EEXIST"),
                 // unknown keys everywhere

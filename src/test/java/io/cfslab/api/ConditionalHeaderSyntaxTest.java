@@ -1,0 +1,133 @@
+package io.cfslab.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cfslab.testsupport.TestApps;
+import io.cfslab.testsupport.TestDatabase;
+import java.util.List;
+import java.util.Map;
+import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.MediaType;
+import org.springframework.test.web.reactive.server.EntityExchangeResult;
+import org.springframework.test.web.reactive.server.WebTestClient;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * {@code If-Match} and {@code If-None-Match} have one syntax and one treatment (breaker 4 F7): every malformed value
+ * is 400 {@code EINVAL} at the header's pointer for both headers on every kind of write, and changes nothing; a
+ * well-formed list (empty elements too) is evaluated; a tag's detail shows the client's bytes; a GET honours a stale
+ * {@code If-Match} with 412 (RFC 9110 13.1.1).
+ */
+class ConditionalHeaderSyntaxTest {
+    private static ConfigurableApplicationContext app;
+    private static WebTestClient web;
+
+    private static final String SCENARIO = """
+            {"name": "syntax", "duration": "200ms", "machine": {"cpus": 1}, "cgroups": [{"path": "/g"}],
+             "tasks": [{"name": "t", "cgroup": "/g", "workload": {"kind": "hog"}}]}""";
+
+    static final List<String> MALFORMED = List.of("5", "W/5", "\"5", "5\"", "garbage", "*, \"1\"", "\"1\", *",
+            "W/ \"1\"", "\"a b\"", "\"a\"b\"", ",", "");
+
+    record Write(String name, HttpMethod method, String path, MediaType type, String body) {
+        @Override public String toString() { return name; }
+    }
+
+    static final List<Write> WRITES = List.of(
+            new Write("file PUT", HttpMethod.PUT, "/cgroups/g/cpu.weight", MediaType.TEXT_PLAIN, "50"),
+            new Write("mkdir", HttpMethod.PUT, "/cgroups/new", null, null),
+            new Write("task POST", HttpMethod.POST, "/tasks", MediaType.APPLICATION_JSON,
+                    "{\"name\": \"v\", \"cgroup\": \"/g\", \"workload\": {\"kind\": \"hog\"}}"),
+            new Write("scenario PUT", HttpMethod.PUT, "", MediaType.APPLICATION_JSON, SCENARIO),
+            new Write("scenario DELETE", HttpMethod.DELETE, "", null, null));
+
+    @BeforeAll
+    static void start() {
+        app = TestApps.start(TestDatabase.h2("condsyntax"), "condsyntax", Map.of("cfslab.runs.execute", "false"));
+        web = TestApps.client(app);
+    }
+
+    @AfterAll
+    static void stop() { app.close(); }
+
+    private static String create() {
+        var res = web.post().uri("/api/scenarios").contentType(MediaType.APPLICATION_JSON).bodyValue(SCENARIO)
+                .exchange().expectStatus().isCreated().expectBody().returnResult();
+        String location = res.getResponseHeaders().getLocation().toString();
+        return location.substring(location.lastIndexOf('/') + 1);
+    }
+
+    private static EntityExchangeResult<byte[]> send(String id, Write w, String header, String value) {
+        var spec = web.method(w.method()).uri("/api/scenarios/" + id + w.path()).header(header, value);
+        var req = w.body() == null ? spec : spec.contentType(w.type()).bodyValue(w.body());
+        return req.exchange().expectBody().returnResult();
+    }
+
+    private static String etag(String id) {
+        return web.get().uri("/api/scenarios/" + id).exchange().expectStatus().isOk().expectBody().returnResult()
+                .getResponseHeaders().getETag();
+    }
+
+    @Test
+    void aMalformedConditionIs400ForBothHeadersOnEveryWrite() {
+        String id = create();
+        SoftAssertions soft = new SoftAssertions();
+        int checked = 0;
+        for (Write w : WRITES) {
+            for (String header : List.of("If-Match", "If-None-Match")) {
+                for (String value : MALFORMED) {
+                    EntityExchangeResult<byte[]> r = send(id, w, header, value);
+                    String body = new String(r.getResponseBody());
+                    String what = w + " with " + header + ": " + value + " -> " + body;
+                    soft.assertThat(r.getStatus().value()).as(what).isEqualTo(400);
+                    JsonNode p = ApiTestSupport.JSON.readTree(body);
+                    soft.assertThat(p.path("pointer").asString()).as(what).isEqualTo("/headers/" + header);
+                    soft.assertThat(p.path("errno").asString()).as(what).isEqualTo("EINVAL");
+                    checked++;
+                }
+            }
+        }
+        soft.assertAll();
+        assertThat(checked).isEqualTo(WRITES.size() * 2 * MALFORMED.size());
+        assertThat(etag(id)).as("nothing was performed").isEqualTo("\"1\"");
+    }
+
+    @Test
+    void wellFormedListsAreEvaluated() {
+        String id = create();
+        // empty list elements are allowed (RFC 9110 5.6.1): "1", is the list of "1"
+        web.put().uri("/api/scenarios/" + id + "/cgroups/a").header("If-Match", "\"1\",").exchange()
+                .expectStatus().isCreated().expectHeader().valueEquals("ETag", "\"2\"");
+        web.put().uri("/api/scenarios/" + id + "/cgroups/b").header("If-None-Match", ", W/\"1\"").exchange()
+                .expectStatus().isCreated().expectHeader().valueEquals("ETag", "\"3\"");
+        web.put().uri("/api/scenarios/" + id + "/cgroups/c").header("If-Match", "\"9\", \"2\"").exchange()
+                .expectStatus().isEqualTo(412);
+    }
+
+    @Test
+    void aTagIsShownAsTheClientWroteIt() {
+        String id = create();
+        // the UTF-8 bytes of "é" (C3 A9), sent one char per byte as a header value is
+        EntityExchangeResult<byte[]> r = send(id, WRITES.get(1), "If-Match", "\"\u00c3\u00a9\"");
+        assertThat(r.getStatus().value()).isEqualTo(412);
+        assertThat(ApiTestSupport.JSON.readTree(new String(r.getResponseBody())).path("detail").asString())
+                .contains("If-Match \"\u00e9\"").doesNotContain("\u00c3");
+    }
+
+    @Test
+    void aGetWithAStaleIfMatchIs412() {
+        String id = create();
+        web.put().uri("/api/scenarios/" + id + "/cgroups/a").exchange().expectStatus().isCreated();
+        for (String path : List.of("", "/cgroups", "/cgroups/g/cpu.weight", "/tasks", "/tasks/t")) {
+            web.get().uri("/api/scenarios/" + id + path).header("If-Match", "\"1\"").exchange()
+                    .expectStatus().isEqualTo(412).expectHeader().valueEquals("ETag", "\"2\"");
+            web.get().uri("/api/scenarios/" + id + path).header("If-Match", "\"2\"").exchange()
+                    .expectStatus().isOk().expectHeader().valueEquals("ETag", "\"2\"");
+        }
+    }
+}

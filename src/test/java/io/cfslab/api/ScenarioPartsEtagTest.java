@@ -1,0 +1,172 @@
+package io.cfslab.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cfslab.testsupport.TestApps;
+import io.cfslab.testsupport.TestDatabase;
+import java.util.List;
+import java.util.Map;
+import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.MediaType;
+import org.springframework.test.web.reactive.server.EntityExchangeResult;
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+/**
+ * Every resource below a scenario shares its ETag (breaker 4 F4, F5, F6): every read (GET and HEAD of the tree, a
+ * group, a file, the tasks, a task, the timeline, an entry) carries the scenario's current ETag, and so does every
+ * 409 or 422 refusal of a write; {@code If-None-Match: *} on a write whose target exists is 412 for every kind of
+ * target; a write that changes nothing leaves the version as it was.
+ */
+class ScenarioPartsEtagTest {
+    private static ConfigurableApplicationContext app;
+    private static WebTestClient web;
+
+    private static final String SCENARIO = """
+            {"name": "etag", "duration": "200ms", "machine": {"cpus": 1},
+             "cgroups": [{"path": "/g", "cpu.max": "50000 100000"}, {"path": "/h"}],
+             "tasks": [{"name": "t", "cgroup": "/g", "workload": {"kind": "hog"}}],
+             "timeline": [{"at": "10ms", "write": "/g/cpu.max", "value": "max"}]}""";
+
+    static final List<String> READS = List.of("/cgroups", "/cgroups/g", "/cgroups/g/cpu.max", "/cgroups/h/cpu.weight",
+            "/tasks", "/tasks/t", "/timeline", "/timeline/0");
+
+    record Write(String name, HttpMethod method, String path, MediaType type, String body) {
+        @Override public String toString() { return name; }
+    }
+
+    /** Writes whose target exists in {@link #SCENARIO}: {@code If-None-Match: *} must be 412 for each. */
+    static final List<Write> ON_EXISTING = List.of(
+            new Write("mkdir of an existing group", HttpMethod.PUT, "/cgroups/h", null, null),
+            new Write("task POST of an existing name", HttpMethod.POST, "/tasks", MediaType.APPLICATION_JSON,
+                    "{\"name\": \"t\", \"cgroup\": \"/h\", \"workload\": {\"kind\": \"hog\"}}"),
+            new Write("file PUT", HttpMethod.PUT, "/cgroups/g/cpu.max", MediaType.TEXT_PLAIN, "20000"));
+
+    /** Writes refused 409 or 422 on {@link #SCENARIO}: each answer carries the current ETag. */
+    static final List<Write> REFUSED = List.of(
+            new Write("rmdir of a busy group", HttpMethod.DELETE, "/cgroups/g", null, null),
+            new Write("task POST of an existing name", HttpMethod.POST, "/tasks", MediaType.APPLICATION_JSON,
+                    "{\"name\": \"t\", \"cgroup\": \"/h\", \"workload\": {\"kind\": \"hog\"}}"),
+            new Write("task POST into a missing group", HttpMethod.POST, "/tasks", MediaType.APPLICATION_JSON,
+                    "{\"name\": \"w\", \"cgroup\": \"/nope\", \"workload\": {\"kind\": \"hog\"}}"),
+            new Write("bad cpu.max", HttpMethod.PUT, "/cgroups/g/cpu.max", MediaType.TEXT_PLAIN, "abc"),
+            new Write("bad mkdir name", HttpMethod.PUT, "/cgroups/a%20b", null, null),
+            new Write("timeline POST beyond the duration", HttpMethod.POST, "/timeline", MediaType.APPLICATION_JSON,
+                    "{\"at\": \"20s\", \"write\": \"/h/cpu.weight\", \"value\": \"10\"}"),
+            new Write("scenario PUT of a duplicate group", HttpMethod.PUT, "", MediaType.APPLICATION_JSON,
+                    "{\"name\": \"x\", \"duration\": \"1s\", \"cgroups\": [{\"path\": \"/a\"}, {\"path\": \"/a\"}]}"));
+
+    /** Writes that change nothing: the version stays. */
+    static final List<Write> NO_OPS = List.of(
+            new Write("mkdir of an existing group", HttpMethod.PUT, "/cgroups/h", null, null),
+            new Write("mkdir -p of an existing path", HttpMethod.PUT, "/cgroups/g", null, null),
+            new Write("cpu.max write of its own value", HttpMethod.PUT, "/cgroups/g/cpu.max", MediaType.TEXT_PLAIN,
+                    "50000 100000"));
+
+    @BeforeAll
+    static void start() {
+        app = TestApps.start(TestDatabase.h2("partsetag"), "partsetag", Map.of("cfslab.runs.execute", "false"));
+        web = TestApps.client(app);
+    }
+
+    @AfterAll
+    static void stop() { app.close(); }
+
+    private static String create() {
+        var res = web.post().uri("/api/scenarios").contentType(MediaType.APPLICATION_JSON).bodyValue(SCENARIO)
+                .exchange().expectStatus().isCreated().expectBody().returnResult();
+        String location = res.getResponseHeaders().getLocation().toString();
+        return location.substring(location.lastIndexOf('/') + 1);
+    }
+
+    private static String etag(String id) {
+        return web.get().uri("/api/scenarios/" + id).exchange().expectStatus().isOk().expectBody().returnResult()
+                .getResponseHeaders().getETag();
+    }
+
+    private static EntityExchangeResult<byte[]> send(String id, Write w, String header, String value) {
+        var spec = web.method(w.method()).uri("/api/scenarios/" + id + w.path());
+        if (header != null) spec = spec.header(header, value);
+        var req = w.body() == null ? spec : spec.contentType(w.type()).bodyValue(w.body());
+        return req.exchange().expectBody().returnResult();
+    }
+
+    private static String body(EntityExchangeResult<byte[]> r) {
+        return r.getResponseBody() == null ? "" : new String(r.getResponseBody());
+    }
+
+    @Test
+    void everyReadBelowAScenarioCarriesItsEtag() {
+        String id = create();
+        web.put().uri("/api/scenarios/" + id + "/cgroups/bump").exchange().expectStatus().isCreated(); // version 2
+        String tag = etag(id);
+        assertThat(tag).isEqualTo("\"2\"");
+        SoftAssertions soft = new SoftAssertions();
+        for (String path : READS) {
+            for (HttpMethod m : List.of(HttpMethod.GET, HttpMethod.HEAD)) {
+                EntityExchangeResult<byte[]> r = web.method(m).uri("/api/scenarios/" + id + path).exchange()
+                        .expectBody().returnResult();
+                soft.assertThat(r.getStatus().value()).as("%s %s", m, path).isEqualTo(200);
+                soft.assertThat(r.getResponseHeaders().getETag()).as("%s %s", m, path).isEqualTo(tag);
+            }
+        }
+        soft.assertAll();
+    }
+
+    @Test
+    void everyRefusedWriteCarriesTheCurrentEtag() {
+        String id = create();
+        String tag = etag(id);
+        SoftAssertions soft = new SoftAssertions();
+        for (Write w : REFUSED) {
+            EntityExchangeResult<byte[]> r = send(id, w, null, null);
+            soft.assertThat(r.getStatus().value()).as("%s: %s", w, body(r)).isIn(409, 422);
+            soft.assertThat(r.getResponseHeaders().getETag()).as("%s", w).isEqualTo(tag);
+        }
+        soft.assertAll();
+        assertThat(etag(id)).as("refused writes change nothing").isEqualTo(tag);
+    }
+
+    @Test
+    void ifNoneMatchStarOnAnExistingTargetIs412ForEveryKind() {
+        String id = create();
+        String tag = etag(id);
+        SoftAssertions soft = new SoftAssertions();
+        for (Write w : ON_EXISTING) {
+            EntityExchangeResult<byte[]> r = send(id, w, "If-None-Match", "*");
+            soft.assertThat(r.getStatus().value()).as("%s: %s", w, body(r)).isEqualTo(412);
+            soft.assertThat(r.getResponseHeaders().getETag()).as("%s", w).isEqualTo(tag);
+        }
+        soft.assertAll();
+        assertThat(etag(id)).isEqualTo(tag);
+    }
+
+    @Test
+    void aWriteThatChangesNothingKeepsTheVersion() {
+        String id = create();
+        String tag = etag(id);
+        String doc = new String(web.get().uri("/api/scenarios/" + id).exchange().expectBody().returnResult().getResponseBody());
+        SoftAssertions soft = new SoftAssertions();
+        for (Write w : NO_OPS) {
+            for (int i = 0; i < 2; i++) {
+                EntityExchangeResult<byte[]> r = send(id, w, null, null);
+                soft.assertThat(r.getStatus().value()).as("%s: %s", w, body(r)).isIn(200, 204);
+                soft.assertThat(r.getResponseHeaders().getETag()).as("%s answers the version it left", w).isEqualTo(tag);
+            }
+            // a conditional no-op with the current version still succeeds, and keeps it
+            EntityExchangeResult<byte[]> r = send(id, w, "If-Match", tag);
+            soft.assertThat(r.getStatus().value()).as("%s with If-Match", w).isIn(200, 204);
+        }
+        soft.assertAll();
+        assertThat(etag(id)).isEqualTo(tag);
+        assertThat(new String(web.get().uri("/api/scenarios/" + id).exchange().expectBody().returnResult().getResponseBody()))
+                .isEqualTo(doc);
+        // and a write that does change something still bumps it
+        web.put().uri("/api/scenarios/" + id + "/cgroups/g/cpu.max").contentType(MediaType.TEXT_PLAIN).bodyValue("20000")
+                .exchange().expectStatus().is2xxSuccessful().expectHeader().valueEquals("ETag", "\"2\"");
+    }
+}
