@@ -168,7 +168,7 @@ public class ApiUnderLoadSimulation extends Simulation {
             Window load = new Window("under the load (" + RPS + " req/s)", loadStart, loadEnd);
             Thread.sleep(QUIET_SECONDS * 1000L);
             Window quietAfter = new Window("quiet, after the load", loadEnd, Sample.take());
-            for (String r : loadRuns) send("DELETE", "/api/runs/" + r, null); // cancel: they were only measured
+            for (String r : loadRuns) send("POST", "/api/runs/" + r + "/cancel", null); // they were only measured
             System.out.printf("the measured pair: two %d s runs of %s, at once, through three windows (%d processors);"
                     + " service pid %s%n", SIM_SECONDS, LARGE, CPUS, SERVICE_PID < 0 ? "unknown (no CPU split)" : SERVICE_PID);
             for (Window w : List.of(quietBefore, load, quietAfter)) System.out.println("  " + w);
