@@ -140,9 +140,20 @@ class PartialResultTest {
         // the cancel arrives once the simulation reached its duration, before the worker stores the result (the
         // breaker's F2): the run finished, so it ends done with its whole result, never cancelled at 100 %
         AtomicReference<String> id = new AtomicReference<>();
-        PacedEngine.afterSimulation = () -> runService.cancel(id.get());
+        java.util.concurrent.CountDownLatch submitted = new java.util.concurrent.CountDownLatch(1);
+        PacedEngine.afterSimulation = () -> {
+            // an unpaced 2 s run can end before submitRun has returned its id (a CI flake): wait for the id
+            try {
+                if (!submitted.await(30, java.util.concurrent.TimeUnit.SECONDS)) return;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            runService.cancel(id.get());
+        };
         JsonNode scenario = JSON.readTree(longScenario().toString().replace("\"60s\"", "\"2s\""));
         id.set(submitRun(web, Map.of("scenario", scenario)));
+        submitted.countDown();
         JsonNode view = awaitStatus(web, id.get(), "done", Duration.ofSeconds(30));
         assertThat(view.path("cancelRequested").asBoolean()).as("the cancel did land").isTrue();
         assertThat(view.path("progress").asDouble()).isEqualTo(100.0);
