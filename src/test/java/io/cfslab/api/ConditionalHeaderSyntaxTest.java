@@ -34,17 +34,14 @@ class ConditionalHeaderSyntaxTest {
     static final List<String> MALFORMED = List.of("5", "W/5", "\"5", "5\"", "garbage", "*, \"1\"", "\"1\", *",
             "W/ \"1\"", "\"a b\"", "\"a\"b\"", ",", "");
 
-    record Write(String name, HttpMethod method, String path, MediaType type, String body) {
-        @Override public String toString() { return name; }
-    }
 
-    static final List<Write> WRITES = List.of(
-            new Write("file PUT", HttpMethod.PUT, "/cgroups/g/cpu.weight", MediaType.TEXT_PLAIN, "50"),
-            new Write("mkdir", HttpMethod.PUT, "/cgroups/new", null, null),
-            new Write("task POST", HttpMethod.POST, "/tasks", MediaType.APPLICATION_JSON,
+    static final List<ScenarioWrite> WRITES = List.of(
+            new ScenarioWrite("file PUT", HttpMethod.PUT, "/cgroups/g/cpu.weight", MediaType.TEXT_PLAIN, "50"),
+            new ScenarioWrite("mkdir", HttpMethod.PUT, "/cgroups/new", null, null),
+            new ScenarioWrite("task POST", HttpMethod.POST, "/tasks", MediaType.APPLICATION_JSON,
                     "{\"name\": \"v\", \"cgroup\": \"/g\", \"workload\": {\"kind\": \"hog\"}}"),
-            new Write("scenario PUT", HttpMethod.PUT, "", MediaType.APPLICATION_JSON, SCENARIO),
-            new Write("scenario DELETE", HttpMethod.DELETE, "", null, null));
+            new ScenarioWrite("scenario PUT", HttpMethod.PUT, "", MediaType.APPLICATION_JSON, SCENARIO),
+            new ScenarioWrite("scenario DELETE", HttpMethod.DELETE, "", null, null));
 
     @BeforeAll
     static void start() {
@@ -55,30 +52,20 @@ class ConditionalHeaderSyntaxTest {
     @AfterAll
     static void stop() { app.close(); }
 
-    private static String create() {
-        var res = web.post().uri("/api/scenarios").contentType(MediaType.APPLICATION_JSON).bodyValue(SCENARIO)
-                .exchange().expectStatus().isCreated().expectBody().returnResult();
-        String location = res.getResponseHeaders().getLocation().toString();
-        return location.substring(location.lastIndexOf('/') + 1);
+    private static String create() { return ApiTestSupport.createScenario(web, SCENARIO); }
+
+    private static EntityExchangeResult<byte[]> send(String id, ScenarioWrite w, String header, String value) {
+        return w.send(web, id, header, value);
     }
 
-    private static EntityExchangeResult<byte[]> send(String id, Write w, String header, String value) {
-        var spec = web.method(w.method()).uri("/api/scenarios/" + id + w.path()).header(header, value);
-        var req = w.body() == null ? spec : spec.contentType(w.type()).bodyValue(w.body());
-        return req.exchange().expectBody().returnResult();
-    }
-
-    private static String etag(String id) {
-        return web.get().uri("/api/scenarios/" + id).exchange().expectStatus().isOk().expectBody().returnResult()
-                .getResponseHeaders().getETag();
-    }
+    private static String etag(String id) { return ScenarioWrite.etag(web, id); }
 
     @Test
     void aMalformedConditionIs400ForBothHeadersOnEveryWrite() {
         String id = create();
         SoftAssertions soft = new SoftAssertions();
         int checked = 0;
-        for (Write w : WRITES) {
+        for (ScenarioWrite w : WRITES) {
             for (String header : List.of("If-Match", "If-None-Match")) {
                 for (String value : MALFORMED) {
                     EntityExchangeResult<byte[]> r = send(id, w, header, value);

@@ -46,27 +46,24 @@ class ConditionalWritesTest {
              "timeline": [{"at": "10ms", "write": "/g/cpu.max", "value": "max"}]}""";
 
     /** A write below a scenario: method, path below {@code /api/scenarios/{id}}, body type and body (or none). */
-    record Write(String name, HttpMethod method, String path, MediaType type, String body) {
-        @Override public String toString() { return name; }
-    }
 
     /** Every kind of write below a scenario, each one that succeeds on {@link #SCENARIO}. */
-    static final List<Write> WRITES = List.of(
-            new Write("file PUT", HttpMethod.PUT, "/cgroups/g/cpu.max", MediaType.TEXT_PLAIN, "20000"),
-            new Write("weight PUT", HttpMethod.PUT, "/cgroups/h/cpu.weight", MediaType.TEXT_PLAIN, "50"),
-            new Write("mkdir", HttpMethod.PUT, "/cgroups/new", null, null),
-            new Write("mkdir of an existing group", HttpMethod.PUT, "/cgroups/h", null, null),
-            new Write("rmdir", HttpMethod.DELETE, "/cgroups/h", null, null),
-            new Write("task POST", HttpMethod.POST, "/tasks", MediaType.APPLICATION_JSON,
+    static final List<ScenarioWrite> WRITES = List.of(
+            new ScenarioWrite("file PUT", HttpMethod.PUT, "/cgroups/g/cpu.max", MediaType.TEXT_PLAIN, "20000"),
+            new ScenarioWrite("weight PUT", HttpMethod.PUT, "/cgroups/h/cpu.weight", MediaType.TEXT_PLAIN, "50"),
+            new ScenarioWrite("mkdir", HttpMethod.PUT, "/cgroups/new", null, null),
+            new ScenarioWrite("mkdir of an existing group", HttpMethod.PUT, "/cgroups/h", null, null),
+            new ScenarioWrite("rmdir", HttpMethod.DELETE, "/cgroups/h", null, null),
+            new ScenarioWrite("task POST", HttpMethod.POST, "/tasks", MediaType.APPLICATION_JSON,
                     "{\"name\": \"v\", \"cgroup\": \"/h\", \"workload\": {\"kind\": \"hog\"}}"),
-            new Write("task DELETE", HttpMethod.DELETE, "/tasks/u", null, null),
-            new Write("timeline POST", HttpMethod.POST, "/timeline", MediaType.APPLICATION_JSON,
+            new ScenarioWrite("task DELETE", HttpMethod.DELETE, "/tasks/u", null, null),
+            new ScenarioWrite("timeline POST", HttpMethod.POST, "/timeline", MediaType.APPLICATION_JSON,
                     "{\"at\": \"20ms\", \"write\": \"/h/cpu.weight\", \"value\": \"10\"}"),
-            new Write("timeline DELETE", HttpMethod.DELETE, "/timeline/0", null, null),
-            new Write("generate POST", HttpMethod.POST, "/cgroups:generate", MediaType.APPLICATION_JSON,
+            new ScenarioWrite("timeline DELETE", HttpMethod.DELETE, "/timeline/0", null, null),
+            new ScenarioWrite("generate POST", HttpMethod.POST, "/cgroups:generate", MediaType.APPLICATION_JSON,
                     "{\"under\": \"/h\", \"levels\": [2]}"),
-            new Write("scenario PUT", HttpMethod.PUT, "", MediaType.APPLICATION_JSON, SCENARIO),
-            new Write("scenario DELETE", HttpMethod.DELETE, "", null, null));
+            new ScenarioWrite("scenario PUT", HttpMethod.PUT, "", MediaType.APPLICATION_JSON, SCENARIO),
+            new ScenarioWrite("scenario DELETE", HttpMethod.DELETE, "", null, null));
 
     @BeforeAll
     static void start() {
@@ -91,11 +88,8 @@ class ConditionalWritesTest {
         return new String[] {r.getResponseHeaders().getETag(), new String(r.getResponseBody())};
     }
 
-    private static EntityExchangeResult<byte[]> send(String id, Write w, String header, String value) {
-        var spec = web.method(w.method()).uri("/api/scenarios/" + id + w.path());
-        if (header != null) spec = spec.header(header, value);
-        var req = w.body() == null ? spec : spec.contentType(w.type()).bodyValue(w.body());
-        return req.exchange().expectBody().returnResult();
+    private static EntityExchangeResult<byte[]> send(String id, ScenarioWrite w, String header, String value) {
+        return w.send(web, id, header, value);
     }
 
     /** Bumps the scenario to version 2 with a write none of {@link #WRITES} depends on. */
@@ -103,7 +97,7 @@ class ConditionalWritesTest {
         web.put().uri("/api/scenarios/" + id + "/cgroups/bump").exchange().expectStatus().isCreated();
     }
 
-    private static void refused(String id, Write w, String header, String value, String why) {
+    private static void refused(String id, ScenarioWrite w, String header, String value, String why) {
         String[] before = state(id);
         EntityExchangeResult<byte[]> r = send(id, w, header, value);
         JsonNode p = ApiTestSupport.JSON.readTree(new String(r.getResponseBody()));
@@ -119,7 +113,7 @@ class ConditionalWritesTest {
 
     @Test
     void aFalseIfMatchPerformsNoWrite() {
-        for (Write w : WRITES) {
+        for (ScenarioWrite w : WRITES) {
             String id = create();
             bump(id); // now at "2"
             refused(id, w, "If-Match", "\"1\"", "a version that was");
@@ -132,7 +126,7 @@ class ConditionalWritesTest {
 
     @Test
     void aTrueIfMatchPerformsTheWriteAndAnswersTheNewEtag() {
-        for (Write w : WRITES) {
+        for (ScenarioWrite w : WRITES) {
             for (String[] cond : new String[][] {{"If-Match", "\"2\""}, {"If-Match", "\"9\", \"2\""},
                     {"If-Match", "*"}, {"If-None-Match", "\"1\""}, {null, null}}) {
                 String id = create();
@@ -155,7 +149,7 @@ class ConditionalWritesTest {
     /** {@code If-None-Match: *}: only a write that creates its resource (201) is performed. */
     @Test
     void ifNoneMatchStarAllowsOnlyCreation() {
-        for (Write w : WRITES) {
+        for (ScenarioWrite w : WRITES) {
             String id = create();
             EntityExchangeResult<byte[]> probe = send(create(), w, null, null);
             if (probe.getStatus().value() == 201) {

@@ -35,36 +35,33 @@ class ScenarioPartsEtagTest {
     static final List<String> READS = List.of("/cgroups", "/cgroups/g", "/cgroups/g/cpu.max", "/cgroups/h/cpu.weight",
             "/tasks", "/tasks/t", "/timeline", "/timeline/0");
 
-    record Write(String name, HttpMethod method, String path, MediaType type, String body) {
-        @Override public String toString() { return name; }
-    }
 
     /** Writes whose target exists in {@link #SCENARIO}: {@code If-None-Match: *} must be 412 for each. */
-    static final List<Write> ON_EXISTING = List.of(
-            new Write("mkdir of an existing group", HttpMethod.PUT, "/cgroups/h", null, null),
-            new Write("task POST of an existing name", HttpMethod.POST, "/tasks", MediaType.APPLICATION_JSON,
+    static final List<ScenarioWrite> ON_EXISTING = List.of(
+            new ScenarioWrite("mkdir of an existing group", HttpMethod.PUT, "/cgroups/h", null, null),
+            new ScenarioWrite("task POST of an existing name", HttpMethod.POST, "/tasks", MediaType.APPLICATION_JSON,
                     "{\"name\": \"t\", \"cgroup\": \"/h\", \"workload\": {\"kind\": \"hog\"}}"),
-            new Write("file PUT", HttpMethod.PUT, "/cgroups/g/cpu.max", MediaType.TEXT_PLAIN, "20000"));
+            new ScenarioWrite("file PUT", HttpMethod.PUT, "/cgroups/g/cpu.max", MediaType.TEXT_PLAIN, "20000"));
 
     /** Writes refused 409 or 422 on {@link #SCENARIO}: each answer carries the current ETag. */
-    static final List<Write> REFUSED = List.of(
-            new Write("rmdir of a busy group", HttpMethod.DELETE, "/cgroups/g", null, null),
-            new Write("task POST of an existing name", HttpMethod.POST, "/tasks", MediaType.APPLICATION_JSON,
+    static final List<ScenarioWrite> REFUSED = List.of(
+            new ScenarioWrite("rmdir of a busy group", HttpMethod.DELETE, "/cgroups/g", null, null),
+            new ScenarioWrite("task POST of an existing name", HttpMethod.POST, "/tasks", MediaType.APPLICATION_JSON,
                     "{\"name\": \"t\", \"cgroup\": \"/h\", \"workload\": {\"kind\": \"hog\"}}"),
-            new Write("task POST into a missing group", HttpMethod.POST, "/tasks", MediaType.APPLICATION_JSON,
+            new ScenarioWrite("task POST into a missing group", HttpMethod.POST, "/tasks", MediaType.APPLICATION_JSON,
                     "{\"name\": \"w\", \"cgroup\": \"/nope\", \"workload\": {\"kind\": \"hog\"}}"),
-            new Write("bad cpu.max", HttpMethod.PUT, "/cgroups/g/cpu.max", MediaType.TEXT_PLAIN, "abc"),
-            new Write("bad mkdir name", HttpMethod.PUT, "/cgroups/a%20b", null, null),
-            new Write("timeline POST beyond the duration", HttpMethod.POST, "/timeline", MediaType.APPLICATION_JSON,
+            new ScenarioWrite("bad cpu.max", HttpMethod.PUT, "/cgroups/g/cpu.max", MediaType.TEXT_PLAIN, "abc"),
+            new ScenarioWrite("bad mkdir name", HttpMethod.PUT, "/cgroups/a%20b", null, null),
+            new ScenarioWrite("timeline POST beyond the duration", HttpMethod.POST, "/timeline", MediaType.APPLICATION_JSON,
                     "{\"at\": \"20s\", \"write\": \"/h/cpu.weight\", \"value\": \"10\"}"),
-            new Write("scenario PUT of a duplicate group", HttpMethod.PUT, "", MediaType.APPLICATION_JSON,
+            new ScenarioWrite("scenario PUT of a duplicate group", HttpMethod.PUT, "", MediaType.APPLICATION_JSON,
                     "{\"name\": \"x\", \"duration\": \"1s\", \"cgroups\": [{\"path\": \"/a\"}, {\"path\": \"/a\"}]}"));
 
     /** Writes that change nothing: the version stays. */
-    static final List<Write> NO_OPS = List.of(
-            new Write("mkdir of an existing group", HttpMethod.PUT, "/cgroups/h", null, null),
-            new Write("mkdir -p of an existing path", HttpMethod.PUT, "/cgroups/g", null, null),
-            new Write("cpu.max write of its own value", HttpMethod.PUT, "/cgroups/g/cpu.max", MediaType.TEXT_PLAIN,
+    static final List<ScenarioWrite> NO_OPS = List.of(
+            new ScenarioWrite("mkdir of an existing group", HttpMethod.PUT, "/cgroups/h", null, null),
+            new ScenarioWrite("mkdir -p of an existing path", HttpMethod.PUT, "/cgroups/g", null, null),
+            new ScenarioWrite("cpu.max write of its own value", HttpMethod.PUT, "/cgroups/g/cpu.max", MediaType.TEXT_PLAIN,
                     "50000 100000"));
 
     @BeforeAll
@@ -76,23 +73,12 @@ class ScenarioPartsEtagTest {
     @AfterAll
     static void stop() { app.close(); }
 
-    private static String create() {
-        var res = web.post().uri("/api/scenarios").contentType(MediaType.APPLICATION_JSON).bodyValue(SCENARIO)
-                .exchange().expectStatus().isCreated().expectBody().returnResult();
-        String location = res.getResponseHeaders().getLocation().toString();
-        return location.substring(location.lastIndexOf('/') + 1);
-    }
+    private static String create() { return ApiTestSupport.createScenario(web, SCENARIO); }
 
-    private static String etag(String id) {
-        return web.get().uri("/api/scenarios/" + id).exchange().expectStatus().isOk().expectBody().returnResult()
-                .getResponseHeaders().getETag();
-    }
+    private static String etag(String id) { return ScenarioWrite.etag(web, id); }
 
-    private static EntityExchangeResult<byte[]> send(String id, Write w, String header, String value) {
-        var spec = web.method(w.method()).uri("/api/scenarios/" + id + w.path());
-        if (header != null) spec = spec.header(header, value);
-        var req = w.body() == null ? spec : spec.contentType(w.type()).bodyValue(w.body());
-        return req.exchange().expectBody().returnResult();
+    private static EntityExchangeResult<byte[]> send(String id, ScenarioWrite w, String header, String value) {
+        return w.send(web, id, header, value);
     }
 
     private static String body(EntityExchangeResult<byte[]> r) {
@@ -122,7 +108,7 @@ class ScenarioPartsEtagTest {
         String id = create();
         String tag = etag(id);
         SoftAssertions soft = new SoftAssertions();
-        for (Write w : REFUSED) {
+        for (ScenarioWrite w : REFUSED) {
             EntityExchangeResult<byte[]> r = send(id, w, null, null);
             soft.assertThat(r.getStatus().value()).as("%s: %s", w, body(r)).isIn(409, 422);
             soft.assertThat(r.getResponseHeaders().getETag()).as("%s", w).isEqualTo(tag);
@@ -136,7 +122,7 @@ class ScenarioPartsEtagTest {
         String id = create();
         String tag = etag(id);
         SoftAssertions soft = new SoftAssertions();
-        for (Write w : ON_EXISTING) {
+        for (ScenarioWrite w : ON_EXISTING) {
             EntityExchangeResult<byte[]> r = send(id, w, "If-None-Match", "*");
             soft.assertThat(r.getStatus().value()).as("%s: %s", w, body(r)).isEqualTo(412);
             soft.assertThat(r.getResponseHeaders().getETag()).as("%s", w).isEqualTo(tag);
@@ -151,7 +137,7 @@ class ScenarioPartsEtagTest {
         String tag = etag(id);
         String doc = new String(web.get().uri("/api/scenarios/" + id).exchange().expectBody().returnResult().getResponseBody());
         SoftAssertions soft = new SoftAssertions();
-        for (Write w : NO_OPS) {
+        for (ScenarioWrite w : NO_OPS) {
             for (int i = 0; i < 2; i++) {
                 EntityExchangeResult<byte[]> r = send(id, w, null, null);
                 soft.assertThat(r.getStatus().value()).as("%s: %s", w, body(r)).isIn(200, 204);
