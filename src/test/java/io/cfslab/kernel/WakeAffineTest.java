@@ -86,13 +86,7 @@ class WakeAffineTest {
     void wakeAffineWeightByCountsComparesThemWithTheImbalanceMarginForThePreviousCpu() {
         Kernel k = kernel(9, true);
         assertThat(k.loads).as("no PELT loads by default").isNull();
-        queue(k, 0, 0);
-        queue(k, 2, 0);
-        queue(k, 3, 0);
-        queue(k, 4, 1);
-        queue(k, 5, 2);
-        queue(k, 6, 2);
-        k.tCpu[1] = 2;
+        wakerWithTwoHogsAndPrevWithTwo(k);
         assertThat(k.affine.wakeAffine(0, 1, 0, 2)).isEqualTo(2);
         queue(k, 7, 2);
         assertThat(k.affine.wakeAffine(0, 1, 0, 2)).isEqualTo(0);
@@ -147,13 +141,7 @@ class WakeAffineTest {
     @Test
     void wakeAffineWeightComparesPeltLoadsWithoutTheWakersAndWithTheImbalanceMargin() {
         Kernel k = kernel(12, true, "pelt");
-        queue(k, 0, 0);
-        queue(k, 2, 0);
-        queue(k, 3, 0);
-        queue(k, 4, 1);
-        queue(k, 5, 2);
-        queue(k, 6, 2);
-        k.tCpu[1] = 2;
+        wakerWithTwoHogsAndPrevWithTwo(k);
         k.now = HALF_LIFE_NS;
         assertThat(k.affine.wakeAffine(0, 1, 0, 2)).isEqualTo(0);
         assertThat(k.balancer.selectTaskRqAffine(1, 0)).as("stacks on the waker's CPU: CPU 1 busy too").isEqualTo(0);
@@ -185,6 +173,20 @@ class WakeAffineTest {
         k.balancer.balance();
         for (int c = 0; c < 8; c++) assertThat(k.nrRunnable(c)).as("cpu %d", c).isLessThanOrEqualTo(1);
         assertThat(k.llcMigrations()).isEqualTo(2);
+    }
+
+    /**
+     * The waker (task 0) and hogs 2 and 3 queued on CPU 0, hog 4 on CPU 1, hogs 5 and 6 on CPU 2, where the wakee
+     * (task 1) last ran.
+     */
+    private static void wakerWithTwoHogsAndPrevWithTwo(Kernel k) {
+        queue(k, 0, 0);
+        queue(k, 2, 0);
+        queue(k, 3, 0);
+        queue(k, 4, 1);
+        queue(k, 5, 2);
+        queue(k, 6, 2);
+        k.tCpu[1] = 2;
     }
 
     /** The waker, task 0, alone on CPU 0; the wakee, task 1, last ran on CPU 2; CPUs 2 and 3 each run a hog. */
