@@ -277,6 +277,7 @@ final class FairRq {
     void enqueueTask(int t, int c, boolean wakeup) {
         int q = k.leafQ(t, c);
         if (wakeup) placeEntity(q, t);
+        if (k.loads != null) k.loads.taskEnqueued(t);
         cpuTaskAdd(c, t);
         boolean structural = true;
         int se = t;
@@ -314,6 +315,7 @@ final class FairRq {
      */
     void dequeueTask(int t, int c, boolean park) {
         int q = k.leafQ(t, c);
+        if (k.loads != null) k.loads.taskDequeued(t);
         cpuTaskRemove(c, t);
         boolean structural = true;
         boolean mayDelay = delayDequeue && !park;

@@ -130,6 +130,8 @@ public final class Kernel implements WorkloadContext {
     final int[] waker;
     /** Wake-affine placement, or null. */
     final WakeAffine affine;
+    /** PELT load averages for wake_affine_weight() ({@code kernel.wake_affine_load} pelt), else null. */
+    final EntityLoad loads;
     /** The task whose workload is deciding its next stretch (the waker of the wake-ups it makes), or NONE. */
     private int stepping = NONE;
     /** SIGKILL received: the task exits the next time it runs in the kernel. */
@@ -241,6 +243,7 @@ public final class Kernel implements WorkloadContext {
         killPending = new boolean[ntasks];
         waker = new int[ntasks];
         Arrays.fill(waker, NONE);
+        loads = k.wakeAffine() && ncpu > 1 && k.wakeAffineLoad() == KernelSpec.WakeAffineLoad.PELT ? new EntityLoad(this) : null;
         affine = k.wakeAffine() && ncpu > 1 ? new WakeAffine(this) : null;
 
         curr = new int[ncpu];
@@ -417,6 +420,7 @@ public final class Kernel implements WorkloadContext {
         if (segKind[t] == Segment.SLEEP || segKind[t] == Segment.BLOCK) { startSleep(t); return; }
         fair.setVruntime(t, fair.minVruntime(leafQ(t, best)));
         if (burst != null && isFair(t)) burst.forked(best, fair.hNrRunning(leafQ(t, best)));
+        if (loads != null && isFair(t)) loads.forked(t, best);
         makeRunnable(t, best, false);
         requestResched(best);
     }
@@ -959,6 +963,7 @@ public final class Kernel implements WorkloadContext {
         }
         if (tState[t] == T_SLEEPING || tState[t] == T_BLOCKED) {
             fair.migrateVruntime(t, c, dst);
+            if (loads != null) loads.migrated(t, c, dst);
             tCpu[t] = dst;
             return;
         }
@@ -1044,6 +1049,7 @@ public final class Kernel implements WorkloadContext {
      */
     void migrated(int t, int from, int to) {
         nrMigrations[t]++;
+        if (loads != null) loads.migrated(t, from, to);
         if (topo.llcOf(from) == topo.llcOf(to)) return;
         llcMigrations++;
         long refill = cache.refillNs(topo, from, to);

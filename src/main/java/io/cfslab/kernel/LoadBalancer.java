@@ -124,6 +124,7 @@ final class LoadBalancer {
     /** CPU c's runnable count changed (fair root h_nr_running or RT queue): keeps {@link #hasRunnable}. */
     void nrRunningChanged(int c) {
         k.forkInputsChanged(c);
+        if (k.loads != null) k.loads.cpuRunnableChanged(c, fair.hNrRunning(k.rootQ(c)));
         runnableNs[c] += runnableCount[c] * (k.now - runnableSinceNs[c]);
         runnableSinceNs[c] = k.now;
         runnableCount[c] = k.nrRunnable(c);
@@ -173,7 +174,7 @@ final class LoadBalancer {
         BitSet a = tAllowed[t];
         WakeAffine wa = k.affine;
         if (thisCpu == prev || !a.get(thisCpu) || !a.get(prev) || wa.wakeWide(w, t, thisCpu)) return selectTaskRq(t);
-        int target = wa.wakeAffine(thisCpu, prev);
+        int target = wa.wakeAffine(w, t, thisCpu, prev);
         if (target == prev) return selectTaskRq(t);
         if (k.cpuIdle(target)) return target;
         int llc = topo.llcOf(target);

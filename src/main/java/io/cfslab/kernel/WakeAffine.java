@@ -14,10 +14,13 @@ import static io.cfslab.kernel.Kernel.NONE;
  * <p>Per task: {@code wakee_flips} (how often the task wakes another task than the one it woke last, halved once a
  * second: {@code record_wakee()}'s {@code jiffies + HZ} decay), {@code last_wakee}, and when its flips last decayed.
  *
- * <p><b>Load, by runnable counts.</b> {@code wake_affine_weight()} compares PELT {@code cpu_load()} of the two CPUs
- * with the waker's and the wakee's hierarchical loads; the model has no per-CPU PELT load, so it compares runnable
- * task counts instead [INFERRED: equal for nice-0 tasks of equal groups; it keeps the kernel's biases: WA_BIAS's
- * {@code imbalance_pct} half-margin in favour of prev, and sync's +1 in favour of the waker's CPU on a tie].
+ * <p><b>Load.</b> {@code wake_affine_weight()} compares the two CPUs' PELT {@code cpu_load()} with the waker's and
+ * the wakee's loads. {@code kernel.wake_affine_load} {@code pelt} does so ({@link EntityLoad}: per-entity load
+ * averages, lazily decayed), so a CPU's recent past weighs in and a burst of queued tasks (a throttled hierarchy's,
+ * under the task-based throttle, until they park) only as their loads rise; {@code runnable}, the default, compares
+ * runnable task counts instead [INFERRED: equal for nice-0 tasks of equal groups; it keeps the kernel's biases:
+ * WA_BIAS's {@code imbalance_pct} half-margin in favour of prev, and sync's +1 in favour of the waker's CPU on a
+ * tie]. Both CPUs' capacities are taken as equal (the profiles' CPUs are alike).
  * Every domain is taken to have {@code SD_WAKE_AFFINE} [INFERRED: sd_init() clears it only for NUMA distances above
  * {@code node_reclaim_distance}: 30, 32 on AMD Zen (arch/x86/kernel/cpu/amd.c); the 2-socket profiles' distances
  * are 21 (EMR) and 32 (Genoa), neither above it].
@@ -36,6 +39,8 @@ final class WakeAffine {
     private final long[] flipDecayNs;
     /** CPUs per LLC ({@code sd_llc_size}), by LLC. */
     private final int[] llcSize;
+    /** The PELT loads wake_affine_weight() compares ({@code kernel.wake_affine_load} pelt), else null: counts. */
+    private final EntityLoad loads;
 
     WakeAffine(Kernel k) {
         this.k = k;
@@ -47,6 +52,7 @@ final class WakeAffine {
         flipDecayNs = new long[n];
         llcSize = new int[topo.llcs()];
         for (int c = 0; c < k.ncpu; c++) llcSize[topo.llcOf(c)]++;
+        loads = k.loads;
     }
 
     /** record_wakee(): the waker {@code current} wakes p. */
@@ -74,11 +80,13 @@ final class WakeAffine {
 
     /**
      * wake_affine() for a sync wake-up (pipes and sockets wake with {@code wake_up_interruptible_sync_poll()}): the
-     * waker's CPU or the wakee's previous one, as the target of select_idle_sibling().
+     * waker's CPU or the wakee's previous one, as the target of select_idle_sibling(); {@code current} wakes p.
      */
-    int wakeAffine(int thisCpu, int prevCpu) {
+    int wakeAffine(int current, int p, int thisCpu, int prevCpu) {
         int target = wakeAffineIdle(thisCpu, prevCpu);
-        if (target == NONE) target = wakeAffineWeight(thisCpu, prevCpu);
+        if (target == NONE) {
+            target = loads != null ? wakeAffineWeight(current, p, thisCpu, prevCpu) : wakeAffineWeightByCounts(thisCpu, prevCpu);
+        }
         return target == thisCpu ? thisCpu : prevCpu;
     }
 
@@ -94,10 +102,27 @@ final class WakeAffine {
     }
 
     /**
-     * wake_affine_weight(), sync, by runnable counts (class comment): the waker's CPU without the waker and with the
-     * wakee, ×100, against the previous CPU ×(100 + (imbalance_pct − 100) / 2), +1 for sync.
+     * wake_affine_weight(), sync: the waker's CPU's load without the waker's (the waker's CPU at once if the waker's
+     * load exceeds it) and with the wakee's, ×100 ({@code WA_BIAS}), against the previous CPU's without the wakee's,
+     * ×(100 + (imbalance_pct − 100) / 2), +1 for sync; both ×capacity (1024).
      */
-    private int wakeAffineWeight(int thisCpu, int prevCpu) {
+    private int wakeAffineWeight(int current, int p, int thisCpu, int prevCpu) {
+        double thisEff = loads.cpuLoad(thisCpu);
+        double currentLoad = loads.taskLoad(current);
+
+        if (currentLoad > thisEff) return thisCpu;
+        thisEff -= currentLoad;
+        double taskLoad = loads.taskLoad(p);
+        thisEff = (thisEff + taskLoad) * 100 * 1024;
+        double prevEff = (loads.cpuLoad(prevCpu) - taskLoad) * (100 + (IMBALANCE_PCT - 100) / 2) * 1024 + 1;
+        return thisEff < prevEff ? thisCpu : NONE;
+    }
+
+    /**
+     * wake_affine_weight(), sync, by runnable counts ({@code kernel.wake_affine_load} runnable): the waker's CPU
+     * without the waker and with the wakee, ×100, against the previous CPU ×(100 + (imbalance_pct − 100) / 2), +1.
+     */
+    private int wakeAffineWeightByCounts(int thisCpu, int prevCpu) {
         long thisEff = (long) (k.nrRunnable(thisCpu) - 1 + 1) * 100 * 1024;
         long prevEff = (long) k.nrRunnable(prevCpu) * (100 + (IMBALANCE_PCT - 100) / 2) * 1024 + 1;
         return thisEff < prevEff ? thisCpu : NONE;

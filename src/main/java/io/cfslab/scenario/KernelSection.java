@@ -100,6 +100,9 @@ final class KernelSection {
         }
         // select_task_rq_fair()'s want_affine, wake_wide() and wake_affine() are in every version the model knows
         boolean wakeAffine = c.bool(o, "wake_affine", true);
+        // wake_affine_weight() has compared PELT loads since 4.15; the counts are the model's older stand-in
+        KernelSpec.WakeAffineLoad wakeAffineLoad = c.enumValue(o, "wake_affine_load", KernelSpec.WakeAffineLoad.class,
+                KernelSpec.WakeAffineLoad.RUNNABLE);
         boolean rtGroupSched = c.bool(o, "rt_group_sched", false);
         // sched_rt_handler(): proc_dointvec_minmax() (period at least 1, runtime at least -1) and
         // sched_rt_global_validate() refuse with EINVAL
@@ -111,7 +114,7 @@ final class KernelSection {
         }
         o.finish(c);
         return new KernelSpec(version, throttle, unthrottle, (int) hz, slice, tp, tickAligned, preempt, li, expiry, stale, overrun,
-                burst, burstStats, burstUnitsBug, statLocal, tcs, lb, delayDequeue, wakeup, wakeAffine, rtGroupSched, rtRuntime, rtPeriod, cgroupVersion);
+                burst, burstStats, burstUnitsBug, statLocal, tcs, lb, delayDequeue, wakeup, wakeAffine, wakeAffineLoad, rtGroupSched, rtRuntime, rtPeriod, cgroupVersion);
     }
 
     /**

@@ -49,6 +49,9 @@ import java.util.Map;
  * @param wakeAffine            wake-affine placement of a task woken by another ({@code select_task_rq_fair()}'s
  *                              {@code want_affine}: {@code wake_wide()}, {@code wake_affine()}), in every version;
  *                              {@code false} leaves every wakee's target at its previous CPU, as the model did before
+ * @param wakeAffineLoad        what {@code wake_affine_weight()} compares: the CPUs' runnable counts (the model's
+ *                              stand-in, the default) or the kernel's PELT loads ({@code cpu_load()},
+ *                              {@code task_h_load()}, in every version); not set by the version
  * @param rtGroupSched          {@code CONFIG_RT_GROUP_SCHED}: RT tasks are limited per group ({@code cpu.rt_runtime_us});
  *                              a group without RT runtime refuses RT tasks. A build option, not set by the version
  * @param schedRtRuntimeUs      {@code sched_rt_runtime_us} (default 950000; -1 = no RT throttling)
@@ -62,7 +65,7 @@ public record KernelSpec(String version, Throttle throttle, Unthrottle unthrottl
                          boolean burstStats, boolean burstUnitsBug, boolean cpuStatLocal,
                          ThrottledClockStart throttledClockStart, ThrottledLb throttledLb, boolean delayDequeue,
                          WakeupPreemption wakeupPreemption, boolean wakeAffine,
-                         boolean rtGroupSched, long schedRtRuntimeUs, long schedRtPeriodUs, int cgroupVersion) {
+                         WakeAffineLoad wakeAffineLoad, boolean rtGroupSched, long schedRtRuntimeUs, long schedRtPeriodUs, int cgroupVersion) {
 
     /**
      * The switches before {@code kernel.version} existed; every switch added since takes its 6.18 value.
@@ -73,7 +76,7 @@ public record KernelSpec(String version, Throttle throttle, Unthrottle unthrottl
                       long schedRtRuntimeUs, long schedRtPeriodUs) {
         this(KernelVersions.DEFAULT, throttle, unthrottle, hz, bandwidthSliceUs, timerPlacement, true, preempt,
                 throttledListInsert, sliceExpiry, false, PeriodOverrun.SCALE_2_REFILL_FIRST, true, true, false, true,
-                throttledClockStart, throttle == Throttle.CFS_RQ ? ThrottledLb.PAIR : ThrottledLb.DST, true, WakeupPreemption.NONE, true, false,
+                throttledClockStart, throttle == Throttle.CFS_RQ ? ThrottledLb.PAIR : ThrottledLb.DST, true, WakeupPreemption.NONE, true, WakeAffineLoad.RUNNABLE, false,
                 schedRtRuntimeUs, schedRtPeriodUs, 2);
     }
 
@@ -110,6 +113,20 @@ public record KernelSpec(String version, Throttle throttle, Unthrottle unthrottl
         CFS,
         /** the {@code NO_WAKEUP_PREEMPTION} scheduler feature: fair tasks wait for the tick. JSON {@code none}. */
         NONE
+    }
+
+    /** {@code kernel.wake_affine_load}. */
+    public enum WakeAffineLoad {
+        /**
+         * runnable task counts in place of loads [INFERRED: equal for nice-0 tasks of equal groups], the
+         * instantaneous {@code nr_running}; the default, as the model was before. JSON {@code runnable}.
+         */
+        RUNNABLE,
+        /**
+         * the kernel's inputs: PELT {@code cpu_load()} of both CPUs, the waker's and the wakee's load averages
+         * (kernel/sched/fair.c since 4.15's wake_affine_weight(), 6.18). JSON {@code pelt}.
+         */
+        PELT
     }
 
     /** {@code kernel.timer_placement}. */

@@ -78,25 +78,79 @@ class WakeAffineTest {
     }
 
     /**
-     * wake_affine_weight() by runnable counts: the waker's CPU with 3 tasks (the waker and two hogs) against the
-     * previous CPU with 2 is 3 × 100 against 2 × 108 + tie: the previous CPU; with 3 on the previous CPU, 300 against
-     * 324: the waker's CPU, where the wakee stacks (no idle CPU in its LLC: CPU 1 busy too).
+     * wake_affine_weight() by runnable counts (the default): the waker's CPU with 3 tasks (the waker and two hogs)
+     * against the previous CPU with 2 is 3 × 100 against 2 × 108 + tie: the previous CPU; with 3 on the previous CPU,
+     * 300 against 324: the waker's CPU, where the wakee stacks (no idle CPU in its LLC: CPU 1 busy too).
      */
     @Test
-    void wakeAffineWeightComparesTheLoadsWithTheImbalanceMarginForThePreviousCpu() {
+    void wakeAffineWeightByCountsComparesThemWithTheImbalanceMarginForThePreviousCpu() {
         Kernel k = kernel(9, true);
-        queue(k, 0, 0);
-        queue(k, 2, 0);
-        queue(k, 3, 0);
-        queue(k, 4, 1);
-        queue(k, 5, 2);
-        queue(k, 6, 2);
-        k.tCpu[1] = 2;
-        assertThat(k.affine.wakeAffine(0, 2)).isEqualTo(2);
+        assertThat(k.loads).as("no PELT loads by default").isNull();
+        wakerWithTwoHogsAndPrevWithTwo(k);
+        assertThat(k.affine.wakeAffine(0, 1, 0, 2)).isEqualTo(2);
         queue(k, 7, 2);
-        assertThat(k.affine.wakeAffine(0, 2)).isEqualTo(0);
+        assertThat(k.affine.wakeAffine(0, 1, 0, 2)).isEqualTo(0);
         queue(k, 8, 3); // LLC {2,3} has no idle CPU either
         assertThat(k.balancer.selectTaskRqAffine(1, 0)).as("stacks on the waker's CPU").isEqualTo(0);
+    }
+
+    /** 32 PELT periods of 1024 × 1024 ns: one half-life. */
+    private static final long HALF_LIFE_NS = 32L * 1024 * 1024;
+
+    @Test
+    void peltDecaysByHalfEvery32PeriodsOf1024Microseconds() {
+        assertThat(EntityLoad.decay(0)).isEqualTo(1.0);
+        assertThat(EntityLoad.decay(32 * 1024)).isEqualTo(0.5);
+        assertThat(EntityLoad.decay(64 * 1024)).isEqualTo(0.25);
+        assertThat(EntityLoad.decay(16 * 1024)).isCloseTo(Math.sqrt(0.5), org.assertj.core.data.Offset.offset(1e-12));
+        assertThat(EntityLoad.decay(512)).as("half a period").isCloseTo(Math.pow(0.5, 1 / 64.0), org.assertj.core.data.Offset.offset(1e-12));
+        assertThat(EntityLoad.decay(32L * 1024 * 64)).as("past LOAD_AVG_MAX_N's reach").isZero();
+    }
+
+    /**
+     * A task queued for one half-life has half a nice-0 load (512), its CPU the same; dequeued (blocked) for another,
+     * 256, still on that CPU; woken onto another CPU, its load moves there (migrate_task_rq_fair()).
+     */
+    @Test
+    void aTasksLoadRisesWhileQueuedDecaysWhileBlockedAndMovesWithIt() {
+        Kernel k = kernel(1, true, "pelt");
+        EntityLoad l = k.loads;
+        queue(k, 0, 0);
+        k.now = HALF_LIFE_NS;
+        assertThat(l.taskLoad(0)).isEqualTo(512.0);
+        assertThat(l.cpuLoad(0)).isEqualTo(512.0);
+        k.fair.dequeueTask(0, 0);
+        k.tState[0] = Kernel.T_SLEEPING;
+        k.now = 2 * HALF_LIFE_NS;
+        assertThat(l.taskLoad(0)).isEqualTo(256.0);
+        assertThat(l.cpuLoad(0)).isEqualTo(256.0);
+        k.migrated(0, 0, 4);
+        assertThat(l.cpuLoad(0)).isZero();
+        assertThat(l.cpuLoad(4)).isEqualTo(256.0);
+    }
+
+    /**
+     * wake_affine_weight() by PELT loads ({@code kernel.wake_affine_load} pelt), hand-computed, on the same CPUs. At 0 the waker (task 0) and two hogs are queued on CPU 0, a
+     * hog on CPU 1, two on CPU 2, the wakee's previous CPU (the wakee, task 1, never ran: load 0). One half-life on:
+     * each queued task 512; this = 1536 − 512 (the waker's) + 0 = 1024, ×100 = 102,400, against prev = 1024 × 108 + 1
+     * = 110,593: the waker's CPU, where by runnable counts (3 × 100 against 2 × 108) it was the previous one. A
+     * fourth task joins CPU 0 then; a half-life later CPU 0 has 3 × 768 + 512 = 2816, the waker 768: this = 2048 ×
+     * 100 = 204,800 against 2 × 768 × 108 + 1 = 165,889: the previous CPU. Four more queued on CPU 2 at that
+     * instant (6 against 4 by counts: the waker's CPU) do not weigh yet: still the previous CPU.
+     */
+    @Test
+    void wakeAffineWeightComparesPeltLoadsWithoutTheWakersAndWithTheImbalanceMargin() {
+        Kernel k = kernel(12, true, "pelt");
+        wakerWithTwoHogsAndPrevWithTwo(k);
+        k.now = HALF_LIFE_NS;
+        assertThat(k.affine.wakeAffine(0, 1, 0, 2)).isEqualTo(0);
+        assertThat(k.balancer.selectTaskRqAffine(1, 0)).as("stacks on the waker's CPU: CPU 1 busy too").isEqualTo(0);
+        queue(k, 7, 0);
+        k.now = 2 * HALF_LIFE_NS;
+        assertThat(k.affine.wakeAffine(0, 1, 0, 2)).isEqualTo(2);
+        for (int t = 8; t < 12; t++) queue(k, t, 2);
+        assertThat(k.nrRunnable(2)).isEqualTo(6);
+        assertThat(k.affine.wakeAffine(0, 1, 0, 2)).as("a burst weighs only as its loads rise").isEqualTo(2);
     }
 
     @Test
@@ -119,6 +173,20 @@ class WakeAffineTest {
         k.balancer.balance();
         for (int c = 0; c < 8; c++) assertThat(k.nrRunnable(c)).as("cpu %d", c).isLessThanOrEqualTo(1);
         assertThat(k.llcMigrations()).isEqualTo(2);
+    }
+
+    /**
+     * The waker (task 0) and hogs 2 and 3 queued on CPU 0, hog 4 on CPU 1, hogs 5 and 6 on CPU 2, where the wakee
+     * (task 1) last ran.
+     */
+    private static void wakerWithTwoHogsAndPrevWithTwo(Kernel k) {
+        queue(k, 0, 0);
+        queue(k, 2, 0);
+        queue(k, 3, 0);
+        queue(k, 4, 1);
+        queue(k, 5, 2);
+        queue(k, 6, 2);
+        k.tCpu[1] = 2;
     }
 
     /** The waker, task 0, alone on CPU 0; the wakee, task 1, last ran on CPU 2; CPUs 2 and 3 each run a hog. */
@@ -144,11 +212,15 @@ class WakeAffineTest {
     }
 
     /** n hogs in an unlimited group, allowed everywhere, none started. */
-    private static Kernel kernel(int n, boolean wakeAffine) {
+    private static Kernel kernel(int n, boolean wakeAffine) { return kernel(n, wakeAffine, "runnable"); }
+
+    /** {@link #kernel(int, boolean)} with {@code kernel.wake_affine_load} {@code load}. */
+    private static Kernel kernel(int n, boolean wakeAffine, String load) {
         Scenario s = ScenarioParser.parse("""
-                {"duration": "1s", "machine": {"cpus": 8}, "kernel": {"wake_affine": %s}, "cgroups": [{"path": "/g"}],
+                {"duration": "1s", "machine": {"cpus": 8}, "kernel": {"wake_affine": %s, "wake_affine_load": "%s"},
+                 "cgroups": [{"path": "/g"}],
                  "tasks": [{"name": "h", "cgroup": "/g", "count": %d, "workload": {"kind": "hog"}}]}
-                """.formatted(wakeAffine, n));
+                """.formatted(wakeAffine, load, n));
         GroupTree tree = new GroupTree(s.cgroups());
         MachineProfile machine = new MachineProfile("test", new Topology(8, 1, 2, 2, false), CostModel.generic(),
                 SmtCurve.twoLevel(1, 0.6), IpcCosts.generic(), null, new CacheTransferCosts(60, 170, 4, 100));

@@ -153,6 +153,8 @@ class EraSwitchesTest {
                 inline("wakeup_preemption", SLEEPER.replace("'hz': 1000", "'version': '6.1', 'hz': 250"), "cfs", "none"),
                 // the waker's CPU as select_idle_sibling()'s target: a wakee whose previous CPU is busy stacks on it
                 inline("wake_affine", PIPES, true, false),
+                // wake_affine_weight() by loads: the waker's own load leaves its CPU's, a queued burst weighs as it rises
+                inline("wake_affine_load", PIPES, "runnable", "pelt"),
                 inline("rt_group_sched", RT.replace("'cpu.shares': 1024", "'cpu.shares': 1024, 'cpu.rt_runtime_us': 0"), true, false),
                 inline("sched_rt_runtime_us", RT, 950000, 500000),
                 inline("sched_rt_period_us", RT.replace("%s", "'sched_rt_runtime_us': 400000, %s"), 1000000, 500000));
