@@ -156,10 +156,15 @@ public class ExperimentController {
     @Operation(summary = "Experiments, newest first (at most 200), each with its status and progress per arm")
     @ApiResponse(responseCode = "200", description = "the experiments (arms without their runs)", content = @Content(mediaType = "application/json", array = @ArraySchema(schema = @Schema(ref = "Experiment"))))
     @GetMapping
-    public Mono<List<Map<String, Object>>> list() {
+    public Mono<List<Map<String, Object>>> list(@io.swagger.v3.oas.annotations.Parameter(description = "only experiments whose id starts with this (at least 8 hex digits, as the pages show an experiment's id), as for runs") @RequestParam(name = "id_prefix", required = false) String idPrefix,
+                                                org.springframework.http.server.reactive.ServerHttpRequest request) {
+        ListParameters.check(request, java.util.Set.of("id_prefix"));
+        ListParameters.idPrefix(idPrefix);
         return jdbc.call(() -> {
             List<Map<String, Object>> out = new ArrayList<>();
-            List<ExperimentRecord> list = experiments.list(LIST_LIMIT);
+            List<ExperimentRecord> list = idPrefix == null ? experiments.list(LIST_LIMIT)
+                    : experiments.idsStartingWith(io.cfslab.store.RunIds.canonical(idPrefix), LIST_LIMIT).stream()
+                            .map(experiments::find).flatMap(java.util.Optional::stream).toList();
             Map<String, List<RunRecord>> runsById = experiments.runsOf(list.stream().map(ExperimentRecord::id).toList());
             for (ExperimentRecord e : list) out.add(view(e, runsById.getOrDefault(e.id(), List.of()), false));
             return out;
@@ -169,7 +174,8 @@ public class ExperimentController {
     @Operation(summary = "The ready-made experiments (src/main/resources/experiments): id, name, description, document")
     @ApiResponse(responseCode = "200", description = "the ready-made experiments", content = @Content(mediaType = "application/json", array = @ArraySchema(schema = @Schema(ref = "ReadyMadeExperiment"))))
     @GetMapping(path = "/ready-made", produces = MediaType.APPLICATION_JSON_VALUE)
-    public Mono<List<Map<String, Object>>> readyMade() {
+    public Mono<List<Map<String, Object>>> readyMade(org.springframework.http.server.reactive.ServerHttpRequest request) {
+        ListParameters.check(request, java.util.Set.of());
         List<Map<String, Object>> out = new ArrayList<>();
         for (ReadyMadeExperiments.Entry e : readyMade.all()) {
             Map<String, Object> m = new LinkedHashMap<>();

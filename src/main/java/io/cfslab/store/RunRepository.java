@@ -155,10 +155,7 @@ public class RunRepository {
      * pasted from a log, resolved as git resolves an abbreviated commit ({@link RunIds}).
      */
     public List<String> idsStartingWith(String prefix, int limit) {
-        if (RunIds.hexDigits(prefix) == null) return List.of();
-        String p = RunIds.canonical(prefix); // the stored form: lower case, dashes where a UUID has them
-        return jdbc.sql("select id from run where id like ? order by id limit ?").params(p + "%", limit)
-                .query(String.class).list();
+        return RunIds.idsStartingWith(jdbc, "run", prefix, limit);
     }
 
     /** The row without its scenario snapshot ({@link RunRecord#scenarioJson()} is null): for status polls. */
