@@ -208,6 +208,46 @@ class ProblemWordsTest {
         soft.assertAll();
     }
 
+    /**
+     * Breaker 4 F10: a raw control character in a YAML body (SnakeYAML's reader refuses it before any token, without
+     * a mark) is reported at its own line and column and named, as JSON's reader names it: every character YAML's
+     * c-printable set leaves out (C0 but tab and line ends, DEL, C1 but U+0085), plain, quoted, in a key and deeper
+     * in the document, at every operation that reads a body.
+     */
+    @Test
+    void aControlCharacterInYamlIsNamedAtItsLineAndColumn() {
+        String id = createScenario(web, tiny("control"));
+        List<String> uris = List.of("/api/scenarios", "/api/scenarios/" + id + "/tasks", "/api/scenarios/" + id + "/timeline",
+                "/api/scenarios/" + id + "/cgroups:generate", "/api/runs", "/api/experiments");
+        // {text before the character, text after it}: the character is at the end of the "before" text
+        String[][] places = {{"duration: 1s\nname: abc", "def\n"}, {"duration: 1s\nname: \"abc", "def\"\n"},
+                {"duration: 1s\nname: 'abc", "def'\n"}, {"a", "b: 1\n"}, {"cgroups:\n  - path: /g\n    cpu.max: \"5", " 1\"\n"}};
+        SoftAssertions soft = new SoftAssertions();
+        int checked = 0;
+        for (int cc : new int[] {0x00, 0x01, 0x07, 0x08, 0x0B, 0x0C, 0x1B, 0x1F, 0x7F, 0x80, 0x9B, 0x9F}) {
+            for (String[] place : places) {
+                String before = place[0];
+                int line = before.split("\n", -1).length;
+                int column = before.substring(before.lastIndexOf('\n') + 1).length() + 1;
+                String body = before + (char) cc + place[1];
+                for (String uri : uris) {
+                    HttpMethod method = uri.equals("/api/scenarios") && checked % 2 == 1 ? HttpMethod.PUT : HttpMethod.POST;
+                    String at = method == HttpMethod.PUT ? "/api/scenarios/" + id : uri;
+                    Answer a = send(method, at, YAML, body, method + " " + at + " U+" + Integer.toHexString(cc) + " " + cut(body));
+                    soft.assertThat(a.status()).as(a.what()).isEqualTo(400);
+                    soft.assertThat(a.body().path("detail").asString()).as(a.what())
+                            .isEqualTo("malformed YAML at line " + line + ", column " + column + ": a control character (U+"
+                                    + String.format(Locale.ROOT, "%04X", cc) + "), which YAML text cannot hold (its only"
+                                    + " control characters are tab and the line ends)");
+                    noLibraryWords(soft, a);
+                    checked++;
+                }
+            }
+        }
+        assertThat(checked).isEqualTo(12 * places.length * uris.size());
+        soft.assertAll();
+    }
+
     /** Asserts a 4xx problem in the client's words; 1 if it is a syntax error (then it names line and column). */
     private static int check(SoftAssertions soft, Answer a) {
         soft.assertThat(a.status()).as(a.what() + " " + a.body()).isBetween(400, 499);
