@@ -29,7 +29,7 @@ final class ScenarioDocs {
      *                      object (as for every other body that is JSON but does not validate)
      */
     static ObjectNode readObject(String text, String pointer) {
-        if (text == null || text.isBlank()) {
+        if (io.cfslab.scenario.ScenarioText.isBlank(text)) {
             throw ApiException.of(HttpStatus.BAD_REQUEST, "Malformed JSON", pointer, "empty body", "EINVAL");
         }
         JsonNode node;
@@ -89,7 +89,7 @@ final class ScenarioDocs {
      */
     static ObjectNode readObject(String text, String pointer, org.springframework.http.MediaType type) {
         if (!isYaml(type)) return readObject(text, pointer);
-        if (text == null || text.isBlank()) {
+        if (io.cfslab.scenario.ScenarioText.isBlank(text)) {
             throw ApiException.of(HttpStatus.BAD_REQUEST, "Malformed YAML", pointer, "empty body", "EINVAL");
         }
         JsonNode node;

@@ -221,7 +221,8 @@ class ProblemWordsTest {
                 "/api/scenarios/" + id + "/cgroups:generate", "/api/runs", "/api/experiments");
         // {text before the character, text after it}: the character is at the end of the "before" text
         String[][] places = {{"duration: 1s\nname: abc", "def\n"}, {"duration: 1s\nname: \"abc", "def\"\n"},
-                {"duration: 1s\nname: 'abc", "def'\n"}, {"a", "b: 1\n"}, {"cgroups:\n  - path: /g\n    cpu.max: \"5", " 1\"\n"}};
+                {"duration: 1s\nname: 'abc", "def'\n"}, {"a", "b: 1\n"}, {"cgroups:\n  - path: /g\n    cpu.max: \"5", " 1\"\n"},
+                {"\n\n  \nname: x # a comment ", "\n"}, {"duration: 1s\nname: x\n", ""}, {"", "\n"}};
         SoftAssertions soft = new SoftAssertions();
         int checked = 0;
         for (int cc : new int[] {0x00, 0x01, 0x07, 0x08, 0x0B, 0x0C, 0x1B, 0x1F, 0x7F, 0x80, 0x9B, 0x9F}) {
