@@ -150,7 +150,14 @@ final class ScenarioDocs {
     static void checkNames(ObjectNode doc, String prefix) {
         List<FieldProblem> problems = new ArrayList<>();
         JsonNode name = doc.get("name");
-        if (name != null && name.isString() && io.cfslab.scenario.Names.characters(name.stringValue()) > MAX_NAME_CHARS) {
+        if (name != null && name.isString() && io.cfslab.scenario.ScenarioText.badText(name.stringValue()) != null) {
+            // a control character first, as the body's text check (ScenarioText) meets it on the other routes
+            problems.add(new FieldProblem(prefix + "/name", "name " + io.cfslab.scenario.ScenarioText.badText(name.stringValue()),
+                    "EINVAL"));
+        } else if (name != null && name.isString() && io.cfslab.scenario.Names.blankOrPadded(name.stringValue()) != null) {
+            problems.add(new FieldProblem(prefix + "/name", "name " + io.cfslab.scenario.Names.blankOrPadded(name.stringValue()),
+                    "EINVAL"));
+        } else if (name != null && name.isString() && io.cfslab.scenario.Names.characters(name.stringValue()) > MAX_NAME_CHARS) {
             problems.add(new FieldProblem(prefix + "/name", "name of " + io.cfslab.scenario.Names.characters(name.stringValue())
                     + " characters (Unicode code points) exceeds the limit of " + MAX_NAME_CHARS, "ENAMETOOLONG"));
         } else if (name != null && name.isString() && io.cfslab.scenario.Names.invisible(name.stringValue()) != null) {

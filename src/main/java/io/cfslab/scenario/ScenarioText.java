@@ -206,7 +206,7 @@ public final class ScenarioText {
         }
         if (n.isString()) {
             String bad = badText(n.stringValue());
-            if (bad != null) { c.add(ptr, "string " + bad, "EINVAL"); return false; }
+            if (bad != null) { c.add(ptr, label(ptr) + " " + bad, "EINVAL"); return false; }
             return true;
         }
         boolean ok = true;
@@ -223,6 +223,18 @@ public final class ScenarioText {
             for (int i = 0; i < n.size() && ok; i++) ok = cleanText(n.get(i), ptr + "/" + i, c);
         }
         return ok;
+    }
+
+    /**
+     * What a string at {@code ptr} is called in a refusal: its key where that is a word ({@code name},
+     * {@code cgroup}, {@code cpu.max}), as the name checks say it ({@code name contains a control character
+     * (U+0009)} on every route, breaker 4 F9), else {@code string} (an array item, an odd key).
+     */
+    private static String label(String ptr) {
+        // an arm's set names its key escaped (/arms/0/set/~1name): the key's last segment
+        String token = ptr.substring(ptr.lastIndexOf('/') + 1).replace("~1", "/").replace("~0", "~");
+        String key = token.substring(token.lastIndexOf('/') + 1);
+        return key.matches("[A-Za-z][A-Za-z0-9_.]{0,39}") ? key : "string";
     }
 
     /**

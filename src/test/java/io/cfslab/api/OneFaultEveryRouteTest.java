@@ -193,6 +193,54 @@ class OneFaultEveryRouteTest {
                 .valueEquals("ETag", "\"1\"");
     }
 
+    /**
+     * Breaker 4 F9: one fault of a name, one wording on every route (a tab was "white space other than a plain space"
+     * in a JSON body and inline run, "a control character" in YAML and an experiment's inline scenario); an empty or
+     * blank scenario name is refused as an arm's is (it was stored as given).
+     */
+    @Test
+    void aNameFaultHasOneWordingOnEveryRoute() {
+        String stored = ApiTestSupport.createScenario(web, BASE);
+        Map<String, String> words = new LinkedHashMap<>();
+        words.put("\"a\\tb\"", "name contains a control character (U+0009)");
+        words.put("\"\\t\"", "name contains a control character (U+0009)");
+        words.put("\"a\\u0001b\"", "name contains a control character (U+0001)");
+        words.put("\"a\\u009bb\"", "name contains a control character (U+009B)");
+        words.put("\"\"", "name must not be empty");
+        words.put("\"   \"", "name must not be empty");
+        words.put("\" x\"", "name must not begin or end with white space");
+        words.put("\"x \"", "name must not begin or end with white space");
+        SoftAssertions soft = new SoftAssertions();
+        int checked = 0;
+        for (Map.Entry<String, String> w : words.entrySet()) {
+            Fault f = new Fault("name", w.getKey(), "/name", "EINVAL");
+            for (Map.Entry<Answer, String> e : answers(f, stored).entrySet()) {
+                Answer a = e.getKey();
+                String what = f + " via " + a.route() + ": " + a.body();
+                soft.assertThat(a.status()).as(what).isEqualTo(422);
+                soft.assertThat(a.pointer()).as(what).isEqualTo(e.getValue());
+                soft.assertThat(a.errno()).as(what).isEqualTo("EINVAL");
+                // an arm's set adds where the value went: (arm "a", scenario /name)
+                String detail = ApiTestSupport.JSON.readTree(a.body()).path("detail").asString();
+                soft.assertThat(detail.replace(" (arm \"a\", scenario /name)", "")).as(what).isEqualTo(w.getValue());
+                checked++;
+            }
+            // the experiment's own name, and an arm's, in the same words
+            String experiment = "{\"name\": " + w.getKey() + ", \"scenario\": " + BASE + ", \"repeats\": 1, \"arms\": [{\"name\": \"a\"}]}";
+            String arm = "{\"scenario\": " + BASE + ", \"repeats\": 1, \"arms\": [{\"name\": " + w.getKey() + "}]}";
+            for (String[] doc : new String[][] {{experiment, "/name"}, {arm, "/arms/0/name"}}) {
+                Answer a = send("experiment", HttpMethod.POST, "/api/experiments", MediaType.APPLICATION_JSON, doc[0]);
+                soft.assertThat(a.status()).as(a.body()).isEqualTo(422);
+                soft.assertThat(a.pointer()).as(a.body()).isEqualTo(doc[1]);
+                soft.assertThat(a.errno()).as(a.body()).isEqualTo("EINVAL");
+                soft.assertThat(ApiTestSupport.JSON.readTree(a.body()).path("detail").asString()).as(doc[0]).isEqualTo(w.getValue());
+                checked++;
+            }
+        }
+        assertThat(checked).isGreaterThan(50);
+        soft.assertAll();
+    }
+
     static final Pattern DURATION = Pattern.compile("[0-9]+(\\.[0-9]+)?(ns|us|ms|s)");
 
     /** Every duration and every cgroup file value of the ready-made scenarios: the pointers to set faults at. */
