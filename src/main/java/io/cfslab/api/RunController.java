@@ -190,7 +190,7 @@ public class RunController {
             String settings = EffectiveSettings.of(parsed, runSeed).toString();
             RunRecord r;
             try {
-                r = runService.submit(scenarioId, parsed.name(), json, runSeed, repeats, settings, client, pace);
+                r = runService.submit(scenarioId, parsed.name(), json, runSeed, repeats, settings, client, pace, parsed.durationNs());
             } catch (QueueFullException full) {
                 throw queueFull(full);
             }
@@ -458,8 +458,9 @@ public class RunController {
             throw noResult(r, "; a result exists once it is done (or cancelled after it started)");
         }
         if (repeat < 0 || repeat >= r.repeats()) {
-            throw ApiException.of(HttpStatus.NOT_FOUND, "No result", "/repeat",
-                    "repeat must be in 0.." + (r.repeats() - 1), "ENOENT");
+            // a repeat the run does not have is a missing resource, titled as every other 404 (breaker 4 F9)
+            throw ApiException.of(HttpStatus.NOT_FOUND, "Not found", "/repeat", "repeat " + repeat + " does not exist: run "
+                    + r.id() + " has repeat" + (r.repeats() == 1 ? " 0" : "s 0.." + (r.repeats() - 1)), "ENOENT");
         }
         if (r.status() == RunStatus.CANCELLED && !runs.hasResult(id, repeat)) {
             throw noResult(r, r.repeats() == 1 ? "; it was cancelled before it started, so it has no result"

@@ -137,6 +137,7 @@ public class ExperimentService {
                             arm.document(seed).toString(), seed, EffectiveSettings.of(arm.scenario(), seed).toString(),
                             id, arm.index(), arm.name(), r, now);
                     if (client != null) runs.setSubmittedBy(runId, client);
+                    runs.setDuration(runId, arm.scenario().durationNs()); // shown while queued
                     // due in the past, a microsecond apart: picked in this order
                     queue.enqueue(runId, now.minusNanos((total - i++) * 1000L));
                 }

@@ -164,6 +164,14 @@ public class RunRepository {
                 .query(RunRepository::mapStatus).optional();
     }
 
+    /**
+     * Records a queued run's simulated duration per repeat, known from its scenario at submission: a queued run
+     * shows it (breaker 4 F9: it was 0 until a worker started the run, and stayed 0 for one cancelled while queued).
+     */
+    public void setDuration(String id, long durationNs) {
+        jdbc.sql("update run set duration_ns = ? where id = ?").params(durationNs, id).update();
+    }
+
     /** Records the pace a queued run is to execute at (simulated s per wall s; see {@link RunRecord#pace()}). */
     public void setPace(String id, double pace) {
         jdbc.sql("update run set pace = ? where id = ?").params(pace, id).update();
