@@ -339,9 +339,18 @@ public class ExperimentController {
         ExperimentRecord e = require(id);
         return experiments.result(id).orElseThrow(() -> {
             ExperimentService.Status st = ExperimentService.Status.of(e, experiments.runs(id));
-            return ApiException.of(HttpStatus.CONFLICT, "No result", "/id", "experiment " + id + " is " + st.status()
-                    + (st.error() == null ? "" : " (" + st.error() + ")") + "; its table exists once every run is done ("
-                    + st.done() + " of " + st.total() + ")", null);
+            String head = "experiment " + id + " is " + st.status() + (st.error() == null ? "" : " (" + st.error() + ")");
+            if (st.status().equals("queued") || st.status().equals("running")) {
+                return ApiException.of(HttpStatus.CONFLICT, "No result", "/id", head + "; its table exists once every run is"
+                        + " done (" + st.done() + " of " + st.total() + ")", null);
+            }
+            // an experiment that ended without every run done never gets a table (breaker 3 #11: it said one would
+            // come); no partial one either: a run a cancel stopped covers less simulated time, so it is no repeat, and
+            // arms with different counts of repeats are no comparison. The finished runs keep their own results.
+            return ApiException.of(HttpStatus.CONFLICT, "No result", "/id", head + " with " + st.done() + " of " + st.total()
+                    + " runs done, so it has no table and never will: a table needs every run done. Each done run's"
+                    + " result is at /api/runs/{id}/result (the ids are in GET /api/experiments/" + id + "); submit the"
+                    + " experiment again for a table", st.status().equals("cancelled") ? "ECANCELED" : null);
         });
     }
 
