@@ -323,6 +323,42 @@ class ProblemWordsTest {
 
     @org.springframework.boot.test.web.server.LocalServerPort int port;
 
+    /**
+     * Breaker 3 #12: a path the firewall refuses for its '.' and '..' segments, raw or made with an encoded '/', is
+     * answered about the path (it was "a header or query parameter holds a character …"), under every prefix.
+     */
+    @Test
+    void aDotSegmentIsRefusedAsAPath() {
+        String id = createScenario(web, tiny("dots"));
+        SoftAssertions soft = new SoftAssertions();
+        int checked = 0;
+        for (String prefix : List.of("/api/experiments/ready-made/", "/api/scenarios/" + id + "/tasks/", "/api/runs/",
+                "/api/scenarios/" + id + "/cgroups/", "/runs/", "/experiments/")) {
+            for (String segment : List.of("..%2f..%2fapplication.yml", "..%2F", "a%2f..%2fb", ".%2fx", "a%2f%2fb", "%2f..",
+                    "x%2f.", "%2e%2e", "..", "a/../b")) {
+                String raw = "GET " + prefix + segment + " HTTP/1.1\r\nHost: x\r\n\r\n";
+                String answer = rawAnswer(raw);
+                soft.assertThat(answer).as(raw).startsWith("HTTP/1.1 400");
+                soft.assertThat(answer).as(raw).contains("\"pointer\":\"/path\"").doesNotContain("header or query")
+                        .containsPattern("'\\.'|'\\.\\.'|encoded '\\.'");
+                checked++;
+            }
+        }
+        assertThat(checked).isEqualTo(60);
+        soft.assertAll();
+    }
+
+    private String rawAnswer(String raw) {
+        try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
+            s.setSoTimeout(10_000);
+            raw = raw.replaceFirst("\r\nHost: x\r\n", "\r\nHost: x\r\nConnection: close\r\n");
+            s.getOutputStream().write(raw.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+            return new String(s.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     private void checkRaw(SoftAssertions soft, String raw) {
         try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
             s.setSoTimeout(10_000);
