@@ -322,6 +322,30 @@ class ProblemWordsTest {
     }
 
     @org.springframework.boot.test.web.server.LocalServerPort int port;
+    /**
+     * Breaker 4 F9: a whole number written as a float ({@code 1e3}) where a file takes an integer is refused without a
+     * spelling the client never wrote (it was "not number 1000.0" for {@code 1e3}), in every file and both syntaxes.
+     */
+    @Test
+    void aWholeFloatIsNotEchoedInASpellingTheClientNeverWrote() {
+        SoftAssertions soft = new SoftAssertions();
+        for (String file : List.of("cpu.weight", "cpu.max.burst", "cpu.cfs_quota_us", "cpu.shares", "cpu.cfs_period_us")) {
+            for (String v : List.of("1e3", "1E3", "10.0e2", "1000.00", "1e+3")) {
+                for (MediaType type : List.of(MediaType.APPLICATION_JSON, YAML)) {
+                    String body = type == YAML ? "duration: 1s\ncgroups:\n  - path: /a\n    " + file + ": " + v + "\n"
+                            : "{\"duration\": \"1s\", \"cgroups\": [{\"path\": \"/a\", \"" + file + "\": " + v + "}]}";
+                    Answer a = send(HttpMethod.POST, "/api/scenarios", type, body, file + "=" + v + " " + type);
+                    soft.assertThat(a.status()).as(a.what()).isEqualTo(422);
+                    soft.assertThat(a.body().path("errno").asString()).as(a.what()).isEqualTo("EINVAL");
+                    soft.assertThat(a.body().path("detail").asString()).as(a.what())
+                            .startsWith("must be a string or an integer, not number 1000 written with a fraction or an exponent")
+                            .doesNotContain("number 1000.0");
+                }
+            }
+        }
+        soft.assertAll();
+    }
+
 
     /**
      * Breaker 3 #12: a path the firewall refuses for its '.' and '..' segments, raw or made with an encoded '/', is
