@@ -88,7 +88,10 @@ class ShortIdsTest {
      */
     @Test
     void everyListEndpointRefusesAParameterItDoesNotTake() {
-        for (String list : List.of("/api/runs", "/api/experiments", "/api/scenarios", "/api/experiments/ready-made")) {
+        String scenario = ApiTestSupport.createScenario(web, ApiTestSupport.tiny("lists"));
+        for (String list : List.of("/api/runs", "/api/experiments", "/api/scenarios", "/api/experiments/ready-made",
+                "/api/scenarios/" + scenario + "/cgroups", "/api/scenarios/" + scenario + "/tasks",
+                "/api/scenarios/" + scenario + "/timeline")) {
             for (String bad : List.of("id_prefx=94a7cdbf", "bogus=1", "x=", "Id_Prefix=94a7cdbf")) {
                 String name = bad.substring(bad.lastIndexOf('&') + 1, bad.lastIndexOf('='));
                 JsonNode p = ApiTestSupport.problem(web.get().uri(u(list + "?" + bad)).exchange(), HttpStatus.BAD_REQUEST,
