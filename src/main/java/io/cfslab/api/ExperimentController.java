@@ -156,10 +156,15 @@ public class ExperimentController {
     @Operation(summary = "Experiments, newest first (at most 200), each with its status and progress per arm")
     @ApiResponse(responseCode = "200", description = "the experiments (arms without their runs)", content = @Content(mediaType = "application/json", array = @ArraySchema(schema = @Schema(ref = "Experiment"))))
     @GetMapping
-    public Mono<List<Map<String, Object>>> list() {
+    public Mono<List<Map<String, Object>>> list(@io.swagger.v3.oas.annotations.Parameter(description = "only experiments whose id starts with this (at least 8 hex digits, as the pages show an experiment's id), as for runs") @RequestParam(name = "id_prefix", required = false) String idPrefix,
+                                                org.springframework.http.server.reactive.ServerHttpRequest request) {
+        ListParameters.check(request, java.util.Set.of("id_prefix"));
+        ListParameters.idPrefix(idPrefix);
         return jdbc.call(() -> {
             List<Map<String, Object>> out = new ArrayList<>();
-            List<ExperimentRecord> list = experiments.list(LIST_LIMIT);
+            List<ExperimentRecord> list = idPrefix == null ? experiments.list(LIST_LIMIT)
+                    : experiments.idsStartingWith(io.cfslab.store.RunIds.canonical(idPrefix), LIST_LIMIT).stream()
+                            .map(experiments::find).flatMap(java.util.Optional::stream).toList();
             Map<String, List<RunRecord>> runsById = experiments.runsOf(list.stream().map(ExperimentRecord::id).toList());
             for (ExperimentRecord e : list) out.add(view(e, runsById.getOrDefault(e.id(), List.of()), false));
             return out;
@@ -169,7 +174,8 @@ public class ExperimentController {
     @Operation(summary = "The ready-made experiments (src/main/resources/experiments): id, name, description, document")
     @ApiResponse(responseCode = "200", description = "the ready-made experiments", content = @Content(mediaType = "application/json", array = @ArraySchema(schema = @Schema(ref = "ReadyMadeExperiment"))))
     @GetMapping(path = "/ready-made", produces = MediaType.APPLICATION_JSON_VALUE)
-    public Mono<List<Map<String, Object>>> readyMade() {
+    public Mono<List<Map<String, Object>>> readyMade(org.springframework.http.server.reactive.ServerHttpRequest request) {
+        ListParameters.check(request, java.util.Set.of());
         List<Map<String, Object>> out = new ArrayList<>();
         for (ReadyMadeExperiments.Entry e : readyMade.all()) {
             Map<String, Object> m = new LinkedHashMap<>();
@@ -333,9 +339,18 @@ public class ExperimentController {
         ExperimentRecord e = require(id);
         return experiments.result(id).orElseThrow(() -> {
             ExperimentService.Status st = ExperimentService.Status.of(e, experiments.runs(id));
-            return ApiException.of(HttpStatus.CONFLICT, "No result", "/id", "experiment " + id + " is " + st.status()
-                    + (st.error() == null ? "" : " (" + st.error() + ")") + "; its table exists once every run is done ("
-                    + st.done() + " of " + st.total() + ")", null);
+            String head = "experiment " + id + " is " + st.status() + (st.error() == null ? "" : " (" + st.error() + ")");
+            if (st.status().equals("queued") || st.status().equals("running")) {
+                return ApiException.of(HttpStatus.CONFLICT, "No result", "/id", head + "; its table exists once every run is"
+                        + " done (" + st.done() + " of " + st.total() + ")", null);
+            }
+            // an experiment that ended without every run done never gets a table (breaker 3 #11: it said one would
+            // come); no partial one either: a run a cancel stopped covers less simulated time, so it is no repeat, and
+            // arms with different counts of repeats are no comparison. The finished runs keep their own results.
+            return ApiException.of(HttpStatus.CONFLICT, "No result", "/id", head + " with " + st.done() + " of " + st.total()
+                    + " runs done, so it has no table and never will: a table needs every run done. Each done run's"
+                    + " result is at /api/runs/{id}/result (the ids are in GET /api/experiments/" + id + "); submit the"
+                    + " experiment again for a table", st.status().equals("cancelled") ? "ECANCELED" : null);
         });
     }
 

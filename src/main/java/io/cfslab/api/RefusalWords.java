@@ -46,6 +46,14 @@ final class RefusalWords {
             if (lower.contains(s[0])) return "the path holds " + s[1] + " (" + s[0] + "), which no path of the service has";
         }
         if (lower.endsWith("/.") || lower.endsWith("/..")) return "the path ends in a '.' or '..' segment";
+        // an encoded '/' beside dots (..%2f..%2fapplication.yml) makes '..' segments once decoded, which the firewall
+        // refuses as a path that is not normalised: about the path, not a header (breaker 3 #12)
+        String decoded = exchange.getRequest().getURI().getPath();
+        String d = decoded == null ? "" : decoded + "/";
+        if (d.contains("/../") || d.contains("/./") || d.contains("//")) {
+            return "the path holds a '.' or '..' segment (or an empty one) once its encoded '/' (%2f) are decoded, which"
+                    + " no path of the service has: a name cannot be '.' or '..'";
+        }
         for (int i = 0; i < lower.length(); i++) {
             char c = lower.charAt(i);
             if (c < 0x20 || c >= 0x7f) return "the path holds a character that is not printable ASCII: percent-encode it";

@@ -190,7 +190,7 @@ public class RunController {
             String settings = EffectiveSettings.of(parsed, runSeed).toString();
             RunRecord r;
             try {
-                r = runService.submit(scenarioId, parsed.name(), json, runSeed, repeats, settings, client, pace);
+                r = runService.submit(scenarioId, parsed.name(), json, runSeed, repeats, settings, client, pace, parsed.durationNs());
             } catch (QueueFullException full) {
                 throw queueFull(full);
             }
@@ -210,8 +210,15 @@ public class RunController {
     @GetMapping
     public Mono<List<Map<String, Object>>> list(@io.swagger.v3.oas.annotations.Parameter(description = "only runs with this status", schema = @Schema(allowableValues = {"queued", "running", "done", "failed", "cancelled"})) @RequestParam(required = false) String status,
                                                 @io.swagger.v3.oas.annotations.Parameter(description = "true: only runs that belong to no experiment") @RequestParam(defaultValue = "false") boolean standalone,
-                                                @io.swagger.v3.oas.annotations.Parameter(description = "only runs whose id starts with this (at least 8 hex digits, as the pages show a run's id): a short id resolved as git resolves an abbreviated commit, one run is that run, two or more are ambiguous") @RequestParam(name = "id_prefix", required = false) String idPrefix) {
+                                                @io.swagger.v3.oas.annotations.Parameter(description = "only runs whose id starts with this (at least 8 hex digits, as the pages show a run's id): a short id resolved as git resolves an abbreviated commit, one run is that run, two or more are ambiguous") @RequestParam(name = "id_prefix", required = false) String idPrefix,
+                                                org.springframework.http.server.reactive.ServerHttpRequest request) {
         // every filter is checked, and applied, whichever are given: id_prefix narrows the list like the others
+        try {
+            ListParameters.check(request, java.util.Set.of("status", "standalone", "id_prefix"));
+            ListParameters.idPrefix(idPrefix);
+        } catch (ApiException e) {
+            return Mono.error(e);
+        }
         RunStatus st;
         try {
             st = status == null ? null : RunStatus.of(status);
@@ -220,10 +227,6 @@ public class RunController {
                     "status must be one of queued, running, done, failed, cancelled", "EINVAL"));
         }
         if (idPrefix != null) {
-            if (!io.cfslab.store.RunIds.isPrefix(idPrefix)) {
-                return Mono.error(ApiException.of(HttpStatus.BAD_REQUEST, "Invalid parameter", "/id_prefix",
-                        "id_prefix needs at least " + io.cfslab.store.RunIds.MIN_PREFIX + " hex digits, e.g. 94a7cdbf", "EINVAL"));
-            }
             return jdbc.call(() -> runs.idsStartingWith(idPrefix, LIST_LIMIT).stream()
                     .map(runs::findStatus).flatMap(java.util.Optional::stream)
                     .filter(r -> (st == null || r.status() == st) && (!standalone || r.experimentId() == null))
@@ -455,8 +458,9 @@ public class RunController {
             throw noResult(r, "; a result exists once it is done (or cancelled after it started)");
         }
         if (repeat < 0 || repeat >= r.repeats()) {
-            throw ApiException.of(HttpStatus.NOT_FOUND, "No result", "/repeat",
-                    "repeat must be in 0.." + (r.repeats() - 1), "ENOENT");
+            // a repeat the run does not have is a missing resource, titled as every other 404 (breaker 4 F9)
+            throw ApiException.of(HttpStatus.NOT_FOUND, "Not found", "/repeat", "repeat " + repeat + " does not exist: run "
+                    + r.id() + " has repeat" + (r.repeats() == 1 ? " 0" : "s 0.." + (r.repeats() - 1)), "ENOENT");
         }
         if (r.status() == RunStatus.CANCELLED && !runs.hasResult(id, repeat)) {
             throw noResult(r, r.repeats() == 1 ? "; it was cancelled before it started, so it has no result"

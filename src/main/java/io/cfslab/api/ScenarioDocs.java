@@ -29,7 +29,7 @@ final class ScenarioDocs {
      *                      object (as for every other body that is JSON but does not validate)
      */
     static ObjectNode readObject(String text, String pointer) {
-        if (text == null || text.isBlank()) {
+        if (io.cfslab.scenario.ScenarioText.isBlank(text)) {
             throw ApiException.of(HttpStatus.BAD_REQUEST, "Malformed JSON", pointer, "empty body", "EINVAL");
         }
         JsonNode node;
@@ -89,7 +89,7 @@ final class ScenarioDocs {
      */
     static ObjectNode readObject(String text, String pointer, org.springframework.http.MediaType type) {
         if (!isYaml(type)) return readObject(text, pointer);
-        if (text == null || text.isBlank()) {
+        if (io.cfslab.scenario.ScenarioText.isBlank(text)) {
             throw ApiException.of(HttpStatus.BAD_REQUEST, "Malformed YAML", pointer, "empty body", "EINVAL");
         }
         JsonNode node;
@@ -150,7 +150,14 @@ final class ScenarioDocs {
     static void checkNames(ObjectNode doc, String prefix) {
         List<FieldProblem> problems = new ArrayList<>();
         JsonNode name = doc.get("name");
-        if (name != null && name.isString() && io.cfslab.scenario.Names.characters(name.stringValue()) > MAX_NAME_CHARS) {
+        if (name != null && name.isString() && io.cfslab.scenario.ScenarioText.badText(name.stringValue()) != null) {
+            // a control character first, as the body's text check (ScenarioText) meets it on the other routes
+            problems.add(new FieldProblem(prefix + "/name", "name " + io.cfslab.scenario.ScenarioText.badText(name.stringValue()),
+                    "EINVAL"));
+        } else if (name != null && name.isString() && io.cfslab.scenario.Names.blankOrPadded(name.stringValue()) != null) {
+            problems.add(new FieldProblem(prefix + "/name", "name " + io.cfslab.scenario.Names.blankOrPadded(name.stringValue()),
+                    "EINVAL"));
+        } else if (name != null && name.isString() && io.cfslab.scenario.Names.characters(name.stringValue()) > MAX_NAME_CHARS) {
             problems.add(new FieldProblem(prefix + "/name", "name of " + io.cfslab.scenario.Names.characters(name.stringValue())
                     + " characters (Unicode code points) exceeds the limit of " + MAX_NAME_CHARS, "ENAMETOOLONG"));
         } else if (name != null && name.isString() && io.cfslab.scenario.Names.invisible(name.stringValue()) != null) {

@@ -47,6 +47,7 @@ public class ScenarioPartsController {
     @Problems(404)
     @GetMapping("/tasks")
     public Mono<JsonNode> tasks(@PathVariable String id, ServerWebExchange exchange) {
+        ListParameters.check(exchange.getRequest(), java.util.Set.of());
         return jdbc.call(() -> part(id, "tasks", exchange));
     }
 
@@ -110,6 +111,7 @@ public class ScenarioPartsController {
     @Problems(404)
     @GetMapping("/timeline")
     public Mono<JsonNode> timeline(@PathVariable String id, ServerWebExchange exchange) {
+        ListParameters.check(exchange.getRequest(), java.util.Set.of());
         return jdbc.call(() -> part(id, "timeline", exchange));
     }
 

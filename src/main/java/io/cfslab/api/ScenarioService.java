@@ -50,6 +50,24 @@ public class ScenarioService {
         return all;
     }
 
+    /**
+     * The scenario id {@code typed} names: a ready-made id, a stored scenario's full id or a unique prefix of one
+     * ({@link io.cfslab.store.RunIds}).
+     */
+    public io.cfslab.store.RunIds.Resolution resolveId(String typed) {
+        return io.cfslab.store.RunIds.resolve("scenario", new io.cfslab.store.RunIds.Store() {
+            @Override public boolean exists(String id) { return readyMade.find(id).isPresent() || repo.find(id).isPresent(); }
+            @Override public List<String> idsStartingWith(String p, int limit) { return repo.idsStartingWith(p, limit); }
+        }, typed);
+    }
+
+    /** The stored scenarios whose id starts with {@code prefix} (in any form {@link io.cfslab.store.RunIds#canonical} takes), without documents. */
+    public List<ScenarioEntry> startingWith(String prefix) {
+        if (!io.cfslab.store.RunIds.isPrefix(prefix)) return List.of();
+        String p = io.cfslab.store.RunIds.canonical(prefix);
+        return list().stream().filter(e -> e.id().startsWith(p)).toList();
+    }
+
     /** @throws ApiException 404 ENOENT */
     public ScenarioEntry get(String id) {
         return readyMade.find(id).or(() -> repo.find(id).map(ScenarioService::entry))

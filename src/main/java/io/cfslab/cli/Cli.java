@@ -30,6 +30,26 @@ public final class Cli {
     private static final Pattern PROPERTY = Pattern.compile("--[A-Za-z][A-Za-z0-9_.\\-\\[\\]]*=.*", Pattern.DOTALL);
 
     /**
+     * The first segments of the Spring properties the service reads: its own ({@code cfslab.*}), those of
+     * application.yml ({@code server}, {@code spring}, {@code management}, {@code springdoc}) and Spring Boot's
+     * {@code logging.*}, {@code debug}, {@code trace} and the actuator's {@code info.*}. A property under any other
+     * name binds to nothing, so Spring would start the service and ignore it ({@code --sever.port=1} served on 8080).
+     */
+    static final java.util.Set<String> PROPERTY_ROOTS = java.util.Set.of("cfslab", "server", "spring", "management",
+            "springdoc", "logging", "debug", "trace", "info");
+
+    /**
+     * Whether {@code arg} is {@code --name=value} with a name under {@link #PROPERTY_ROOTS}, compared as Spring's
+     * relaxed binding compares a first segment (case, dashes and underscores aside).
+     */
+    static boolean isKnownProperty(String arg) {
+        if (!PROPERTY.matcher(arg).matches()) return false;
+        String name = arg.substring(2, arg.indexOf('='));
+        String root = name.split("[.\\[]", 2)[0].replace("-", "").replace("_", "").toLowerCase(java.util.Locale.ROOT);
+        return PROPERTY_ROOTS.contains(root);
+    }
+
+    /**
      * Whether {@code args} start the web service rather than a command: none at all ({@code java -jar cfslab.jar},
      * {@code ./mvnw spring-boot:run}, the image's entry point), or only Spring properties {@code --name=value}
      * ({@code --server.port=8081}) and Spring Boot's own switches {@code --debug} and {@code --trace}. Anything else
@@ -38,7 +58,7 @@ public final class Cli {
      */
     public static boolean startsService(String[] args) {
         for (String a : args) {
-            if (!PROPERTY.matcher(a).matches() && !"--debug".equals(a) && !"--trace".equals(a)) return false;
+            if (!isKnownProperty(a) && !"--debug".equals(a) && !"--trace".equals(a)) return false;
         }
         return true;
     }
@@ -67,6 +87,11 @@ public final class Cli {
         if (args.length == 0) return "cfslab: no command" + hint;
         String first = args[0];
         if (commands.contains(first) || cl.getCommandSpec().optionsMap().containsKey(first)) return null;
+        if (PROPERTY.matcher(first).matches() && !isKnownProperty(first)) {
+            return "cfslab: unknown property '" + first + "': the service reads properties under "
+                    + String.join(".*, ", new java.util.TreeSet<>(PROPERTY_ROOTS)) + ".* (a misspelt one would be"
+                    + " ignored)" + hint;
+        }
         if (PROPERTY.matcher(first).matches() || "--debug".equals(first) || "--trace".equals(first)) {
             for (String a : args) {
                 if (!startsService(new String[] {a})) {

@@ -52,7 +52,7 @@ final class ScenarioFiles {
                 return null;
             }
             text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
-            if (text.isBlank()) { // the API's "empty body"; "empty scenario" was wrong for an experiment's file
+            if (io.cfslab.scenario.ScenarioText.isBlank(text)) { // the API's "empty body"; "empty scenario" was wrong for an experiment's file
                 err.println(file + ": empty file (" + (bytes.length == 0 ? "no bytes" : "only white space")
                         + "; a scenario or experiment is a JSON or YAML object)");
                 return null;

@@ -34,7 +34,8 @@ public final class ArmNames {
      * @param name an arm name, in NFC ({@link #normalise})
      */
     public static String refusal(String name) {
-        if (!name.equals(name.strip())) return "must not begin or end with white space";
+        String ends = io.cfslab.scenario.Names.blankOrPadded(name);
+        if (ends != null) return ends;
         for (int i = 0; i < name.length(); ) {
             int cp = name.codePointAt(i);
             if (io.cfslab.scenario.Names.invisibleKind(cp) != null) {

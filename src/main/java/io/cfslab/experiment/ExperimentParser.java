@@ -72,8 +72,10 @@ public final class ExperimentParser {
                     + String.join(", ", KEYS) + ")", null));
         }
         String name = string(o, "name", problems);
-        if (name == null || name.isBlank()) name = "unnamed experiment";
-        if (io.cfslab.scenario.Names.characters(name) > MAX_EXPERIMENT_NAME) {
+        if (name == null) name = "unnamed experiment";
+        if (io.cfslab.scenario.Names.blankOrPadded(name) != null && value(o, "name") != null) {
+            problems.add(new Problem("/name", "name " + io.cfslab.scenario.Names.blankOrPadded(name), "EINVAL"));
+        } else if (io.cfslab.scenario.Names.characters(name) > MAX_EXPERIMENT_NAME) {
             problems.add(new Problem("/name", "name of " + io.cfslab.scenario.Names.characters(name)
                     + " characters (Unicode code points) exceeds the limit of " + MAX_EXPERIMENT_NAME, "ENAMETOOLONG"));
         } else if (io.cfslab.scenario.Names.invisible(name) != null) {
@@ -142,10 +144,10 @@ public final class ExperimentParser {
                     problems.add(new Problem(at + "/name", "every arm needs a name", null));
                 } else if (!nn.isString()) {
                     problems.add(new Problem(at + "/name", "must be a string, not " + type(nn), null));
-                } else if (nn.stringValue().isBlank()) {
-                    problems.add(new Problem(at + "/name", "must not be empty", null));
                 } else if (io.cfslab.scenario.ScenarioText.badText(nn.stringValue()) != null) {
-                    problems.add(new Problem(at + "/name", "string " + io.cfslab.scenario.ScenarioText.badText(nn.stringValue()), "EINVAL"));
+                    problems.add(new Problem(at + "/name", "name " + io.cfslab.scenario.ScenarioText.badText(nn.stringValue()), "EINVAL"));
+                } else if (io.cfslab.scenario.Names.blankOrPadded(nn.stringValue()) != null) {
+                    problems.add(new Problem(at + "/name", "name " + io.cfslab.scenario.Names.blankOrPadded(nn.stringValue()), "EINVAL"));
                 } else if (nn.stringValue().codePointCount(0, nn.stringValue().length()) > MAX_NAME) {
                     // characters (code points), as the message says: an emoji is one, not two UTF-16 units
                     problems.add(new Problem(at + "/name", "longer than " + MAX_NAME + " characters", null));
@@ -281,7 +283,7 @@ public final class ExperimentParser {
         }
         String bad = io.cfslab.scenario.ScenarioText.badText(v.stringValue());
         if (bad != null) {
-            problems.add(new Problem("/" + key, "string " + bad, "EINVAL"));
+            problems.add(new Problem("/" + key, key + " " + bad, "EINVAL"));
             return null;
         }
         return v.stringValue();

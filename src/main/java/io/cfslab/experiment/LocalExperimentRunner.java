@@ -32,7 +32,8 @@ public final class LocalExperimentRunner {
      *                  {@link io.cfslab.sim.SimulationAbortedException}
      * @param progress  told about each run as it is folded in
      * @return the result
-     * @throws io.cfslab.sim.SimulationAbortedException if a run exceeds {@code maxEvents}
+     * @throws io.cfslab.sim.SimulationAbortedException if a run exceeds {@code maxEvents}, naming its arm, run
+     *         (1-based, of the repeats) and seed
      */
     public static ExperimentResult run(ExperimentPlan plan, int threads, long maxEvents, Progress progress) {
         record Job(ExperimentPlan.ArmPlan arm, int repeat, Future<String> result, long[] wallMs) { }
@@ -66,6 +67,12 @@ public final class LocalExperimentRunner {
                 try {
                     json = j.result().get();
                 } catch (ExecutionException e) {
+                    if (e.getCause() instanceof io.cfslab.sim.SimulationAbortedException aborted) {
+                        // which run stopped, as the progress lines name it (breaker 3 #13: the budget's words alone)
+                        throw new io.cfslab.sim.SimulationAbortedException("arm \"" + j.arm().name() + "\" run "
+                                + (j.repeat() + 1) + " of " + plan.repeats() + " (seed " + plan.seeds()[j.repeat()] + "): "
+                                + aborted.getMessage());
+                    }
                     if (e.getCause() instanceof RuntimeException re) throw re;
                     throw new IllegalStateException(e.getCause());
                 } catch (InterruptedException e) {

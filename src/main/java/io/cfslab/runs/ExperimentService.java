@@ -137,6 +137,7 @@ public class ExperimentService {
                             arm.document(seed).toString(), seed, EffectiveSettings.of(arm.scenario(), seed).toString(),
                             id, arm.index(), arm.name(), r, now);
                     if (client != null) runs.setSubmittedBy(runId, client);
+                    runs.setDuration(runId, arm.scenario().durationNs()); // shown while queued
                     // due in the past, a microsecond apart: picked in this order
                     queue.enqueue(runId, now.minusNanos((total - i++) * 1000L));
                 }
@@ -145,6 +146,17 @@ public class ExperimentService {
     }
 
     public Optional<ExperimentRecord> find(String id) { return experiments.find(id); }
+
+    /** The experiment id {@code typed} names: the full id or a unique prefix ({@link io.cfslab.store.RunIds}). */
+    public io.cfslab.store.RunIds.Resolution resolveId(String typed) {
+        return io.cfslab.store.RunIds.resolve("experiment", new io.cfslab.store.RunIds.Store() {
+            @Override public boolean exists(String id) { return experiments.find(id).isPresent(); }
+            @Override public List<String> idsStartingWith(String p, int limit) { return experiments.idsStartingWith(p, limit); }
+        }, typed);
+    }
+
+    /** The ids of the experiments that start with {@code prefix} (stored form), at most {@code limit}. */
+    public List<String> idsStartingWith(String prefix, int limit) { return experiments.idsStartingWith(prefix, limit); }
 
     /** Newest first, without definitions and results. */
     public List<ExperimentRecord> list(int limit) { return experiments.list(limit); }

@@ -121,9 +121,20 @@ public class RunService {
      */
     public RunRecord submit(String scenarioId, String scenarioName, String scenarioJson, Long seed, int repeats,
                             String settingsJson, String client, Double pace) {
+        return submit(scenarioId, scenarioName, scenarioJson, seed, repeats, settingsJson, client, pace, 0);
+    }
+
+    /**
+     * As {@link #submit(String, String, String, Long, int, String, String, Double)}, with the scenario's duration.
+     *
+     * @param durationNs the validated scenario's simulated duration per repeat (0: unknown until the run starts)
+     */
+    public RunRecord submit(String scenarioId, String scenarioName, String scenarioJson, Long seed, int repeats,
+                            String settingsJson, String client, Double pace, long durationNs) {
         String id = UUID.randomUUID().toString();
         admitted(1, client, pace != null, () -> {
             insertRows(id, scenarioId, scenarioName, scenarioJson, seed, repeats, settingsJson, client, pace);
+            if (durationNs > 0) runs.setDuration(id, durationNs);
             return id;
         });
         metrics.submitted();

@@ -20,6 +20,13 @@ public final class CgroupFiles {
 
     /** {@code cpu.max}. */
     public static final String CPU_MAX = "cpu.max";
+
+    /**
+     * Whether a document may give {@code file}'s value as an integer (as {@code echo 5000 >} writes it): every file
+     * of one number; not {@code cpu.max}, whose value is "quota period" text (a bare integer would read as a quota
+     * with the period kept, which a reader of the document cannot tell from a typo).
+     */
+    public static boolean takesInteger(String file) { return !CPU_MAX.equals(file); }
     /** {@code cpu.max.burst}. */
     public static final String CPU_MAX_BURST = "cpu.max.burst";
     /** {@code cpu.weight}. */
@@ -351,20 +358,18 @@ public final class CgroupFiles {
             }
             case RT_RUNTIME_US -> {
                 long r = s64(value, "rt_runtime_us"); // parsed first, as every write (above)
-                if (root) throw new InvalidValueException("writing the root group's RT bandwidth is not modelled; "
-                        + "set kernel.sched_rt_runtime_us", null);
                 long runtime;
                 if (r < 0) runtime = -1; // RUNTIME_INF (sched_group_set_rt_runtime)
                 else if (r > MAX_USEC) throw einval("rt_runtime " + r + " us does not survive translation to ns");
                 else runtime = r;
+                if (root) rootRt(runtime, rules.schedRtPeriodUs(), rules, "runtime");
                 return setRtBandwidth(group, runtime, group.rtPeriodUs(), rules, hierarchy);
             }
             default -> { // RT_PERIOD_US
                 BigInteger p = u64(value, "rt_period_us"); // parsed first, as every write (above)
-                if (root) throw new InvalidValueException("writing the root group's RT bandwidth is not modelled; "
-                        + "set kernel.sched_rt_period_us", null);
                 if (p.compareTo(BigInteger.valueOf(MAX_USEC)) > 0) throw einval("rt_period " + p + " us does not survive translation to ns");
                 if (p.signum() == 0) throw einval("rt_period 0 is not allowed");
+                if (root) rootRt(rules.schedRtRuntimeUs(), p.longValueExact(), rules, "period");
                 return setRtBandwidth(group, group.rtRuntimeUs(), p.longValueExact(), rules, hierarchy);
             }
         }
@@ -516,20 +521,48 @@ public final class CgroupFiles {
     }
 
     /**
+     * A write to the root group's {@code cpu.rt_runtime_us} or {@code cpu.rt_period_us} (v1, RT group scheduling):
+     * what tg_set_rt_bandwidth() and tg_rt_schedulable() refuse (kernel/sched/rt.c) is refused with their errno, as
+     * for a child: a root runtime of 0 ("it would disallow the kernel creating RT threads"), a runtime above the
+     * period, a ratio above the global {@code sched_rt_runtime_us}/{@code sched_rt_period_us} (the root starts at
+     * them, def_rt_bandwidth). A write the kernel takes is refused without an errno, as not modelled: the root's RT
+     * bandwidth is the scenario's {@code kernel.sched_rt_runtime_us} and {@code kernel.sched_rt_period_us}.
+     *
+     * @param runtimeUs the root's runtime after the write (-1 for RUNTIME_INF)
+     * @param periodUs  the root's period after the write
+     * @param changed   {@code runtime} or {@code period}: the sysctl to set instead
+     */
+    private static void rootRt(long runtimeUs, long periodUs, Rules rules, String changed) {
+        if (runtimeUs == 0) {
+            throw einval("the root group's rt_runtime cannot be 0: it would disallow the kernel's RT threads"
+                    + " (tg_set_rt_bandwidth)");
+        }
+        checkRtRatio(runtimeUs, periodUs, rules);
+        throw new InvalidValueException("writing the root group's RT bandwidth is not modelled (the kernel takes "
+                + "this write); set kernel.sched_rt_" + changed + "_us", null);
+    }
+
+    /** tg_rt_schedulable()'s checks of one group's own runtime and period (kernel/sched/rt.c). */
+    private static void checkRtRatio(long runtimeUs, long periodUs, Rules rules) {
+        if (runtimeUs >= 0 && runtimeUs > periodUs) {
+            throw einval("rt_runtime " + runtimeUs + " us exceeds rt_period " + periodUs + " us");
+        }
+        BigInteger global = rtRatio(rules.schedRtPeriodUs(), rules.schedRtRuntimeUs());
+        if (rtRatio(periodUs, runtimeUs).compareTo(global) > 0) {
+            throw einval("rt_runtime/rt_period " + runtimeUs + "/" + periodUs + " exceeds the global sched_rt_runtime_us/"
+                    + "sched_rt_period_us " + rules.schedRtRuntimeUs() + "/" + rules.schedRtPeriodUs());
+        }
+    }
+
+    /**
      * tg_set_rt_bandwidth() then __rt_schedulable() (kernel/sched/rt.c): runtime at most the period, every group
      * at most the global {@code sched_rt_runtime_us}/{@code sched_rt_period_us} ratio, and the children's ratios
      * summed at most their parent's (the root's is the global one).
      */
     private static CgroupSpec setRtBandwidth(CgroupSpec group, long runtimeUs, long periodUs, Rules rules, Hierarchy h) {
-        if (runtimeUs >= 0 && runtimeUs > periodUs) {
-            throw einval("rt_runtime " + runtimeUs + " us exceeds rt_period " + periodUs + " us");
-        }
+        checkRtRatio(runtimeUs, periodUs, rules);
         BigInteger global = rtRatio(rules.schedRtPeriodUs(), rules.schedRtRuntimeUs());
         BigInteger own = rtRatio(periodUs, runtimeUs);
-        if (own.compareTo(global) > 0) {
-            throw einval("rt_runtime/rt_period " + runtimeUs + "/" + periodUs + " exceeds the global sched_rt_runtime_us/"
-                    + "sched_rt_period_us " + rules.schedRtRuntimeUs() + "/" + rules.schedRtPeriodUs());
-        }
         if (h != null) {
             if (runtimeUs == 0 && group.rtRuntimeUs() != 0 && h.hasRtTasks(group.path())) {
                 throw new StateRefusal("rt_runtime 0 would starve the RT tasks in " + group.path(), "EBUSY");

@@ -122,7 +122,7 @@ final class CgroupsSection {
             for (String f : fileKeys(o)) {
                 JsonNode v = o.get(f);
                 if (v == null || refuse(f, o.at(f))) continue;
-                String s = fileValue(f, v, o.at(f));
+                String s = c.fileValue(f, v, o.at(f));
                 if (s != null) values.put(f, s);
             }
             o.finish(c);
@@ -135,18 +135,6 @@ final class CgroupsSection {
             CgroupTree.Node node = tree.get(p);
             values.forEach((f, v) -> tree.write(node, f, v, o.at(f)));
         }
-    }
-
-    /**
-     * The text to write to {@code file}: {@code cpu.max} takes only a string (the published schema's contract), the
-     * others also an integer; a value of another type is EINVAL, as the kernel refuses {@code echo 1.5 > cpu.max}.
-     */
-    private String fileValue(String file, JsonNode v, String ptr) {
-        if (!file.equals(CgroupFiles.CPU_MAX)) return c.stringOrInt(v, ptr);
-        if (v.isString()) return v.stringValue();
-        c.add(ptr, "must be a string such as \"50000 100000\", not " + type(v) + " (the kernel refuses such text"
-                + " with EINVAL)", "EINVAL");
-        return null;
     }
 
     private void generate(CheckedObject top) {
@@ -175,7 +163,7 @@ final class CgroupsSection {
                         c.add(kp, "depth \"" + e.getKey() + "\" is not a level 1.." + levels.length, null);
                         continue;
                     }
-                    String v = fileValue(f, e.getValue(), kp);
+                    String v = c.fileValue(f, e.getValue(), kp);
                     if (v != null) writes.computeIfAbsent(depth, k -> new LinkedHashMap<>()).put(f, v);
                 }
             }

@@ -109,13 +109,28 @@ public final class JsonNodeWords {
     }
 
     /**
+     * A number as its words: an integer as written; a floating-point one whose value is whole ({@code 1e3},
+     * {@code 1000.0}, which the tree keeps only as the double 1000.0) as that whole number and what makes it no
+     * integer, so that the detail does not show a spelling the client never wrote ("not number 1000.0" for
+     * {@code 1e3}, breaker 4 F9); any other as Jackson prints it ({@code 1.5}).
+     */
+    private static String number(JsonNode n) {
+        if (n.isFloatingPointNumber() && Double.isFinite(n.doubleValue()) && n.doubleValue() == Math.rint(n.doubleValue())
+                && Math.abs(n.doubleValue()) < 1e18) {
+            return "number " + java.math.BigDecimal.valueOf(n.doubleValue()).toBigInteger()
+                    + " written with a fraction or an exponent (as 1e3 or 1000.0: a floating-point number, no integer)";
+        }
+        return "number " + n;
+    }
+
+    /**
      * @return the words for a value given where a value of another type belongs (below)
      */
     public static String describe(JsonNode n) {
         if (n == null) return "nothing";
         return switch (n.getNodeType()) {
             case STRING -> "string " + n;
-            case NUMBER -> "number " + n;
+            case NUMBER -> number(n);
             case BOOLEAN -> "boolean " + n;
             case ARRAY -> "an array";
             case OBJECT -> "an object";

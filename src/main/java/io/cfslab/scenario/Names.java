@@ -39,6 +39,11 @@ public final class Names {
      * @return e.g. {@code contains an invisible character U+200B (format character, Cf)}
      */
     public static String invisible(String name) {
+        // a control character (a tab too) in the words every text check uses, whichever check meets it first:
+        // the scenario body's own check (ScenarioText) or this one (breaker 4 F9: a tab was "white space other than a
+        // plain space" in a JSON body and "a control character" in YAML)
+        String control = ScenarioText.badText(name);
+        if (control != null) return control;
         for (int i = 0; i < name.length(); ) {
             int cp = name.codePointAt(i);
             String why = invisibleKind(cp);
@@ -111,6 +116,17 @@ public final class Names {
                 || type == Character.PARAGRAPH_SEPARATOR || Character.isWhitespace(cp))) {
             return "white space other than a plain space";
         }
+        return null;
+    }
+
+    /**
+     * Why a scenario's, experiment's or arm's name cannot be a name by its ends, or null: empty or only white space
+     * (a list showing it has nothing to click), or white space at either end (two names that look the same). The
+     * default name applies only where the key is absent.
+     */
+    public static String blankOrPadded(String name) {
+        if (name.isBlank()) return "must not be empty";
+        if (!name.equals(name.strip())) return "must not begin or end with white space";
         return null;
     }
 

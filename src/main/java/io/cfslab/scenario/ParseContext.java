@@ -66,11 +66,25 @@ final class ParseContext {
     }
 
     /**
-     * A cgroup file's value: a string, or an integer written as the shell would echo it. Any other value (1.5, true,
+     * The text a document writes to cgroup file {@code file}, in every section that writes one ({@code cgroups[]},
+     * {@code generate[]}'s per-level values, a timeline {@code write}): the one parser of a file value, so that a
+     * value one section takes no other refuses (a timeline write of the integer 50000 to {@code cpu.max} was taken
+     * while {@code cgroups[]} refused it). A file {@link CgroupFiles#takesInteger} takes a string or an integer as the
+     * shell echoes it; {@code cpu.max} a string only (the published schema's contract). Any other value (1.5, true,
      * an object) is {@code EINVAL}, as the kernel's parsers refuse {@code echo 1.5 > cpu.weight} (kstrtoull stops at
-     * the dot) and {@code echo true > cpu.weight}: one errno for a wrong value whether it is typed or text.
+     * the dot) and {@code echo true > cpu.weight}: one errno for a wrong value whether it is typed or text. What the
+     * text then means is {@link CgroupFiles}'s.
      */
-    String stringOrInt(JsonNode n, String ptr) {
+    String fileValue(String file, JsonNode n, String ptr) {
+        if (CgroupFiles.takesInteger(file)) return stringOrInt(n, ptr);
+        if (n.isString()) return n.stringValue();
+        add(ptr, "must be a string such as \"50000 100000\", not " + type(n) + " (the kernel refuses such text"
+                + " with EINVAL)", "EINVAL");
+        return null;
+    }
+
+    /** A string, or an integer as the shell would echo it (see {@link #fileValue}). */
+    private String stringOrInt(JsonNode n, String ptr) {
         if (n.isString()) return n.stringValue();
         if (n.isIntegralNumber()) return n.bigIntegerValue().toString();
         add(ptr, "must be a string or an integer, not " + type(n) + " (the file takes what echo writes; the kernel"

@@ -30,16 +30,34 @@ public final class ScenarioText {
     private static final ObjectMapper YAML = YAMLMapper.builder()
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
 
+    /**
+     * The index of the first character of {@code text} that is not JSON's and YAML's white space (space, tab, line
+     * feed, carriage return), {@code text.length()} if there is none. Java's {@code isBlank()} and {@code strip()}
+     * also take U+000B, U+000C and U+001C–U+001F, which neither syntax does.
+     */
+    public static int firstNonBlank(String text) {
+        int i = 0;
+        while (i < text.length() && " \t\r\n".indexOf(text.charAt(i)) >= 0) i++;
+        return i;
+    }
+
+    /** Whether {@code text} is null or only JSON's and YAML's white space ({@link #firstNonBlank}): an empty body. */
+    public static boolean isBlank(String text) { return text == null || firstNonBlank(text) == text.length(); }
+
     /** The tree, or null with the problem added to {@code c}. */
     static JsonNode read(String text, ParseContext c) {
-        String t = text == null ? "" : text.strip();
-        if (t.isEmpty()) {
+        // only JSON's and YAML's own white space (space, tab, line ends) makes a body empty or precedes its first
+        // character; the text is read as sent, so that a line and column count from its first line (strip() took
+        // leading blank lines off them, and U+000B, U+000C, U+001C–U+001F off its ends unread: breaker 4 F10)
+        String t = text == null ? "" : text;
+        int first = firstNonBlank(t);
+        if (first == t.length()) {
             c.add("", "empty scenario", null);
             return null;
         }
         // '[' too: a JSON array (a scenario or experiment file that is not an object, or cut short as "[1,2") is
         // reported in JSON's words; no YAML flow sequence is a scenario either
-        boolean json = t.charAt(0) == '{' || t.charAt(0) == '[';
+        boolean json = t.charAt(first) == '{' || t.charAt(first) == '[';
         try {
             if (!json && usesYamlAliases(t)) {
                 c.add("", "YAML anchors and aliases are not supported in a scenario; write the values out", null);
@@ -188,7 +206,7 @@ public final class ScenarioText {
         }
         if (n.isString()) {
             String bad = badText(n.stringValue());
-            if (bad != null) { c.add(ptr, "string " + bad, "EINVAL"); return false; }
+            if (bad != null) { c.add(ptr, label(ptr) + " " + bad, "EINVAL"); return false; }
             return true;
         }
         boolean ok = true;
@@ -205,6 +223,18 @@ public final class ScenarioText {
             for (int i = 0; i < n.size() && ok; i++) ok = cleanText(n.get(i), ptr + "/" + i, c);
         }
         return ok;
+    }
+
+    /**
+     * What a string at {@code ptr} is called in a refusal: its key where that is a word ({@code name},
+     * {@code cgroup}, {@code cpu.max}), as the name checks say it ({@code name contains a control character
+     * (U+0009)} on every route, breaker 4 F9), else {@code string} (an array item, an odd key).
+     */
+    private static String label(String ptr) {
+        // an arm's set names its key escaped (/arms/0/set/~1name): the key's last segment
+        String token = ptr.substring(ptr.lastIndexOf('/') + 1).replace("~1", "/").replace("~0", "~");
+        String key = token.substring(token.lastIndexOf('/') + 1);
+        return key.matches("[A-Za-z][A-Za-z0-9_.]{0,39}") ? key : "string";
     }
 
     /**

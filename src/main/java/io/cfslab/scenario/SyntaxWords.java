@@ -76,7 +76,16 @@ public final class SyntaxWords {
         TokenStreamLocation loc = e.getLocation();
         if (loc != null && loc.getLineNr() > 0) { line = loc.getLineNr(); column = loc.getColumnNr(); }
         String what;
-        if (e.getCause() instanceof MarkedYamlEngineException y) {
+        int[] unprintable = yaml && e.getCause() instanceof org.snakeyaml.engine.v2.exceptions.ReaderException
+                ? firstUnprintable(text) : null;
+        if (unprintable != null) {
+            // SnakeYAML's reader refuses the character before any token, with no mark (it was "line 1, column 1: not
+            // valid YAML here" wherever the byte was, breaker 4 F10): where it is and which, as JSON's reader says
+            line = unprintable[0];
+            column = unprintable[1];
+            what = character("code " + unprintable[2] + ")") + ", which YAML text cannot hold (its only control"
+                    + " characters are tab and the line ends)";
+        } else if (e.getCause() instanceof MarkedYamlEngineException y) {
             if (y.getProblemMark().isPresent()) {
                 line = y.getProblemMark().get().getLine() + 1;
                 column = y.getProblemMark().get().getColumn() + 1;
@@ -91,6 +100,26 @@ public final class SyntaxWords {
             what = yaml ? jacksonYamlWords(e) : jsonWords(e, text);
         }
         return new Problem("", "malformed " + syntax + at(line, column) + ": " + what, null);
+    }
+
+    /**
+     * The first character of {@code text} outside YAML 1.2's {@code c-printable} set (5.1: tab, line feed, carriage
+     * return, U+0020–U+007E, U+0085, U+00A0–U+D7FF, U+E000–U+FFFD, U+10000 up; an unpaired surrogate is none), as
+     * {line, column, code point}, 1-based, the column counted in characters (code points) as the readers count;
+     * null if there is none.
+     */
+    static int[] firstUnprintable(String text) {
+        int line = 1, column = 1;
+        for (int i = 0; i < text.length(); ) {
+            int cp = text.codePointAt(i);
+            boolean printable = cp == 0x9 || cp == 0xA || cp == 0xD || (cp >= 0x20 && cp <= 0x7E) || cp == 0x85
+                    || (cp >= 0xA0 && cp <= 0xD7FF) || (cp >= 0xE000 && cp <= 0xFFFD) || cp >= 0x10000;
+            if (!printable) return new int[] {line, column, cp};
+            i += Character.charCount(cp);
+            if (cp == '\n' || (cp == '\r' && (i >= text.length() || text.charAt(i) != '\n'))) { line++; column = 1; }
+            else column++;
+        }
+        return null;
     }
 
     private static String at(Integer line, Integer column) {

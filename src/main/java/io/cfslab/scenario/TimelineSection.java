@@ -135,17 +135,17 @@ final class TimelineSection {
     private TimelineAction write(CheckedObject o, long t, int index, Map<Integer, String> valuePtrs) {
         String file = c.string(o, "write", null);
         JsonNode vn = o.get("value");
+        int slash = file == null ? -1 : file.lastIndexOf('/');
+        if (file != null && (!file.startsWith("/") || slash < 0)) {
+            c.add(o.at("write"), "\"" + file + "\" is not a /cgroup/file path", null);
+            file = null;
+        }
+        String f = file == null ? null : file.substring(slash + 1);
         String value = null;
         if (vn == null) c.add(o.at("value"), "value is required", null);
-        else value = c.stringOrInt(vn, o.at("value"));
+        else if (f != null) value = c.fileValue(f, vn, o.at("value")); // the one parser of every section's file values
         if (file == null || value == null) return null;
-        int slash = file.lastIndexOf('/');
-        if (!file.startsWith("/") || slash < 0) {
-            c.add(o.at("write"), "\"" + file + "\" is not a /cgroup/file path", null);
-            return null;
-        }
         String group = slash == 0 ? "/" : file.substring(0, slash);
-        String f = file.substring(slash + 1);
         valuePtrs.put(index, o.at("value"));
         return new TimelineAction.Write(t, group, f, value);
     }

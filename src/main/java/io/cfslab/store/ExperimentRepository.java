@@ -44,6 +44,11 @@ public class ExperimentRepository {
         return jdbc.sql("select * from experiment where id = ?").param(id).query((rs, n) -> map(rs, true)).optional();
     }
 
+    /** The ids of the experiments whose id starts with {@code prefix}, in id order, at most {@code limit} ({@link RunIds}). */
+    public List<String> idsStartingWith(String prefix, int limit) {
+        return RunIds.idsStartingWith(jdbc, "experiment", prefix, limit);
+    }
+
     /**
      * Experiments newest first, at most {@code limit}, without definition and result, and with the plan's summary as
      * {@link ExperimentRecord#planJson} (no limited groups: a large tree's plan lists thousands).

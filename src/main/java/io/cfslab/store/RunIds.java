@@ -4,9 +4,11 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * A run id as a person types it: the full id, or a unique prefix of at least {@link #MIN_PREFIX} hex digits (the
- * pages show 8, {@code 94a7cdbf}), resolved the way git resolves an abbreviated commit: one match is that run, none
- * is unknown (404), more than one is ambiguous (409, naming the matches) and never a guess.
+ * A run, experiment or scenario id as a person types it: the full id, or a unique prefix of at least
+ * {@link #MIN_PREFIX} hex digits (the pages show 8, {@code 94a7cdbf}), resolved the way git resolves an abbreviated
+ * commit: one match is that object, none is unknown (404), more than one is ambiguous (409, naming the matches) and
+ * never a guess. One resolver for the three kinds ({@link #resolve(String, Store, String)}): the run, experiment and
+ * scenario pages take the same forms (breaker 4 F8).
  */
 public final class RunIds {
     /** The shortest prefix resolved: the 8 characters the pages show. */
@@ -16,16 +18,40 @@ public final class RunIds {
 
     private RunIds() {}
 
-    /** What {@code typed} names: {@code ids} holds one id (resolved), none, or several (ambiguous). */
-    public record Resolution(String typed, List<String> ids) {
+    /**
+     * Where ids of one kind are stored: whether an id (in its stored form) exists, and the ids that start with a
+     * prefix in its stored form ({@link #canonical}), in id order, at most {@code limit}.
+     */
+    public interface Store {
+        boolean exists(String id);
+        List<String> idsStartingWith(String canonicalPrefix, int limit);
+    }
+
+    /**
+     * The ids of {@code table}'s rows (column {@code id}) that start with {@code prefix} in any form
+     * {@link #canonical} takes; anything that is not hex digits and dashes matches nothing (no LIKE patterns).
+     */
+    public static List<String> idsStartingWith(org.springframework.jdbc.core.simple.JdbcClient jdbc, String table,
+                                               String prefix, int limit) {
+        if (hexDigits(prefix) == null) return List.of();
+        String p = canonical(prefix); // the stored form: lower case, dashes where a UUID has them
+        return jdbc.sql("select id from " + table + " where id like ? order by id limit ?").params(p + "%", limit)
+                .query(String.class).list();
+    }
+
+    /**
+     * What {@code typed} names: {@code ids} holds one id (resolved), none, or several (ambiguous); {@code noun} is
+     * the kind ({@code run}, {@code experiment}, {@code scenario}).
+     */
+    public record Resolution(String noun, String typed, List<String> ids) {
         public boolean unique() { return ids.size() == 1; }
         public boolean ambiguous() { return ids.size() > 1; }
         /** The one id, or null. */
         public String id() { return unique() ? ids.get(0) : null; }
         /** The sentence an ambiguous prefix gets: {@code run id 94a7cdbf is ambiguous: it starts 2 runs (94a7cdbf-…, …)}. */
         public String ambiguity() {
-            return "run id " + typed + " is ambiguous: it starts " + (ids.size() > SHOWN_MATCHES ? "more than " + SHOWN_MATCHES : ids.size())
-                    + " runs (" + String.join(", ", ids.subList(0, Math.min(ids.size(), SHOWN_MATCHES))) + "); type more of it";
+            return noun + " id " + typed + " is ambiguous: it starts " + (ids.size() > SHOWN_MATCHES ? "more than " + SHOWN_MATCHES : ids.size())
+                    + " " + noun + "s (" + String.join(", ", ids.subList(0, Math.min(ids.size(), SHOWN_MATCHES))) + "); type more of it";
         }
     }
 
@@ -100,10 +126,22 @@ public final class RunIds {
 
     /** {@code typed} resolved against {@code runs}: an exact id first, then a prefix (see the class comment). */
     public static Resolution resolve(RunRepository runs, String typed) {
+        return resolve("run", new Store() {
+            @Override public boolean exists(String id) { return runs.findStatus(id).isPresent(); }
+            @Override public List<String> idsStartingWith(String p, int limit) { return runs.idsStartingWith(p, limit); }
+        }, typed);
+    }
+
+    /**
+     * {@code typed} resolved against {@code store}: an exact id first (as typed, trimmed, then in its stored form:
+     * a ready-made scenario's id is no UUID), then a prefix (see the class comment).
+     */
+    public static Resolution resolve(String noun, Store store, String typed) {
         String t = trim(typed);
+        if (store.exists(t)) return new Resolution(noun, t, List.of(t));
         String id = canonical(t);
-        if (runs.findStatus(id).isPresent()) return new Resolution(t, List.of(id));
-        if (!isPrefix(t)) return new Resolution(t, List.of());
-        return new Resolution(t, runs.idsStartingWith(t, SHOWN_MATCHES + 1));
+        if (!id.equals(t) && store.exists(id)) return new Resolution(noun, t, List.of(id));
+        if (!isPrefix(t)) return new Resolution(noun, t, List.of());
+        return new Resolution(noun, t, store.idsStartingWith(canonical(t), SHOWN_MATCHES + 1));
     }
 }

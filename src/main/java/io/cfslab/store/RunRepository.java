@@ -155,16 +155,21 @@ public class RunRepository {
      * pasted from a log, resolved as git resolves an abbreviated commit ({@link RunIds}).
      */
     public List<String> idsStartingWith(String prefix, int limit) {
-        if (RunIds.hexDigits(prefix) == null) return List.of();
-        String p = RunIds.canonical(prefix); // the stored form: lower case, dashes where a UUID has them
-        return jdbc.sql("select id from run where id like ? order by id limit ?").params(p + "%", limit)
-                .query(String.class).list();
+        return RunIds.idsStartingWith(jdbc, "run", prefix, limit);
     }
 
     /** The row without its scenario snapshot ({@link RunRecord#scenarioJson()} is null): for status polls. */
     public Optional<RunRecord> findStatus(String id) {
         return jdbc.sql("select " + STATUS_COLUMNS + " from run where id = ?").param(id)
                 .query(RunRepository::mapStatus).optional();
+    }
+
+    /**
+     * Records a queued run's simulated duration per repeat, known from its scenario at submission: a queued run
+     * shows it (breaker 4 F9: it was 0 until a worker started the run, and stayed 0 for one cancelled while queued).
+     */
+    public void setDuration(String id, long durationNs) {
+        jdbc.sql("update run set duration_ns = ? where id = ?").params(durationNs, id).update();
     }
 
     /** Records the pace a queued run is to execute at (simulated s per wall s; see {@link RunRecord#pace()}). */

@@ -46,6 +46,11 @@ public class ScenarioRepository {
         return jdbc.sql("select * from scenario where id = ?").param(id).query(ScenarioRepository::map).optional();
     }
 
+    /** The ids of the stored scenarios whose id starts with {@code prefix}, in id order, at most {@code limit} ({@link RunIds}). */
+    public List<String> idsStartingWith(String prefix, int limit) {
+        return RunIds.idsStartingWith(jdbc, "scenario", prefix, limit);
+    }
+
     /** Every stored scenario, oldest first. */
     public List<ScenarioRecord> findAll() {
         return jdbc.sql("select * from scenario order by created_at, id").query(ScenarioRepository::map).list();

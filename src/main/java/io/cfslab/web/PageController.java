@@ -80,37 +80,43 @@ public class PageController {
 
     @GetMapping("/scenarios/{id}")
     public Mono<String> editor(@PathVariable String id, Model model) {
-        String canonical = otherForm(id);
-        if (canonical != null) return Mono.just("redirect:/scenarios/" + canonical);
-        return jdbc.call(() -> scenarios.get(id)).map((ScenarioEntry e) -> {
+        return page("/scenarios/", id, scenarios::resolveId, () -> jdbc.call(() -> scenarios.get(id)).map((ScenarioEntry e) -> {
             model.addAttribute("scenarioId", e.id());
             model.addAttribute("scenarioName", e.name());
             model.addAttribute("readOnly", e.readyMade());
             // the selects offer what the parser accepts (one source with it)
             model.addAttribute("choices", io.cfslab.scenario.ScenarioDefaults.choices());
             return "editor";
+        }));
+    }
+
+    /**
+     * The page at {@code base + typed}, where {@code typed} is an id in any form a person pastes (upper case, no
+     * dashes, the 8-character short id the headings show, spaces or tabs around it): the one object it names in
+     * another form is a 303 to its canonical page, several are 409 naming them, the canonical id (or none: the
+     * page's own 404) is the page {@code render} gives. One rule for the run, experiment and scenario pages (breaker 4
+     * F8), resolved by {@link io.cfslab.store.RunIds}.
+     */
+    private Mono<String> page(String base, String typed, java.util.function.Function<String, io.cfslab.store.RunIds.Resolution> resolve,
+                              java.util.function.Supplier<Mono<String>> render) {
+        return jdbc.call(() -> resolve.apply(typed)).flatMap(res -> {
+            if (res.ambiguous()) {
+                return Mono.error(ApiException.of(org.springframework.http.HttpStatus.CONFLICT, "Ambiguous " + res.noun() + " id",
+                        "/id", res.ambiguity(), null));
+            }
+            if (res.unique() && !res.id().equals(typed)) return Mono.just("redirect:" + base + res.id());
+            return render.get();
         });
     }
 
     @GetMapping("/runs/{id}")
     public Mono<String> run(@PathVariable String id, Model model) {
         // the scenario is parsed off the event loop too (a generated tree of 20,000 tasks takes a while)
-        return jdbc.call(() -> {
-                    java.util.Optional<RunRecord> exact = runs.find(id);
-                    if (exact.isEmpty()) {
-                        // a short id typed or pasted into the address bar: the page of the one run it starts
-                        var res = runs.resolveId(id);
-                        if (res.unique()) return (Object) ("redirect:/runs/" + res.id());
-                        if (res.ambiguous()) {
-                            throw ApiException.of(org.springframework.http.HttpStatus.CONFLICT, "Ambiguous run id", "/id", res.ambiguity(), null);
-                        }
-                    }
-                    RunRecord found = exact.orElseThrow(() -> ApiException.notFound("run " + id, "/id"));
+        return page("/runs/", id, runs::resolveId, () -> jdbc.call(() -> {
+                    RunRecord found = runs.find(id).orElseThrow(() -> ApiException.notFound("run " + id, "/id"));
                     return Map.entry(found, RunPanelNotes.of(scenario(found)));
                 })
-                .map(o -> {
-                    if (o instanceof String redirect) return redirect;
-                    @SuppressWarnings("unchecked") Map.Entry<RunRecord, RunPanelNotes> e = (Map.Entry<RunRecord, RunPanelNotes>) o;
+                .map(e -> {
                     RunRecord r = e.getKey();
                     RunPanelNotes notes = e.getValue();
                     model.addAttribute("run", r);
@@ -121,7 +127,7 @@ public class PageController {
                     model.addAttribute("settings", RunSettings.rows(r.settingsJson()));
                     model.addAttribute("summary", RunSettings.summary(r.settingsJson()));
                     return "run";
-                });
+                }));
     }
 
     /**
@@ -136,24 +142,12 @@ public class PageController {
 
     @GetMapping("/experiments/{id}")
     public Mono<String> experiment(@PathVariable String id, Model model) {
-        String canonical = otherForm(id);
-        if (canonical != null) return Mono.just("redirect:/experiments/" + canonical);
-        return jdbc.call(() -> experiments.find(id).orElseThrow(() -> ApiException.notFound("experiment " + id, "/id")))
+        return page("/experiments/", id, experiments::resolveId, () -> jdbc.call(() -> experiments.find(id)
+                        .orElseThrow(() -> ApiException.notFound("experiment " + id, "/id")))
                 .map((ExperimentRecord e) -> {
                     model.addAttribute("experiment", e);
                     return "experiment";
-                });
-    }
-
-    /**
-     * The stored form of {@code id} if it is a whole UUID in another form (upper case, no dashes, spaces or tabs
-     * around it), else null: the experiment and scenario pages redirect to it as the run page does (breaker 4 F8).
-     * A short id (a prefix) is resolved only on the run page.
-     */
-    static String otherForm(String id) {
-        if (!io.cfslab.store.RunIds.isFullId(id)) return null;
-        String canonical = io.cfslab.store.RunIds.canonical(id);
-        return canonical.equals(id) ? null : canonical;
+                }));
     }
 
     /** The compare page's facts about its two runs: each side's heading, the five list settings, every setting side by side. */

@@ -413,7 +413,15 @@ class ApiTest {
         problem(web.get().uri("/api/runs?id_prefix=" + shortId + "&status=bogus").exchange(), HttpStatus.BAD_REQUEST,
                 "/status", "EINVAL");
 
-        problem(web.get().uri("/api/runs/" + run + "/result?repeat=1").exchange(), HttpStatus.NOT_FOUND, "/repeat", "ENOENT");
+        // a repeat the run does not have, at every route that takes ?repeat=: 404 titled as every other 404 (breaker 4 F9)
+        for (String route : List.of("/result", "/histograms", "/cpu.stat", "/histograms/wakeup_latency")) {
+            for (String repeat : List.of("1", "-1", "7")) {
+                JsonNode p = problem(web.get().uri("/api/runs/" + run + route + "?repeat=" + repeat).exchange(),
+                        HttpStatus.NOT_FOUND, "/repeat", "ENOENT");
+                assertThat(p.path("title").asString()).as(route + " " + repeat).isEqualTo("Not found");
+                assertThat(p.path("detail").asString()).as(route).isEqualTo("repeat " + repeat + " does not exist: run " + run + " has repeat 0");
+            }
+        }
         // a cancel of a finished run changes nothing and never deletes (breaker4 F0): 200, its status the final one
         for (int k = 0; k < 2; k++) {
             JsonNode late = json(web.post().uri("/api/runs/" + run + "/cancel").exchange().expectStatus().isOk());
@@ -434,6 +442,8 @@ class ApiTest {
         JsonNode queuedOrRunning = ApiTestSupport.run(web, run);
         assertThat(queuedOrRunning.path("status").asString()).isIn("queued", "running");
         assertThat(queuedOrRunning.path("scenarioId").isNull()).isTrue();
+        // its scenario's duration from submission on, queued too (breaker 4 F9: 0 until a worker started it)
+        assertThat(queuedOrRunning.path("durationNs").asLong()).isEqualTo(200_000_000L);
         problem(web.get().uri("/api/runs/" + run + "/result").exchange(), HttpStatus.CONFLICT, "/id", null);
         JsonNode running = awaitStatus(web, run, "running", Duration.ofSeconds(10));
         assertThat(running.path("repeats").asInt()).isEqualTo(2);

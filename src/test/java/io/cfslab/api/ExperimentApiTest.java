@@ -234,7 +234,12 @@ class ExperimentApiTest {
                         .isLessThan(partial.path("duration_ns").asLong());
             }
         }
-        problem(web.get().uri("/api/experiments/" + id + "/result").exchange(), HttpStatus.CONFLICT, "/id", null);
+        // breaker 3 #11: a cancelled experiment's table and result say it never comes (ECANCELED), at every format
+        for (String uri : List.of("/result", "/table", "/table?format=csv", "/table?format=markdown", "/table?format=text")) {
+            JsonNode never = problem(web.get().uri("/api/experiments/" + id + uri).exchange(), HttpStatus.CONFLICT, "/id", "ECANCELED");
+            assertThat(never.path("detail").asString()).as(uri).contains("is cancelled with").contains("never will")
+                    .doesNotContain("exists once");
+        }
         web.delete().uri("/api/experiments/" + id).exchange().expectStatus().isNoContent();
     }
 

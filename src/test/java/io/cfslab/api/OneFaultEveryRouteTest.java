@@ -48,8 +48,11 @@ class OneFaultEveryRouteTest {
      * {@code pointer} (in the scenario) with {@code errno} (null: none). {@code part} is the sub-resource that takes
      * one entry of that section, or null.
      */
-    record Fault(String key, String value, String pointer, String errno, boolean deepInArm) {
-        Fault(String key, String value, String pointer, String errno) { this(key, value, pointer, errno, false); }
+    record Fault(String key, String value, String pointer, String errno, boolean deepInArm, String kernel) {
+        Fault(String key, String value, String pointer, String errno) { this(key, value, pointer, errno, false, null); }
+        Fault(String key, String value, String pointer, String errno, boolean deepInArm) { this(key, value, pointer, errno, deepInArm, null); }
+        /** The fault in a scenario whose {@code kernel} section is {@code kernel} (JSON; null: the default). */
+        Fault in(String kernel) { return new Fault(key, value, pointer, errno, deepInArm, kernel); }
         @Override public String toString() { return key + "=" + value; }
     }
 
@@ -85,6 +88,25 @@ class OneFaultEveryRouteTest {
         }
         // cpu.max is a string only (the published schema): an integer is a value of the wrong type too
         out.add(new Fault("cgroups", "[{\"path\": \"/g\", \"cpu.max\": 50000}]", "/cgroups/0/cpu.max", "EINVAL"));
+        // one parser of a file value (ParseContext.fileValue) for every file in every section that writes one: a
+        // timeline write of 50000 to cpu.max was taken while cgroups[] refused it
+        List<String> every = new ArrayList<>(io.cfslab.scenario.CgroupFiles.FILES);
+        every.addAll(io.cfslab.scenario.CgroupFiles.FILES_V1);
+        for (String file : every) {
+            List<String> bads = new ArrayList<>(List.of("1.5", "true", "{\"a\": 1}", "[1]"));
+            if (!io.cfslab.scenario.CgroupFiles.takesInteger(file)) bads.add("50000");
+            // the RT files exist with RT group scheduling only (without it, ENOENT before any value is read)
+            String kernel = file.startsWith("cpu.rt_") ? "{\"rt_group_sched\": true}" : null;
+            for (String bad : bads) {
+                out.add(new Fault("cgroups", "[{\"path\": \"/g\", \"" + file + "\": " + bad + "}]", "/cgroups/0/" + file, "EINVAL").in(kernel));
+                out.add(new Fault("timeline", "[{\"at\": \"10ms\", \"write\": \"/g/" + file + "\", \"value\": " + bad + "}]",
+                        "/timeline/0/value", "EINVAL").in(kernel));
+                if (io.cfslab.scenario.CgroupFiles.FILES.contains(file)) {
+                    out.add(new Fault("generate", "[{\"under\": \"/\", \"levels\": [2], \"" + file + "\": {\"1\": " + bad + "}}]",
+                            "/generate/0/" + file + "/1", "EINVAL"));
+                }
+            }
+        }
         // N4: a duration beyond 64 bits, bare ns or with a unit, in every duration field
         for (String big : List.of("99999999999999999999", "\"99999999999999999999ns\"", "\"9999999999999s\"")) {
             out.add(new Fault("duration", big, "/duration", "ERANGE"));
@@ -145,6 +167,8 @@ class OneFaultEveryRouteTest {
     /** Every route's answer to the fault, with the pointer each should name. */
     Map<Answer, String> answers(Fault f, String storedId) {
         ObjectNode doc = (ObjectNode) ApiTestSupport.JSON.readTree(BASE);
+        if (f.kernel() != null) doc.set("kernel", ApiTestSupport.JSON.readTree(f.kernel()));
+        String base = doc.toString();
         JsonNode value = ApiTestSupport.JSON.readTree(f.value());
         doc.set(f.key(), value);
         String json = doc.toString();
@@ -157,11 +181,11 @@ class OneFaultEveryRouteTest {
                 "{\"scenario\": " + json + ", \"repeats\": 1, \"arms\": [{\"name\": \"a\", \"set\": {}}]}"),
                 "/scenario" + f.pointer());
         out.put(send("experiment arm set", HttpMethod.POST, "/api/experiments", MediaType.APPLICATION_JSON,
-                "{\"scenario\": " + BASE + ", \"repeats\": 1, \"arms\": [{\"name\": \"a\", \"set\": {\"/" + f.key() + "\": "
+                "{\"scenario\": " + base + ", \"repeats\": 1, \"arms\": [{\"name\": \"a\", \"set\": {\"/" + f.key() + "\": "
                         + f.value() + "}}]}"), "/arms/0/set/" + esc("/" + f.key())
                         + (f.deepInArm() ? f.pointer().substring(f.key().length() + 1) : ""));
         String part = PARTS.get(f.key());
-        if (part != null && value instanceof ArrayNode a && a.size() == 1) {
+        if (part != null && value instanceof ArrayNode a && a.size() == 1 && f.kernel() == null) {
             // the stored scenario has one task and no generate or timeline entry: the new entry's index
             String ptr = f.pointer().replaceFirst("^/tasks/0", "/tasks/1");
             out.put(send("POST " + part, HttpMethod.POST, "/api/scenarios/" + storedId + part, MediaType.APPLICATION_JSON,
@@ -191,6 +215,54 @@ class OneFaultEveryRouteTest {
         // nothing was lost on the refused writes: the stored scenario is as created
         web.get().uri("/api/scenarios/" + stored).exchange().expectStatus().isOk().expectHeader()
                 .valueEquals("ETag", "\"1\"");
+    }
+
+    /**
+     * Breaker 4 F9: one fault of a name, one wording on every route (a tab was "white space other than a plain space"
+     * in a JSON body and inline run, "a control character" in YAML and an experiment's inline scenario); an empty or
+     * blank scenario name is refused as an arm's is (it was stored as given).
+     */
+    @Test
+    void aNameFaultHasOneWordingOnEveryRoute() {
+        String stored = ApiTestSupport.createScenario(web, BASE);
+        Map<String, String> words = new LinkedHashMap<>();
+        words.put("\"a\\tb\"", "name contains a control character (U+0009)");
+        words.put("\"\\t\"", "name contains a control character (U+0009)");
+        words.put("\"a\\u0001b\"", "name contains a control character (U+0001)");
+        words.put("\"a\\u009bb\"", "name contains a control character (U+009B)");
+        words.put("\"\"", "name must not be empty");
+        words.put("\"   \"", "name must not be empty");
+        words.put("\" x\"", "name must not begin or end with white space");
+        words.put("\"x \"", "name must not begin or end with white space");
+        SoftAssertions soft = new SoftAssertions();
+        int checked = 0;
+        for (Map.Entry<String, String> w : words.entrySet()) {
+            Fault f = new Fault("name", w.getKey(), "/name", "EINVAL");
+            for (Map.Entry<Answer, String> e : answers(f, stored).entrySet()) {
+                Answer a = e.getKey();
+                String what = f + " via " + a.route() + ": " + a.body();
+                soft.assertThat(a.status()).as(what).isEqualTo(422);
+                soft.assertThat(a.pointer()).as(what).isEqualTo(e.getValue());
+                soft.assertThat(a.errno()).as(what).isEqualTo("EINVAL");
+                // an arm's set adds where the value went: (arm "a", scenario /name)
+                String detail = ApiTestSupport.JSON.readTree(a.body()).path("detail").asString();
+                soft.assertThat(detail.replace(" (arm \"a\", scenario /name)", "")).as(what).isEqualTo(w.getValue());
+                checked++;
+            }
+            // the experiment's own name, and an arm's, in the same words
+            String experiment = "{\"name\": " + w.getKey() + ", \"scenario\": " + BASE + ", \"repeats\": 1, \"arms\": [{\"name\": \"a\"}]}";
+            String arm = "{\"scenario\": " + BASE + ", \"repeats\": 1, \"arms\": [{\"name\": " + w.getKey() + "}]}";
+            for (String[] doc : new String[][] {{experiment, "/name"}, {arm, "/arms/0/name"}}) {
+                Answer a = send("experiment", HttpMethod.POST, "/api/experiments", MediaType.APPLICATION_JSON, doc[0]);
+                soft.assertThat(a.status()).as(a.body()).isEqualTo(422);
+                soft.assertThat(a.pointer()).as(a.body()).isEqualTo(doc[1]);
+                soft.assertThat(a.errno()).as(a.body()).isEqualTo("EINVAL");
+                soft.assertThat(ApiTestSupport.JSON.readTree(a.body()).path("detail").asString()).as(doc[0]).isEqualTo(w.getValue());
+                checked++;
+            }
+        }
+        assertThat(checked).isGreaterThan(50);
+        soft.assertAll();
     }
 
     static final Pattern DURATION = Pattern.compile("[0-9]+(\\.[0-9]+)?(ns|us|ms|s)");
@@ -273,6 +345,19 @@ class OneFaultEveryRouteTest {
         }
         ApiTestSupport.problem(web.put().uri("/api/scenarios/" + v1 + "/cgroups/cpu.shares").contentType(MediaType.TEXT_PLAIN)
                 .bodyValue("2048").exchange(), org.springframework.http.HttpStatus.UNPROCESSABLE_CONTENT, "/path", "EINVAL");
+        // the root's RT files: what tg_set_rt_bandwidth()/tg_rt_schedulable() refuse gets their EINVAL (runtime 0,
+        // period 0, runtime above the period, above the global 950000/1000000); a write the kernel takes is refused
+        // as not modelled, without an errno (the root's RT bandwidth is kernel.sched_rt_*)
+        for (String[] w : new String[][] {{"cpu.rt_runtime_us", "0", "EINVAL"}, {"cpu.rt_period_us", "0", "EINVAL"},
+                {"cpu.rt_runtime_us", "2000000", "EINVAL"}, {"cpu.rt_runtime_us", "960000", "EINVAL"},
+                {"cpu.rt_period_us", "900000", "EINVAL"}, {"cpu.rt_runtime_us", "900000", null},
+                {"cpu.rt_period_us", "2000000", null}, {"cpu.rt_runtime_us", "-1", "EINVAL"}}) {
+            var p = ApiTestSupport.problem(web.put().uri("/api/scenarios/" + v1 + "/cgroups/" + w[0]).contentType(MediaType.TEXT_PLAIN)
+                    .bodyValue(w[1]).exchange(), org.springframework.http.HttpStatus.UNPROCESSABLE_CONTENT, null, w[2]);
+            if (w[2] == null) assertThat(p.path("errno").isMissingNode() || p.path("errno").isNull()).as(w[0] + " " + w[1] + " " + p).isTrue();
+            if (w[2] == null) assertThat(p.path("detail").asString()).as(w[0] + " " + w[1]).contains("not modelled (the kernel takes this write)");
+            else assertThat(p.path("detail").asString()).as(w[0] + " " + w[1]).doesNotContain("not modelled");
+        }
         web.get().uri("/api/scenarios/" + v1).exchange().expectHeader().valueEquals("ETag", "\"1\"");
     }
 

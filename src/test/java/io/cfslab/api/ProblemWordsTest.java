@@ -208,6 +208,47 @@ class ProblemWordsTest {
         soft.assertAll();
     }
 
+    /**
+     * Breaker 4 F10: a raw control character in a YAML body (SnakeYAML's reader refuses it before any token, without
+     * a mark) is reported at its own line and column and named, as JSON's reader names it: every character YAML's
+     * c-printable set leaves out (C0 but tab and line ends, DEL, C1 but U+0085), plain, quoted, in a key and deeper
+     * in the document, at every operation that reads a body.
+     */
+    @Test
+    void aControlCharacterInYamlIsNamedAtItsLineAndColumn() {
+        String id = createScenario(web, tiny("control"));
+        List<String> uris = List.of("/api/scenarios", "/api/scenarios/" + id + "/tasks", "/api/scenarios/" + id + "/timeline",
+                "/api/scenarios/" + id + "/cgroups:generate", "/api/runs", "/api/experiments");
+        // {text before the character, text after it}: the character is at the end of the "before" text
+        String[][] places = {{"duration: 1s\nname: abc", "def\n"}, {"duration: 1s\nname: \"abc", "def\"\n"},
+                {"duration: 1s\nname: 'abc", "def'\n"}, {"a", "b: 1\n"}, {"cgroups:\n  - path: /g\n    cpu.max: \"5", " 1\"\n"},
+                {"\n\n  \nname: x # a comment ", "\n"}, {"duration: 1s\nname: x\n", ""}, {"", "\n"}};
+        SoftAssertions soft = new SoftAssertions();
+        int checked = 0;
+        for (int cc : new int[] {0x00, 0x01, 0x07, 0x08, 0x0B, 0x0C, 0x1B, 0x1F, 0x7F, 0x80, 0x9B, 0x9F}) {
+            for (String[] place : places) {
+                String before = place[0];
+                int line = before.split("\n", -1).length;
+                int column = before.substring(before.lastIndexOf('\n') + 1).length() + 1;
+                String body = before + (char) cc + place[1];
+                for (String uri : uris) {
+                    HttpMethod method = uri.equals("/api/scenarios") && checked % 2 == 1 ? HttpMethod.PUT : HttpMethod.POST;
+                    String at = method == HttpMethod.PUT ? "/api/scenarios/" + id : uri;
+                    Answer a = send(method, at, YAML, body, method + " " + at + " U+" + Integer.toHexString(cc) + " " + cut(body));
+                    soft.assertThat(a.status()).as(a.what()).isEqualTo(400);
+                    soft.assertThat(a.body().path("detail").asString()).as(a.what())
+                            .isEqualTo("malformed YAML at line " + line + ", column " + column + ": a control character (U+"
+                                    + String.format(Locale.ROOT, "%04X", cc) + "), which YAML text cannot hold (its only"
+                                    + " control characters are tab and the line ends)");
+                    noLibraryWords(soft, a);
+                    checked++;
+                }
+            }
+        }
+        assertThat(checked).isEqualTo(12 * places.length * uris.size());
+        soft.assertAll();
+    }
+
     /** Asserts a 4xx problem in the client's words; 1 if it is a syntax error (then it names line and column). */
     private static int check(SoftAssertions soft, Answer a) {
         soft.assertThat(a.status()).as(a.what() + " " + a.body()).isBetween(400, 499);
@@ -281,6 +322,66 @@ class ProblemWordsTest {
     }
 
     @org.springframework.boot.test.web.server.LocalServerPort int port;
+    /**
+     * Breaker 4 F9: a whole number written as a float ({@code 1e3}) where a file takes an integer is refused without a
+     * spelling the client never wrote (it was "not number 1000.0" for {@code 1e3}), in every file and both syntaxes.
+     */
+    @Test
+    void aWholeFloatIsNotEchoedInASpellingTheClientNeverWrote() {
+        SoftAssertions soft = new SoftAssertions();
+        for (String file : List.of("cpu.weight", "cpu.max.burst", "cpu.cfs_quota_us", "cpu.shares", "cpu.cfs_period_us")) {
+            for (String v : List.of("1e3", "1E3", "10.0e2", "1000.00", "1e+3")) {
+                for (MediaType type : List.of(MediaType.APPLICATION_JSON, YAML)) {
+                    String body = type == YAML ? "duration: 1s\ncgroups:\n  - path: /a\n    " + file + ": " + v + "\n"
+                            : "{\"duration\": \"1s\", \"cgroups\": [{\"path\": \"/a\", \"" + file + "\": " + v + "}]}";
+                    Answer a = send(HttpMethod.POST, "/api/scenarios", type, body, file + "=" + v + " " + type);
+                    soft.assertThat(a.status()).as(a.what()).isEqualTo(422);
+                    soft.assertThat(a.body().path("errno").asString()).as(a.what()).isEqualTo("EINVAL");
+                    soft.assertThat(a.body().path("detail").asString()).as(a.what())
+                            .startsWith("must be a string or an integer, not number 1000 written with a fraction or an exponent")
+                            .doesNotContain("number 1000.0");
+                }
+            }
+        }
+        soft.assertAll();
+    }
+
+
+    /**
+     * Breaker 3 #12: a path the firewall refuses for its '.' and '..' segments, raw or made with an encoded '/', is
+     * answered about the path (it was "a header or query parameter holds a character …"), under every prefix.
+     */
+    @Test
+    void aDotSegmentIsRefusedAsAPath() {
+        String id = createScenario(web, tiny("dots"));
+        SoftAssertions soft = new SoftAssertions();
+        int checked = 0;
+        for (String prefix : List.of("/api/experiments/ready-made/", "/api/scenarios/" + id + "/tasks/", "/api/runs/",
+                "/api/scenarios/" + id + "/cgroups/", "/runs/", "/experiments/")) {
+            for (String segment : List.of("..%2f..%2fapplication.yml", "..%2F", "a%2f..%2fb", ".%2fx", "a%2f%2fb", "%2f..",
+                    "x%2f.", "%2e%2e", "..", "a/../b")) {
+                String raw = "GET " + prefix + segment + " HTTP/1.1\r\nHost: x\r\n\r\n";
+                String answer = rawAnswer(raw);
+                soft.assertThat(answer).as(raw).startsWith("HTTP/1.1 400");
+                soft.assertThat(answer).as(raw).contains("\"pointer\":\"/path\"").doesNotContain("header or query")
+                        .containsPattern("'\\.'|'\\.\\.'|encoded '\\.'");
+                checked++;
+            }
+        }
+        assertThat(checked).isEqualTo(60);
+        soft.assertAll();
+    }
+
+    private String rawAnswer(String raw) {
+        try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
+            s.setSoTimeout(10_000);
+            raw = raw.replaceFirst("\r\nHost: x\r\n", "\r\nHost: x\r\nConnection: close\r\n");
+            s.getOutputStream().write(raw.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+            return new String(s.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
 
     private void checkRaw(SoftAssertions soft, String raw) {
         try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {

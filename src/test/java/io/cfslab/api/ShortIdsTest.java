@@ -39,22 +39,64 @@ class ShortIdsTest {
                 "--" + dashless);
     }
 
-    /** Breaker 4 F8: the experiment and scenario pages take every full form of an id, as the run page does. */
+    /**
+     * Breaker 4 F8: the run, experiment and scenario pages take every form of an id, full or the 8-character short id
+     * (and longer prefixes) the headings show, and send it to the canonical page (303); the three list endpoints
+     * filter by {@code id_prefix} alike.
+     */
     @Test
-    void theExperimentAndScenarioPagesRedirectEveryFormOfAnId() {
+    void everyPageAndListTakesEveryFormOfAnIdAlike() {
         String scenario = ApiTestSupport.createScenario(web, ApiTestSupport.tiny("page ids"));
         String experiment = ApiTestSupport.json(web.post().uri("/api/experiments").contentType(org.springframework.http.MediaType.APPLICATION_JSON)
                 .bodyValue("{\"name\": \"x\", \"repeats\": 1, \"scenario_id\": \"" + scenario + "\", \"arms\": [{\"name\": \"a\"}]}")
                 .exchange().expectStatus().isAccepted()).path("id").asString();
-        for (String[] page : new String[][] {{"/scenarios/", scenario}, {"/experiments/", experiment}}) {
-            for (String form : forms(page[1])) {
-                var r = web.get().uri(u(page[0] + form)).exchange().returnResult(String.class);
-                if (form.equals(page[1])) {
-                    assertThat(r.getStatus().value()).as(page[0] + form).isEqualTo(200);
+        String run = ApiTestSupport.submitRun(web, Map.of("scenarioId", "e1-one-hog-10pct"));
+        int checked = 0;
+        for (String[] page : new String[][] {{"scenarios", scenario}, {"experiments", experiment}, {"runs", run}}) {
+            String id = page[1];
+            List<String> all = new java.util.ArrayList<>(forms(id));
+            for (String prefix : List.of(id.substring(0, 8), id.substring(0, 13), id.substring(0, 23))) all.addAll(forms(prefix));
+            for (String form : all) {
+                var r = web.get().uri(u("/" + page[0] + "/" + form)).exchange().returnResult(String.class);
+                if (form.equals(id)) {
+                    assertThat(r.getStatus().value()).as(page[0] + "/" + form).isEqualTo(200);
                 } else {
-                    assertThat(r.getStatus().value()).as(page[0] + form).isEqualTo(303);
-                    assertThat(r.getResponseHeaders().getLocation().toString()).as(form).endsWith(page[0] + page[1]);
+                    assertThat(r.getStatus().value()).as(page[0] + "/" + form).isEqualTo(303);
+                    assertThat(r.getResponseHeaders().getLocation().toString()).as(form).endsWith("/" + page[0] + "/" + id);
                 }
+                checked++;
+            }
+            for (String prefix : List.of(id.substring(0, 8), id.substring(0, 13).toUpperCase(Locale.ROOT), id.replace("-", "").substring(0, 20))) {
+                JsonNode list = ApiTestSupport.json(web.get().uri(u("/api/" + page[0] + "?id_prefix=" + prefix)).exchange().expectStatus().isOk());
+                assertThat(list.findValuesAsString("id")).as(page[0] + "?id_prefix=" + prefix).containsExactly(id);
+            }
+            for (String bad : List.of("zz", id.substring(0, 7), "0".repeat(33), id.replace("-", "") + "0")) {
+                JsonNode p = ApiTestSupport.problem(web.get().uri(u("/api/" + page[0] + "?id_prefix=" + bad)).exchange(),
+                        HttpStatus.BAD_REQUEST, "/id_prefix", "EINVAL");
+                if (bad.length() > 32) assertThat(p.path("detail").asString()).as(bad).contains("33 hex digits").contains("at most 32");
+            }
+            // breaker 4 F9: a page's own 404 for an unknown id of the right shape, as before
+            assertThat(web.get().uri(u("/" + page[0] + "/ffffffff")).exchange().returnResult(String.class).getStatus().value())
+                    .isEqualTo(404);
+        }
+        assertThat(checked).isGreaterThan(90);
+    }
+
+    /**
+     * Breaker 4 F8: one rule for query parameters on every list endpoint: one the endpoint does not take is 400
+     * {@code EINVAL} at its name, listing the ones it takes (a misspelt filter once listed everything).
+     */
+    @Test
+    void everyListEndpointRefusesAParameterItDoesNotTake() {
+        String scenario = ApiTestSupport.createScenario(web, ApiTestSupport.tiny("lists"));
+        for (String list : List.of("/api/runs", "/api/experiments", "/api/scenarios", "/api/experiments/ready-made",
+                "/api/scenarios/" + scenario + "/cgroups", "/api/scenarios/" + scenario + "/tasks",
+                "/api/scenarios/" + scenario + "/timeline")) {
+            for (String bad : List.of("id_prefx=94a7cdbf", "bogus=1", "x=", "Id_Prefix=94a7cdbf")) {
+                String name = bad.substring(bad.lastIndexOf('&') + 1, bad.lastIndexOf('='));
+                JsonNode p = ApiTestSupport.problem(web.get().uri(u(list + "?" + bad)).exchange(), HttpStatus.BAD_REQUEST,
+                        "/" + name, "EINVAL");
+                assertThat(p.path("detail").asString()).as(list + "?" + bad).contains("unknown query parameter \"" + name + "\"");
             }
         }
     }
@@ -68,7 +110,11 @@ class ShortIdsTest {
     void onlyAsciiSpaceAndTabAroundAnIdAreTrimmed() {
         String run = ApiTestSupport.submitRun(web, Map.of("scenarioId", "e1-one-hog-10pct"));
         String scenario = ApiTestSupport.createScenario(web, ApiTestSupport.tiny("ids"));
-        for (String path : List.of("/api/runs/" + run, "/api/scenarios/" + scenario, "/runs/" + run)) {
+        String experiment = ApiTestSupport.json(web.post().uri("/api/experiments").contentType(org.springframework.http.MediaType.APPLICATION_JSON)
+                .bodyValue("{\"name\": \"x\", \"repeats\": 1, \"scenario_id\": \"" + scenario + "\", \"arms\": [{\"name\": \"a\"}]}")
+                .exchange().expectStatus().isAccepted()).path("id").asString();
+        for (String path : List.of("/api/runs/" + run, "/api/scenarios/" + scenario, "/api/experiments/" + experiment,
+                "/runs/" + run, "/scenarios/" + scenario, "/experiments/" + experiment)) {
             String at = path.substring(0, path.lastIndexOf('/') + 1);
             String id = path.substring(path.lastIndexOf('/') + 1);
             for (String cc : List.of("%01", "%0B", "%0C", "%1F", "%7F")) {

@@ -28,14 +28,32 @@ class CliArgumentsTest {
             List.of("--spring.datasource.url=jdbc:h2:mem:b3;DB_CLOSE_DELAY=-1", "--cfslab.warmup.rounds=0"), // the breakers
             List.of("--spring.profiles.active=postgres", "--debug"), // Spring Boot's own switch
             List.of("--server.port="), // an empty value is still a property (Spring then fails on it, not we)
-            List.of("--cfslab.list[0]=x"));
+            List.of("--cfslab.list[0]=x"), List.of("--management.endpoints.web.exposure.include=*"),
+            List.of("--SPRING.MAIN.BANNER-MODE=off", "--Server.Port=1"),
+            List.of("--springdoc.api-docs.enabled=false", "--info.app.name=x", "--trace=true"));
 
     /** First arguments that are not a command, each a sample of a kind: each must fail, naming itself. */
     static final List<List<String>> NOT_COMMANDS = List.of(
             List.of("--hlep"), List.of("--bogus"), List.of("--quiet", "experiment", "x.json"), List.of("--verison"),
             List.of("bogus"), List.of("simulat", "x.json"), List.of("-x"), List.of("-"), List.of("--"),
             List.of("--=x"), List.of("--server.port"), List.of("--8080=x"), List.of(""),
-            List.of("--server.port=8081", "simulate", "x.json"), List.of("--debug", "--hlep"));
+            List.of("--server.port=8081", "simulate", "x.json"), List.of("--debug", "--hlep"),
+            // breaker: a misspelt property bound to nothing and the service started on 8080
+            List.of("--sever.port=1"), List.of("--server.port=8081", "--sprng.datasource.url=x"),
+            List.of("--cfslab-x=1"), List.of("--port=8081"), List.of("--spring=1", "--log.level=x"));
+
+    /** Every top-level key of the service's application*.yml is a property root the command line lets through. */
+    @Test
+    void everyRootOfTheServicesOwnPropertiesIsKnown() throws Exception {
+        try (var s = Files.list(Path.of("src/main/resources"))) {
+            for (Path yml : s.filter(p -> p.getFileName().toString().matches("application.*\\.ya?ml")).toList()) {
+                for (String line : Files.readAllLines(yml)) {
+                    Matcher m = Pattern.compile("^([A-Za-z][A-Za-z0-9_-]*):").matcher(line);
+                    if (m.find()) assertThat(Cli.PROPERTY_ROOTS).as(yml + ": " + line).contains(m.group(1));
+                }
+            }
+        }
+    }
 
     @Test
     void theDocumentedStartsOfTheServiceStartIt() throws Exception {

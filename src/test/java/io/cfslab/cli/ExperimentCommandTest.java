@@ -144,6 +144,16 @@ class ExperimentCommandTest {
             assertThat(budget.status()).as("--max-events " + bad + " is a bad option, not an exceeded budget").isEqualTo(2);
             assertThat(budget.err().strip()).isEqualTo("--max-events must be at least 1, not " + bad);
         }
+        // breaker 3 #13: an exceeded budget names the run that exceeded it (here only the 5 s arm does; 1000 events
+        // are about 1.1 s of this scenario, measured), and writes no table
+        Files.writeString(file, GOOD.replace("\"repeats\": 3", "\"repeats\": 2").replace("\"500ms\"", "\"50ms\"")
+                .replace("{ \"name\": \"half\", \"set\": { \"/cgroups/0/cpu.max\": \"25000 100000\" } }",
+                        "{ \"name\": \"long\", \"set\": { \"/duration\": \"5s\" } }"));
+        Out over = run("experiment", file.toString(), "--max-events", "1000", "--threads", "1", "--quiet");
+        assertThat(over.status()).isEqualTo(Cli.EXIT_ABORTED);
+        assertThat(over.err().strip()).startsWith(file + ": arm \"long\" run 1 of 2 (seed ")
+                .contains("): event budget of 1000 events exceeded at ").endsWith("(raise --max-events to go on)");
+        assertThat(over.out()).isEmpty();
         Files.writeString(file, "{ \"scenario_id\": \"no-such\", \"repeats\": 1, \"arms\": [ { \"name\": \"a\" } ] }");
         Out missing = run("experiment", file.toString());
         assertThat(missing.status()).isEqualTo(2);
