@@ -84,9 +84,16 @@ export function derivedNote(changes: DerivedChange[] | undefined): HTMLElement[]
   'and, following from these: ', changes.map((c) => `${c.key} ${c.from} → ${c.to}`).join(', '))];
 }
 
-/** An arm's row label: the base arm marked "(base)" unless its name already says base ("base (cfs_rq)"). */
-export function armLabel(name: string, isBase: boolean): string {
-  return isBase && !/\bbase\b/i.test(name) ? `${name} (base)` : name;
+/**
+ * An arm's row label, the rule of the server's tables (ArmNames.label; both held to frontend/test/fixtures/arm-labels.json
+ * by ArmLabelsTest and ui11.test.ts): the first arm, the one the others are compared with, marked "(base)" unless its
+ * name already says base ("base (cfs_rq)"), or "(the first arm)" when another arm's name says base (arms head, base).
+ */
+export function armLabel(names: readonly string[], index: number): string {
+  const saysBase = (n: string) => /(?<![A-Za-z0-9_])base(?![A-Za-z0-9_])/i.test(n);
+  const name = names[index];
+  if (index !== 0 || saysBase(name)) return name;
+  return `${name} ${names.some(saysBase) ? '(the first arm)' : '(base)'}`;
 }
 
 export function splitDescription(d: string): [string, string] {
@@ -176,7 +183,7 @@ export function initExperimentPage(body: HTMLElement): void {
         el('a', { href: `/runs/${r.id}`, class: `run-dot ${r.status}`, title: `run ${r.repeat + 1}: ${outcome(r.status, r.error)} (its seed on its page)` }, String(r.repeat + 1))));
       const set = Object.entries(a.set).map(([k, v]) => `${readablePath(k)} = ${JSON.stringify(v)}`).join(', ') || '(the scenario as it is)';
       return el('tr', { 'data-arm': a.name },
-        el('td', {}, armLabel(a.name, i === 0)), el('td', { class: 'mono' }, set, ...derivedNote(derived.get(a.name))),
+        el('td', {}, armLabel(x.arms.map((b) => b.name), i)), el('td', { class: 'mono' }, set, ...derivedNote(derived.get(a.name))),
         el('td', {}, el('span', { class: `badge ${a.status}` }, a.status)),
         el('td', { class: 'progress-col' }, bar, ` ${a.done}/${a.total}`), el('td', {}, runs));
     }));
