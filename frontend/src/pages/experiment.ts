@@ -2,7 +2,8 @@
 // (GET …/result), the arms' merged histograms overlaid and a strip/box plot per metric with every run visible.
 import { cancel, del, el, fmtInt, getJson, getText, showError, type ExperimentResult, type ExperimentView, type RunView } from '../api';
 import { derivedChanges, type DerivedChange } from '../settings';
-import { HistogramChart, metricAxis, StripChart } from '../charts';
+import { type ChartFormat, HistogramChart, metricAxis, StripChart, unitFormat } from '../charts';
+import { tickLabels } from '../strip';
 import { formatBpftrace, printedBuckets } from '../hist';
 import { outcome } from '../runstatus';
 import { readablePath, readableTable } from '../pointers';
@@ -43,6 +44,16 @@ export function meanDecimals(means: (number | null | undefined)[], metric = ''):
 export function legendValue(metric: string, means: (number | null | undefined)[]): (v: number, mean: boolean) => string {
   const decimals = meanDecimals(means, metric);
   return (v, mean) => fmtValue(v, metric, mean ? decimals : Number.isInteger(v) ? 0 : decimals);
+}
+
+/**
+ * A strip plot's axis and legend in one unit: the legend as the results table (legendValue), the ticks in the same
+ * unit: a kernel µs counter (`usage_usec`, `throttled_usec`) as the raw count the table prints (`500,000`), not as a
+ * duration (`500 ms` ticks beside a legend of `511,424`); every other kind is already one unit in both.
+ */
+export function metricFormat(metric: string, means: (number | null | undefined)[]): ChartFormat {
+  const { unit } = metricAxis(metric || 'count');
+  return { ticks: unit === 'usec' ? tickLabels : unitFormat(unit).ticks, value: legendValue(metric, means) };
 }
 
 /** A metric's value by the kind its name says (`_s`/`_ns` durations, `_usec` counters, `_per_s` rates; counts otherwise). */
@@ -240,7 +251,7 @@ export function initExperimentPage(body: HTMLElement): void {
       const chart = el('div', { class: 'chart strip' });
       host.append(el('div', { class: 'metric-plot', 'data-metric': metric }, el('h3', { class: 'mono', title: `metric path: ${metric}` }, readablePath(metric), ' ', el('span', { class: 'hint' }, verdicts)), chart));
       const axis = metricAxis(metric);
-      new StripChart(chart, 220, axis.title, armColors, axis.unit, legendValue(metric, r.arms.map((a) => byArm[a]?.amean)))
+      new StripChart(chart, 220, axis.title, armColors, metricFormat(metric, r.arms.map((a) => byArm[a]?.amean)))
         .update(r.arms, r.arms.map((a) => byArm[a]?.values ?? []));
     }
     $('metrics-panel').hidden = false;
