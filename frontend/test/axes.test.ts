@@ -116,3 +116,17 @@ describe("a chart's axis and legend read in one unit", async () => {
       .toEqual(['rate', 'percent', 'percent', 'number', 'number', null]);
   });
 });
+
+describe("layout-faults.js's copy of unitKind", () => {
+  it('reads every sample as units.ts does (the browser script cannot import the module, so the two are held alike here)', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { unitKind } = await import('../src/units');
+    const script = readFileSync(new URL('../../src/test/resources/web/layout-faults.js', import.meta.url), 'utf8');
+    const body = /const unitKind = (\(text\) => \{[\s\S]*?\n\});/.exec(script)?.[1];
+    expect(body, 'unitKind in layout-faults.js').toBeTruthy();
+    const copy = new Function(`return ${body}`)() as (t: string) => string | null;
+    const samples = ['1.5 s', '500 ms', '54.0 µs', '0 ns', '1,000 s', '41,234.5/s', '12.3 %', '12.3 % (45)', '511,424', '0.25',
+      '-3', '1,234 calls', '', 'mean', '[2K, 4K) ns', '20 %', '1 min'];
+    for (const s of samples) expect(copy(s), s).toBe(unitKind(s));
+  });
+});
