@@ -39,6 +39,23 @@ export function metricAxis(metric: string): { title: string; unit: Unit } {
  */
 export const COUNT_INCRS: number[] = Array.from({ length: 15 }, (_, d) => [1, 2, 5].map((m) => m * 10 ** d)).flat();
 
+/**
+ * What a chart's y axis and its legend read in, as one thing: the axis's ticks and the legend's (or hover's) value
+ * of a point (`mean`: an arm's mean where the strip plot's legend shows it), so that no chart takes its ticks from one
+ * unit and its legend from another (the strip plot drew `500 ms` ticks beside a legend of `511,424` raw µs). Every
+ * chart's pair is held to one unit by `unitKind` (units.ts) in axes.test.ts, and each drawn chart by layout-faults.js.
+ */
+export interface ChartFormat {
+  ticks: (splits: number[]) => string[];
+  value: (v: number, mean: boolean) => string;
+}
+
+/** A unit's ticks and values as one ChartFormat. */
+export function chartFormat(unit: Unit): ChartFormat {
+  const f = unitFormat(unit);
+  return { ticks: f.ticks, value: (v) => f.value(v) };
+}
+
 /** Axis ticks and hover values of a unit. */
 export function unitFormat(unit: Unit): { ticks: (splits: number[]) => string[]; value: (v: number | null | undefined) => string } {
   switch (unit) {
@@ -389,10 +406,10 @@ export function groupedBars(i: number, n: number, slot = 0.8): uPlot.Series.Path
  */
 export class StripChart extends ReusablePlot {
   constructor(el: HTMLElement, private readonly height = 220, private readonly yTitle = '',
-              private readonly colors: ColorRegistry = armColors, private readonly unit: Unit = 'count',
-              /** the legend's text of a value (a run's, or `mean` for an arm's mean): the page's table format, so one
-               *  quantity reads one way on the page; the unit's own format when none is given */
-              private readonly valueText?: (v: number, mean: boolean) => string) {
+              private readonly colors: ColorRegistry = armColors,
+              /** the y axis's ticks and the legend's text of a value (a run's, or `mean` for an arm's mean), in one
+               *  unit: an experiment's metricFormat (the results table's format), or a unit's own */
+              private readonly format: ChartFormat = chartFormat('count')) {
     super(el);
   }
 
@@ -402,7 +419,7 @@ export class StripChart extends ReusablePlot {
     if (this.reuse(arms.join('\u0000') + '|' + xs.length, data)) return;
     const boxes = values.map(box);
     const color = (i: number) => this.colors.color(arms[i]);
-    const fmt = unitFormat(this.unit);
+    const fmt = this.format;
     this.plot = new uPlot(
       {
         width: width(this.el),
@@ -431,7 +448,7 @@ export class StripChart extends ReusablePlot {
             points: { show: true, size: 7, width: 1, fill: color(i) + 'cc' },
             value: (_u: uPlot, v: number | null, _s: number, idx: number | null) => {
               const x = idx == null ? boxes[i]?.mean ?? null : v;
-              return x == null ? '' : this.valueText ? this.valueText(x, idx == null) : fmt.value(x);
+              return x == null ? '' : fmt.value(x, idx == null);
             },
           })),
         ],

@@ -35,3 +35,20 @@ export function durationTicks(splits: number[]): string[] {
   // thousands separated as in the tables (1,000 s); a tick's zero is the axis's origin, bare as on every axis
   return splits.map((v) => (v === 0 ? '0' : `${(v / div).toLocaleString('en-US', { minimumFractionDigits: 0, maximumFractionDigits: decimals })} ${unit}`));
 }
+
+/**
+ * The unit a tick or legend text reads in: `duration` (`1.5 s`, `500 ms`, `54.0 µs`, `0 ns`), `rate` (`41,234.5/s`),
+ * `percent` (`12.3 %`, `12.3 % (45)`), `number` (a bare count or raw counter: `511,424`, `0.25`), or null for a text
+ * that names its own unit in words (`1,234 calls`) or is empty. An axis and its legend read alike when every non-zero
+ * tick and every value have one kind (a bare `0` tick is every axis's origin). The same rule is layout-faults.js's,
+ * over each chart a page draws.
+ */
+export type UnitKind = 'duration' | 'rate' | 'percent' | 'number';
+export function unitKind(text: string): UnitKind | null {
+  const t = text.trim();
+  if (/^-?[\d,]*\.?\d+ ?(ns|µs|ms|s|min|h)$/.test(t)) return 'duration';
+  if (/^-?[\d,]*\.?\d+ ?\/s$/.test(t)) return 'rate';
+  if (/^-?[\d,]*\.?\d+ ?%( \([\d,]+\))?$/.test(t)) return 'percent';
+  if (/^-?[\d,]*\.?\d+$/.test(t)) return 'number';
+  return null;
+}

@@ -83,3 +83,50 @@ describe('count axes', () => {
     expect(COUNT_INCRS[COUNT_INCRS.length - 1]).toBeGreaterThanOrEqual(1e14);
   });
 });
+
+describe("a chart's axis and legend read in one unit", async () => {
+  const { chartFormat, unitFormat: uf } = await import('../src/charts');
+  const { metricFormat, legendValue } = await import('../src/pages/experiment');
+  const { unitKind } = await import('../src/units');
+  type Format = { ticks: (s: number[]) => string[]; value: (v: number, mean: boolean) => string };
+  /** The kinds read by a format's non-zero ticks and values over SAMPLES (one kind: the axis and legend agree). */
+  const kinds = (f: Format) => {
+    const seen = new Set<string>();
+    for (const s of SAMPLES) {
+      for (const t of f.ticks(s)) if (t !== '0') seen.add(String(unitKind(t)));
+      for (const v of s) if (v !== 0) { seen.add(String(unitKind(f.value(v, false)))); seen.add(String(unitKind(f.value(v, true)))); }
+    }
+    return [...seen];
+  };
+  // every chart the pages draw: line charts in a unit (run, compare pages), strip plots by metric (experiment page)
+  const METRICS = ['cgroups/~1web/cpu.stat/usage_usec', 'cgroups/~1web/cpu.stat/throttled_usec', 'cgroups/~1web/cpu.stat/nr_throttled',
+    'benchmarks/hb/time_s', 'tasks/a/wakeup_latency_ns', 'benchmarks/rr/transactions_per_s', 'tasks/a/cpu_pct', 'machine/sched_calls'];
+  it('for every unit of a line chart and every metric of a strip plot', () => {
+    for (const unit of UNITS) expect(kinds(chartFormat(unit)), `line chart in ${unit}`).toHaveLength(1);
+    for (const m of METRICS) expect(kinds(metricFormat(m, [511_424.3, 8000])), `strip plot of ${m}`).toHaveLength(1);
+  });
+  it('fails the pairing the strip plot had: duration ticks beside a legend of raw µs', () => {
+    const m = 'cgroups/~1web/cpu.stat/usage_usec';
+    expect(kinds({ ticks: uf('usec').ticks, value: legendValue(m, [511_424.3]) }).sort()).toEqual(['duration', 'number']);
+    expect(metricFormat(m, [511_424.3]).ticks([0, 250_000, 500_000])).toEqual(['0', '250,000', '500,000']);
+  });
+  it('knows the texts charts print', () => {
+    expect(['1.5 s', '500 ms', '54.0 µs', '0 ns', '1,000 s'].map(unitKind)).toEqual(Array(5).fill('duration'));
+    expect(['41,234.5/s', '12.3 %', '12.3 % (45)', '511,424', '0.25', '1,234 calls'].map(unitKind))
+      .toEqual(['rate', 'percent', 'percent', 'number', 'number', null]);
+  });
+});
+
+describe("layout-faults.js's copy of unitKind", () => {
+  it('reads every sample as units.ts does (the browser script cannot import the module, so the two are held alike here)', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { unitKind } = await import('../src/units');
+    const script = readFileSync(new URL('../../src/test/resources/web/layout-faults.js', import.meta.url), 'utf8');
+    const body = /const unitKind = (\(text\) => \{[\s\S]*?\n\});/.exec(script)?.[1];
+    expect(body, 'unitKind in layout-faults.js').toBeTruthy();
+    const copy = new Function(`return ${body}`)() as (t: string) => string | null;
+    const samples = ['1.5 s', '500 ms', '54.0 µs', '0 ns', '1,000 s', '41,234.5/s', '12.3 %', '12.3 % (45)', '511,424', '0.25',
+      '-3', '1,234 calls', '', 'mean', '[2K, 4K) ns', '20 %', '1 min'];
+    for (const s of samples) expect(copy(s), s).toBe(unitKind(s));
+  });
+});

@@ -2,7 +2,8 @@
 // (GET …/result), the arms' merged histograms overlaid and a strip/box plot per metric with every run visible.
 import { cancel, del, el, fmtInt, getJson, getText, showError, type ExperimentResult, type ExperimentView, type RunView } from '../api';
 import { derivedChanges, type DerivedChange } from '../settings';
-import { HistogramChart, metricAxis, StripChart } from '../charts';
+import { type ChartFormat, HistogramChart, metricAxis, StripChart, unitFormat } from '../charts';
+import { tickLabels } from '../strip';
 import { formatBpftrace, printedBuckets } from '../hist';
 import { outcome } from '../runstatus';
 import { readablePath, readableTable } from '../pointers';
@@ -45,6 +46,16 @@ export function legendValue(metric: string, means: (number | null | undefined)[]
   return (v, mean) => fmtValue(v, metric, mean ? decimals : Number.isInteger(v) ? 0 : decimals);
 }
 
+/**
+ * A strip plot's axis and legend in one unit: the legend as the results table (legendValue), the ticks in the same
+ * unit: a kernel µs counter (`usage_usec`, `throttled_usec`) as the raw count the table prints (`500,000`), not as a
+ * duration (`500 ms` ticks beside a legend of `511,424`); every other kind is already one unit in both.
+ */
+export function metricFormat(metric: string, means: (number | null | undefined)[]): ChartFormat {
+  const { unit } = metricAxis(metric || 'count');
+  return { ticks: unit === 'usec' ? tickLabels : unitFormat(unit).ticks, value: legendValue(metric, means) };
+}
+
 /** A metric's value by the kind its name says (`_s`/`_ns` durations, `_usec` counters, `_per_s` rates; counts otherwise). */
 export function fmtValue(v: number, metric = '', decimals = Number.isInteger(v) ? 0 : 1): string {
   const { unit } = metricAxis(metric || 'count');
@@ -84,9 +95,16 @@ export function derivedNote(changes: DerivedChange[] | undefined): HTMLElement[]
   'and, following from these: ', changes.map((c) => `${c.key} ${c.from} → ${c.to}`).join(', '))];
 }
 
-/** An arm's row label: the base arm marked "(base)" unless its name already says base ("base (cfs_rq)"). */
-export function armLabel(name: string, isBase: boolean): string {
-  return isBase && !/\bbase\b/i.test(name) ? `${name} (base)` : name;
+/**
+ * An arm's row label, the rule of the server's tables (ArmNames.label; both held to frontend/test/fixtures/arm-labels.json
+ * by ArmLabelsTest and ui11.test.ts): the first arm, the one the others are compared with, marked "(base)" unless its
+ * name already says base ("base (cfs_rq)"), or "(the first arm)" when another arm's name says base (arms head, base).
+ */
+export function armLabel(names: readonly string[], index: number): string {
+  const saysBase = (n: string) => /(?<![A-Za-z0-9_])base(?![A-Za-z0-9_])/i.test(n);
+  const name = names[index];
+  if (index !== 0 || saysBase(name)) return name;
+  return `${name} ${names.some(saysBase) ? '(the first arm)' : '(base)'}`;
 }
 
 export function splitDescription(d: string): [string, string] {
@@ -176,7 +194,7 @@ export function initExperimentPage(body: HTMLElement): void {
         el('a', { href: `/runs/${r.id}`, class: `run-dot ${r.status}`, title: `run ${r.repeat + 1}: ${outcome(r.status, r.error)} (its seed on its page)` }, String(r.repeat + 1))));
       const set = Object.entries(a.set).map(([k, v]) => `${readablePath(k)} = ${JSON.stringify(v)}`).join(', ') || '(the scenario as it is)';
       return el('tr', { 'data-arm': a.name },
-        el('td', {}, armLabel(a.name, i === 0)), el('td', { class: 'mono' }, set, ...derivedNote(derived.get(a.name))),
+        el('td', {}, armLabel(x.arms.map((b) => b.name), i)), el('td', { class: 'mono' }, set, ...derivedNote(derived.get(a.name))),
         el('td', {}, el('span', { class: `badge ${a.status}` }, a.status)),
         el('td', { class: 'progress-col' }, bar, ` ${a.done}/${a.total}`), el('td', {}, runs));
     }));
@@ -233,7 +251,7 @@ export function initExperimentPage(body: HTMLElement): void {
       const chart = el('div', { class: 'chart strip' });
       host.append(el('div', { class: 'metric-plot', 'data-metric': metric }, el('h3', { class: 'mono', title: `metric path: ${metric}` }, readablePath(metric), ' ', el('span', { class: 'hint' }, verdicts)), chart));
       const axis = metricAxis(metric);
-      new StripChart(chart, 220, axis.title, armColors, axis.unit, legendValue(metric, r.arms.map((a) => byArm[a]?.amean)))
+      new StripChart(chart, 220, axis.title, armColors, metricFormat(metric, r.arms.map((a) => byArm[a]?.amean)))
         .update(r.arms, r.arms.map((a) => byArm[a]?.values ?? []));
     }
     $('metrics-panel').hidden = false;

@@ -10,6 +10,10 @@
 //  - a chart's axis label longer than its axis (uPlot draws it centred on the canvas and cuts both ends:
 //    "pulls_into_throttled (count"): the labels drawn (data-drawn-axes, else the titles given, data-axes) measured at
 //    uPlot's label font against the plot area (.u-over): x against its width, y against its height.
+//  - a chart whose y axis reads in one unit and its legend in another (the strip plot drew "500 ms" ticks beside a
+//    legend of "511,424" raw µs): the ticks drawn (data-yticks) and the legend's values but the x column's, each read
+//    as a duration, rate, percentage or bare number by the rule of units.ts's unitKind (a text naming its own unit in
+//    words, "1,234 calls", and a bare 0 tick are no unit).
 // Returns one line per fault; an empty list when there is none. Hidden elements are skipped.
 const faults = [];
 const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
@@ -95,5 +99,24 @@ for (const c of document.querySelectorAll('main [data-axes]')) {
     const room = i === 0 ? box.width : box.height;
     if (w > room + 1) faults.push(`chart ${name(c)}: axis label "${label}" is ${Math.ceil(w)} px on a ${Math.floor(room)} px axis`);
   });
+}
+// the same rule as frontend/src/units.ts unitKind (axes.test.ts holds every chart's formats to it)
+const unitKind = (text) => {
+  const t = text.trim();
+  if (/^-?[\d,]*\.?\d+ ?(ns|µs|ms|s|min|h)$/.test(t)) return 'duration';
+  if (/^-?[\d,]*\.?\d+ ?\/s$/.test(t)) return 'rate';
+  if (/^-?[\d,]*\.?\d+ ?%( \([\d,]+\))?$/.test(t)) return 'percent';
+  if (/^-?[\d,]*\.?\d+$/.test(t)) return 'number';
+  return null;
+};
+for (const c of document.querySelectorAll('main [data-yticks]')) {
+  if (!shown(c)) continue;
+  const ticks = new Set(JSON.parse(c.dataset.yticks).filter((t) => t !== '0').map(unitKind).filter((k) => k));
+  const values = [...c.querySelectorAll('.u-legend .u-series')].slice(1) // the first is the x column (time, arm, bucket)
+    .map((row) => row.querySelector('.u-value')?.textContent ?? '').filter((v) => unitKind(v));
+  const other = values.find((v) => ticks.size > 0 && !ticks.has(unitKind(v)));
+  if (ticks.size > 1 || other) {
+    faults.push(`chart ${name(c)}: axis ticks ${JSON.stringify(JSON.parse(c.dataset.yticks))} ${other ? `but legend value "${other}"` : 'in more than one unit'}`);
+  }
 }
 return faults;

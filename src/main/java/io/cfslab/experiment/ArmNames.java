@@ -1,7 +1,9 @@
 package io.cfslab.experiment;
 
 import java.text.Normalizer;
+import java.util.List;
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * Arm names as a reader of the experiment's tables tells them apart. An arm name heads a column of every table, names
@@ -63,6 +65,28 @@ public final class ArmNames {
         k = Normalizer.normalize(k, Normalizer.Form.NFKC);
         return k.strip().replaceAll(" +", " ");
     }
+
+    /** A name that says it is the base: the word "base" in it, in any case ("base", "Base", "base (cfs_rq)"; not "baseline"). */
+    private static final Pattern SAYS_BASE = Pattern.compile("(?i)(?<![A-Za-z0-9_])base(?![A-Za-z0-9_])");
+
+    /**
+     * An arm's name as the tables label it (Markdown's arm list, the dashboard's arms: {@code armLabel} in
+     * {@code frontend/src/pages/experiment.ts} is the same rule, and {@code ArmLabelsTest} holds both to it): the first
+     * arm, the one every other arm is compared with, is marked {@code " (base)"}, unless its name already says base
+     * ({@code "base (cfs_rq)"} is not "base (cfs_rq) (base)"); when another arm's name says base (arms {@code head},
+     * {@code base}), the first is marked {@code " (the first arm)"}, as the text table's verdict line says it, so that
+     * no table calls two arms base. Other arms are their names.
+     *
+     * @param arms the experiment's arm names, base first
+     * @param index the arm's position in {@code arms}
+     */
+    public static String label(List<String> arms, int index) {
+        String name = arms.get(index);
+        if (index != 0 || saysBase(name)) return name;
+        return name + (arms.stream().anyMatch(ArmNames::saysBase) ? " (the first arm)" : " (base)");
+    }
+
+    static boolean saysBase(String name) { return SAYS_BASE.matcher(name).find(); }
 
     private static String hex(int cp) { return String.format("%04X", cp); }
 }

@@ -149,8 +149,9 @@ public final class ExperimentTables {
                 .append("; ").append(r.repeats()).append(" repeats per arm, experiment seed ").append(r.seed())
                 .append(", run seeds ").append(joinSeeds(r.seeds())).append(". ").append(VERDICT_RULE).append(".\n\n");
         out.append("| arm | overrides |\n|---|---|\n");
-        for (String arm : r.arms()) {
-            out.append("| ").append(md(arm)).append(arm.equals(r.arms().get(0)) ? " (base)" : "").append(" | ")
+        for (int i = 0; i < r.arms().size(); i++) {
+            String arm = r.arms().get(i);
+            out.append("| ").append(md(ArmNames.label(r.arms(), i))).append(" | ")
                     .append(mdOverrides(r.overrides().get(arm))).append(" |\n");
         }
         out.append("\n| metric |");

@@ -492,7 +492,8 @@ class DashboardBrowserTest {
         assertThat(plots).hasSize(rows.size());
         for (WebElement plot : plots) {
             assertThat(plot.findElements(By.tagName("canvas"))).isNotEmpty();
-            // each plot's y axis names its metric and unit; a *_usec metric reads as time (its ticks in s/ms/µs)
+            // each plot's y axis names its metric and what it measures; a *_usec metric reads as time, its ticks the raw
+            // µs of its legend and the table (metricFormat; layout-faults.js checks the two agree)
             String metric = plot.getAttribute("data-metric");
             List<String> axes = JSON.readTree(plot.findElement(By.cssSelector(".chart")).getAttribute("data-axes"))
                     .valueStream().map(JsonNode::asString).toList();
