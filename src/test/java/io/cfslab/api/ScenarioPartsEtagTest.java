@@ -103,6 +103,39 @@ class ScenarioPartsEtagTest {
         soft.assertAll();
     }
 
+    /**
+     * Conditional reads alike on the scenario and every read below it (breaker5 F10): {@code If-None-Match} naming the
+     * current tag (strong or weak), or {@code *}, is 304 with the ETag and no body; a stale tag is 200; a missing part
+     * stays 404 whatever the tag.
+     */
+    @Test
+    void aMatchingIfNoneMatchIs304OnEveryReadWithAnEtag() {
+        String id = create();
+        String tag = etag(id);
+        SoftAssertions soft = new SoftAssertions();
+        List<String> reads = new java.util.ArrayList<>(READS);
+        reads.add("");
+        for (String path : reads) {
+            for (HttpMethod m : List.of(HttpMethod.GET, HttpMethod.HEAD)) {
+                for (String inm : List.of(tag, "W/" + tag, "*", "\"9\", " + tag)) {
+                    EntityExchangeResult<byte[]> r = web.method(m).uri("/api/scenarios/" + id + path)
+                            .header("If-None-Match", inm).exchange().expectBody().returnResult();
+                    soft.assertThat(r.getStatus().value()).as("%s %s If-None-Match: %s", m, path, inm).isEqualTo(304);
+                    soft.assertThat(r.getResponseHeaders().getETag()).as("%s %s", m, path).isEqualTo(tag);
+                    soft.assertThat(r.getResponseBody()).as("%s %s", m, path).isNullOrEmpty();
+                }
+                EntityExchangeResult<byte[]> stale = web.method(m).uri("/api/scenarios/" + id + path)
+                        .header("If-None-Match", "\"9\"").exchange().expectBody().returnResult();
+                soft.assertThat(stale.getStatus().value()).as("%s %s stale", m, path).isEqualTo(200);
+            }
+        }
+        for (String missing : List.of("/tasks/nope", "/timeline/7", "/cgroups/nope")) {
+            soft.assertThat(web.get().uri("/api/scenarios/" + id + missing).header("If-None-Match", "*").exchange()
+                    .expectBody().returnResult().getStatus().value()).as(missing).isEqualTo(404);
+        }
+        soft.assertAll();
+    }
+
     @Test
     void everyRefusedWriteCarriesTheCurrentEtag() {
         String id = create();
