@@ -297,11 +297,13 @@ public class ExperimentController {
             + "its status says how it ended). Never deletes")
     @ApiResponse(responseCode = "202", description = "its unfinished runs cancelled (running ones stop within the progress interval)", content = @Content(mediaType = "application/json", schema = @Schema(ref = "Experiment")))
     @ApiResponse(responseCode = "200", description = "it had already ended: unchanged, its status is the final one", content = @Content(mediaType = "application/json", schema = @Schema(ref = "Experiment")))
-    @Problems(404)
+    @Problems(value = {404, 412}, notes = "412: an If-Match naming a tag (an experiment has none) or If-None-Match: *")
     @PostMapping("/{id}/cancel")
-    public Mono<ResponseEntity<Map<String, Object>>> cancel(@PathVariable String id) {
+    public Mono<ResponseEntity<Map<String, Object>>> cancel(@PathVariable String id, ServerHttpRequest request) {
+        Preconditions pre = Preconditions.of(request);
         return jdbc.call(() -> {
             ExperimentRecord e = require(id);
+            pre.requireOnUntagged("experiment " + id);
             if (ExperimentService.Status.of(e, experiments.runs(id)).finished()) {
                 return ResponseEntity.ok(view(e, experiments.runs(id), true)); // idempotent: a repeated cancel
             }
@@ -317,11 +319,13 @@ public class ExperimentController {
     @Operation(summary = "Delete an experiment that has ended, with its runs and their results (204); 409 EBUSY while "
             + "it is queued or running (cancel it first: POST /api/experiments/{id}/cancel)")
     @ApiResponse(responseCode = "204", description = "deleted with its runs and their results", content = @Content)
-    @Problems(value = {404, 409}, notes = "409: EBUSY, queued or running (cancel it first), or a run restarted while it was deleted")
+    @Problems(value = {404, 409, 412}, notes = "409: EBUSY, queued or running (cancel it first), or a run restarted while it was deleted; 412: an If-Match naming a tag (an experiment has none) or If-None-Match: *")
     @DeleteMapping("/{id}")
-    public Mono<ResponseEntity<Void>> delete(@PathVariable String id) {
+    public Mono<ResponseEntity<Void>> delete(@PathVariable String id, ServerHttpRequest request) {
+        Preconditions pre = Preconditions.of(request);
         return jdbc.call(() -> {
             require(id);
+            pre.requireOnUntagged("experiment " + id);
             try {
                 if (!experiments.delete(id)) throw ApiException.notFound("experiment " + id, "/id");
             } catch (io.cfslab.runs.RunStateException busy) {

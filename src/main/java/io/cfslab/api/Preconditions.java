@@ -123,6 +123,28 @@ public record Preconditions(String ifMatch, String ifNoneMatch) {
         return null;
     }
 
+    /**
+     * The conditions on a resource that has no entity tag (a run, an experiment: their representation changes with
+     * progress, so no strong ETag names it), which exists: {@code If-Match} with a list of tags is false (RFC 9110
+     * 13.1.1: no current entity tag matches), {@code If-Match: *} true; {@code If-None-Match: *} is false (it
+     * exists), a list true (none matches). False: 412 and the method is not performed (breaker5 F2: a conditional
+     * DELETE deleted anyway).
+     *
+     * @param what "run 1234…", named in the 412's detail
+     * @throws ApiException 412 when a condition is false
+     */
+    public void requireOnUntagged(String what) {
+        if (ifMatch != null && !ifMatch.strip().equals("*")) {
+            throw ApiException.of(HttpStatus.PRECONDITION_FAILED, "Precondition failed", "/id", "If-Match "
+                    + shown(ifMatch.strip()) + " names an entity-tag, but " + what + " has none (only If-Match: *"
+                    + " can hold)", null);
+        }
+        if (mustCreate()) {
+            throw ApiException.of(HttpStatus.PRECONDITION_FAILED, "Precondition failed", "/id",
+                    "If-None-Match: * asks that the resource not exist, but " + what + " exists", null);
+        }
+    }
+
     /** The 412 of {@code If-None-Match: *} on a write that changes an existing resource ({@code what}). */
     public static ApiException exists(ScenarioEntry e, String what) {
         return failed(e, "If-None-Match: * asks that the write create its resource, but " + what

@@ -277,11 +277,13 @@ public class RunController {
             + "409 EBUSY for a run of an experiment (cancel the experiment)")
     @ApiResponse(responseCode = "202", description = "cancelled (queued) or asked to stop (running)", content = @Content(mediaType = "application/json", schema = @Schema(ref = "Run")))
     @ApiResponse(responseCode = "200", description = "it had already ended: unchanged, its status is the final one", content = @Content(mediaType = "application/json", schema = @Schema(ref = "Run")))
-    @Problems(value = {404, 409}, notes = "409: a run of an experiment (EBUSY)")
+    @Problems(value = {404, 409, 412}, notes = "409: a run of an experiment (EBUSY); 412: an If-Match naming a tag (a run has none) or If-None-Match: *")
     @PostMapping("/{id}/cancel")
-    public Mono<ResponseEntity<Map<String, Object>>> cancel(@PathVariable String id) {
+    public Mono<ResponseEntity<Map<String, Object>>> cancel(@PathVariable String id, ServerHttpRequest request) {
+        Preconditions pre = Preconditions.of(request);
         return jdbc.call(() -> {
             RunRecord found = require(id);
+            pre.requireOnUntagged("run " + id);
             if (found.experimentId() != null) {
                 throw ApiException.of(HttpStatus.CONFLICT, "Run of an experiment", "/id", "run " + id
                         + " is one run of experiment " + found.experimentId() + "; cancel the experiment"
@@ -301,11 +303,13 @@ public class RunController {
     @Operation(summary = "Delete a run that has ended, with its results (204); 409 EBUSY while it is queued or running "
             + "(cancel it first: POST /api/runs/{id}/cancel) and for a run of an experiment (delete the experiment)")
     @ApiResponse(responseCode = "204", description = "deleted with its results", content = @Content)
-    @Problems(value = {404, 409}, notes = "409: EBUSY, queued or running (cancel it first), or a run of an experiment")
+    @Problems(value = {404, 409, 412}, notes = "409: EBUSY, queued or running (cancel it first), or a run of an experiment; 412: an If-Match naming a tag (a run has none) or If-None-Match: *")
     @DeleteMapping("/{id}")
-    public Mono<ResponseEntity<Void>> delete(@PathVariable String id) {
+    public Mono<ResponseEntity<Void>> delete(@PathVariable String id, ServerHttpRequest request) {
+        Preconditions pre = Preconditions.of(request);
         return jdbc.call(() -> {
             RunRecord found = require(id);
+            pre.requireOnUntagged("run " + id);
             try {
                 if (!runService.delete(id)) throw ApiException.notFound("run " + id, "/id"); // a concurrent DELETE won
             } catch (io.cfslab.runs.RunStateException busy) {

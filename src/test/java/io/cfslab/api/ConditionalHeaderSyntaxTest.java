@@ -117,4 +117,48 @@ class ConditionalHeaderSyntaxTest {
                     .expectStatus().isOk().expectHeader().valueEquals("ETag", "\"2\"");
         }
     }
+
+    /**
+     * One syntax rule on every API route (breaker5 F2, F10): each operation of the OpenAPI document, writes and reads,
+     * with a malformed {@code If-Match} or {@code If-None-Match} is 400 at the header's pointer, whether or not the
+     * route evaluates the header ({@code POST /api/scenarios} with {@code If-Match: zz} used to create a scenario,
+     * a run's cancel with {@code If-Match: garbage} to cancel it). Path variables are filled with a stored
+     * scenario's parts, so a route that judged the header only after a lookup would be caught too.
+     */
+    @Test
+    void aMalformedConditionIs400OnEveryRoute() {
+        String id = create();
+        JsonNode paths = ApiTestSupport.JSON.readTree(new String(web.get().uri("/v3/api-docs").exchange()
+                .expectStatus().isOk().expectBody().returnResult().getResponseBody())).path("paths");
+        SoftAssertions soft = new SoftAssertions();
+        int routes = 0;
+        java.util.Set<String> methods = new java.util.TreeSet<>();
+        for (var path : paths.properties()) {
+            if (!path.getKey().startsWith("/api/")) continue;
+            String uri = path.getKey().replaceAll("\\{id}", id).replaceAll("\\{path}", "g")
+                    .replaceAll("\\{file}", "cpu.weight").replaceAll("\\{name}", "t").replaceAll("\\{index}", "0")
+                    .replaceAll("\\{[^}]+}", "x");
+            for (var op : path.getValue().properties()) {
+                HttpMethod method = HttpMethod.valueOf(op.getKey().toUpperCase(java.util.Locale.ROOT));
+                if (method == HttpMethod.OPTIONS || method == HttpMethod.HEAD) continue;
+                methods.add(method.name());
+                for (String header : List.of("If-Match", "If-None-Match")) {
+                    var spec = web.method(method).uri(uri).header(header, "zz");
+                    var res = (method == HttpMethod.GET || method == HttpMethod.DELETE ? spec
+                            : spec.contentType(MediaType.APPLICATION_JSON).bodyValue("{}")).exchange()
+                            .expectBody().returnResult();
+                    String what = method + " " + uri + " with " + header + ": zz -> " + new String(res.getResponseBody());
+                    soft.assertThat(res.getStatus().value()).as(what).isEqualTo(400);
+                    soft.assertThat(new String(res.getResponseBody())).as(what).contains("/headers/" + header);
+                }
+                routes++;
+            }
+        }
+        soft.assertAll();
+        assertThat(methods).as("writes and reads enumerated").contains("GET", "POST", "PUT", "DELETE");
+        assertThat(routes).as("routes enumerated").isGreaterThan(20);
+        assertThat(etag(id)).as("nothing was performed").isEqualTo("\"1\"");
+        assertThat(ApiTestSupport.JSON.readTree(new String(web.get().uri("/api/scenarios").exchange()
+                .expectBody().returnResult().getResponseBody())).findValuesAsString("name")).doesNotContain("{}");
+    }
 }

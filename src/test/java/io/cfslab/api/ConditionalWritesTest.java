@@ -217,4 +217,47 @@ class ConditionalWritesTest {
         assertThat(now.document().contains("\"/first\"") ^ now.document().contains("\"/second\""))
                 .as("exactly one writer's change is stored: %s", now.document()).isTrue();
     }
+
+    /**
+     * Runs and experiments have no ETag (their representation changes with progress): an {@code If-Match} naming a
+     * tag is false (RFC 9110 13.1.1), so a conditional cancel or DELETE answers 412 and performs nothing (breaker5 F2:
+     * it deleted anyway); {@code If-None-Match: *} is false on them too (they exist); {@code If-Match: *} holds.
+     */
+    @Test
+    void aTaggedIfMatchOnARunOrExperimentPerformsNothing() {
+        String scenario = ApiTestSupport.createScenario(web, SCENARIO);
+        String run = ApiTestSupport.submitRun(web, Map.of("scenarioId", scenario));
+        String experiment = ApiTestSupport.JSON.readTree(new String(web.post().uri("/api/experiments")
+                .contentType(MediaType.APPLICATION_JSON).bodyValue("""
+                        {"name": "e", "scenario": %s, "repeats": 1, "arms": [{"name": "a"}, {"name": "b", "set": {"/cgroups/0/cpu.max": "25000 100000"}}]}"""
+                        .formatted(SCENARIO))
+                .exchange().expectStatus().isAccepted().expectBody().returnResult().getResponseBody())).path("id").asString();
+        record Route(String what, HttpMethod method, String uri, String statusUri) { }
+        List<Route> routes = List.of(
+                new Route("run cancel", HttpMethod.POST, "/api/runs/" + run + "/cancel", "/api/runs/" + run),
+                new Route("run DELETE", HttpMethod.DELETE, "/api/runs/" + run, "/api/runs/" + run),
+                new Route("experiment cancel", HttpMethod.POST, "/api/experiments/" + experiment + "/cancel",
+                        "/api/experiments/" + experiment),
+                new Route("experiment DELETE", HttpMethod.DELETE, "/api/experiments/" + experiment,
+                        "/api/experiments/" + experiment));
+        for (Route r : routes) {
+            String before = ApiTestSupport.JSON.readTree(new String(web.get().uri(r.statusUri()).exchange()
+                    .expectStatus().isOk().expectBody().returnResult().getResponseBody())).path("status").asString();
+            for (String[] h : List.of(new String[] {"If-Match", "\"nope\""}, new String[] {"If-Match", "\"1\""},
+                    new String[] {"If-Match", "W/\"1\", \"queued\""}, new String[] {"If-None-Match", "*"})) {
+                var res = web.method(r.method()).uri(r.uri()).header(h[0], h[1]).exchange().expectBody().returnResult();
+                assertThat(res.getStatus().value()).as(r.what() + " with " + h[0] + ": " + h[1]).isEqualTo(412);
+                String after = ApiTestSupport.JSON.readTree(new String(web.get().uri(r.statusUri()).exchange()
+                        .expectStatus().isOk().expectBody().returnResult().getResponseBody())).path("status").asString();
+                assertThat(after).as(r.what() + " refused: nothing performed").isEqualTo(before);
+            }
+        }
+        // If-Match: * holds on a resource that exists
+        web.post().uri("/api/runs/" + run + "/cancel").header("If-Match", "*").exchange().expectStatus().isAccepted();
+        web.delete().uri("/api/runs/" + run).header("If-Match", "*").exchange().expectStatus().isNoContent();
+        web.post().uri("/api/experiments/" + experiment + "/cancel").header("If-Match", "*").exchange().expectStatus().isAccepted();
+        web.delete().uri("/api/experiments/" + experiment).header("If-Match", "*").exchange().expectStatus().isNoContent();
+        // a missing one is 404 whatever the condition
+        web.delete().uri("/api/runs/" + run).header("If-Match", "\"1\"").exchange().expectStatus().isNotFound();
+    }
 }

@@ -62,7 +62,16 @@ class ScenarioPartsEtagTest {
             new ScenarioWrite("mkdir of an existing group", HttpMethod.PUT, "/cgroups/h", null, null),
             new ScenarioWrite("mkdir -p of an existing path", HttpMethod.PUT, "/cgroups/g", null, null),
             new ScenarioWrite("cpu.max write of its own value", HttpMethod.PUT, "/cgroups/g/cpu.max", MediaType.TEXT_PLAIN,
-                    "50000 100000"));
+                    "50000 100000"),
+            // the value a file reads back where the document leaves it at its default (breaker5 F6)
+            new ScenarioWrite("cpu.max write of the default", HttpMethod.PUT, "/cgroups/h/cpu.max", MediaType.TEXT_PLAIN,
+                    "max 100000"),
+            new ScenarioWrite("cpu.max quota alone, period as it is", HttpMethod.PUT, "/cgroups/g/cpu.max",
+                    MediaType.TEXT_PLAIN, "50000"),
+            new ScenarioWrite("cpu.weight write of the default", HttpMethod.PUT, "/cgroups/h/cpu.weight",
+                    MediaType.TEXT_PLAIN, "100"),
+            new ScenarioWrite("cpu.max.burst write of the default", HttpMethod.PUT, "/cgroups/h/cpu.max.burst",
+                    MediaType.TEXT_PLAIN, "0"));
 
     @BeforeAll
     static void start() {
@@ -99,6 +108,39 @@ class ScenarioPartsEtagTest {
                 soft.assertThat(r.getStatus().value()).as("%s %s", m, path).isEqualTo(200);
                 soft.assertThat(r.getResponseHeaders().getETag()).as("%s %s", m, path).isEqualTo(tag);
             }
+        }
+        soft.assertAll();
+    }
+
+    /**
+     * Conditional reads alike on the scenario and every read below it (breaker5 F10): {@code If-None-Match} naming the
+     * current tag (strong or weak), or {@code *}, is 304 with the ETag and no body; a stale tag is 200; a missing part
+     * stays 404 whatever the tag.
+     */
+    @Test
+    void aMatchingIfNoneMatchIs304OnEveryReadWithAnEtag() {
+        String id = create();
+        String tag = etag(id);
+        SoftAssertions soft = new SoftAssertions();
+        List<String> reads = new java.util.ArrayList<>(READS);
+        reads.add("");
+        for (String path : reads) {
+            for (HttpMethod m : List.of(HttpMethod.GET, HttpMethod.HEAD)) {
+                for (String inm : List.of(tag, "W/" + tag, "*", "\"9\", " + tag)) {
+                    EntityExchangeResult<byte[]> r = web.method(m).uri("/api/scenarios/" + id + path)
+                            .header("If-None-Match", inm).exchange().expectBody().returnResult();
+                    soft.assertThat(r.getStatus().value()).as("%s %s If-None-Match: %s", m, path, inm).isEqualTo(304);
+                    soft.assertThat(r.getResponseHeaders().getETag()).as("%s %s", m, path).isEqualTo(tag);
+                    soft.assertThat(r.getResponseBody()).as("%s %s", m, path).isNullOrEmpty();
+                }
+                EntityExchangeResult<byte[]> stale = web.method(m).uri("/api/scenarios/" + id + path)
+                        .header("If-None-Match", "\"9\"").exchange().expectBody().returnResult();
+                soft.assertThat(stale.getStatus().value()).as("%s %s stale", m, path).isEqualTo(200);
+            }
+        }
+        for (String missing : List.of("/tasks/nope", "/timeline/7", "/cgroups/nope")) {
+            soft.assertThat(web.get().uri("/api/scenarios/" + id + missing).header("If-None-Match", "*").exchange()
+                    .expectBody().returnResult().getStatus().value()).as(missing).isEqualTo(404);
         }
         soft.assertAll();
     }
@@ -140,7 +182,10 @@ class ScenarioPartsEtagTest {
         for (ScenarioWrite w : NO_OPS) {
             for (int i = 0; i < 2; i++) {
                 EntityExchangeResult<byte[]> r = send(id, w, null, null);
-                soft.assertThat(r.getStatus().value()).as("%s: %s", w, body(r)).isIn(200, 204);
+                // the status of the same write when it changes something: 204 for a file, 200 for a mkdir of an
+                // existing group (docs/api.md)
+                soft.assertThat(r.getStatus().value()).as("%s: %s", w, body(r))
+                        .isEqualTo(w.path().contains("/cpu.") ? 204 : 200);
                 soft.assertThat(r.getResponseHeaders().getETag()).as("%s answers the version it left", w).isEqualTo(tag);
             }
             // a conditional no-op with the current version still succeeds, and keeps it

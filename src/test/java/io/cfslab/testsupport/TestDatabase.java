@@ -28,7 +28,7 @@ public record TestDatabase(String url, String user, String password, String sche
     /** A fresh H2 file database. */
     public static TestDatabase h2(String name) {
         String url = "jdbc:h2:file:./target/test-db/" + name + "-" + UUID.randomUUID().toString().substring(0, 8)
-                + ";WRITE_DELAY=0";
+                + ";WRITE_DELAY=0;DB_CLOSE_ON_EXIT=FALSE";
         return new TestDatabase(url, "sa", "", null);
     }
 
