@@ -117,8 +117,9 @@ class ShortIdsTest {
                 "/runs/" + run, "/scenarios/" + scenario, "/experiments/" + experiment)) {
             String at = path.substring(0, path.lastIndexOf('/') + 1);
             String id = path.substring(path.lastIndexOf('/') + 1);
-            for (String cc : List.of("%01", "%0B", "%0C", "%1F", "%7F")) {
-                for (String form : List.of(id + cc, cc + id)) {
+            // C1 too (breaker 5 F5: U+0085 was a 404 whose detail echoed it raw, naming an existing id as missing)
+            for (String cc : List.of("%01", "%0B", "%0C", "%1F", "%7F", "%C2%80", "%C2%85", "%C2%9F")) {
+                for (String form : List.of(id + cc, cc + id, id.substring(0, 8) + cc)) {
                     ApiTestSupport.problem(web.get().uri(u(at + form)).exchange(), HttpStatus.BAD_REQUEST, "/path", "EINVAL");
                 }
             }
@@ -133,6 +134,27 @@ class ShortIdsTest {
                 assertThat(status).as(at + form).isIn(200, 303);
             }
         }
+    }
+
+    /** Breaker 5 F5: the compare page's {@code a}/{@code b} are ids as a path's: a control character or a repeat is 400. */
+    @Test
+    void theComparePagesIdsAreReadAsPathIds() {
+        String run = ApiTestSupport.submitRun(web, Map.of("scenarioId", "e1-one-hog-10pct"));
+        for (String side : List.of("a", "b")) {
+            String other = side.equals("a") ? "b" : "a";
+            for (String cc : List.of("%0B", "%1F", "%7F", "%C2%80", "%C2%85", "%C2%9F")) {
+                var r = web.get().uri(u("/compare?" + side + "=" + run.substring(0, 8) + cc + "&" + other + "=" + run))
+                        .exchange().expectBody(String.class).returnResult();
+                assertThat(r.getStatus().value()).as(side + cc).isEqualTo(400);
+                assertThat(r.getResponseBody()).as(side + cc).contains("control character");
+            }
+            var twice = web.get().uri(u("/compare?" + side + "=" + run + "&" + side + "=" + run)).exchange()
+                    .expectBody(String.class).returnResult();
+            assertThat(twice.getStatus().value()).isEqualTo(400);
+            assertThat(twice.getResponseBody()).contains("given 2 times");
+        }
+        assertThat(web.get().uri(u("/compare?a=" + run + "&b=" + run)).exchange().returnResult(String.class)
+                .getStatus().value()).isEqualTo(200);
     }
 
     @Test
