@@ -146,9 +146,9 @@ public class RunController {
                 } else {
                     ScenarioEntry e = null;
                     try {
-                        e = scenarios.get(idNode.asString());
+                        e = scenarios.referenced(idNode.asString(), "/scenarioId");
                     } catch (ApiException notFound) {
-                        problems.add(new FieldProblem("/scenarioId", "no scenario " + idNode.asString(), "ENOENT"));
+                        problems.addAll(notFound.problems());
                     }
                     if (e != null) {
                         scenarioId = e.id();

@@ -136,6 +136,36 @@ class ShortIdsTest {
         }
     }
 
+    /**
+     * Breaker 5 F7: a scenario id in a request body ({@code scenarioId} of a run, {@code scenario_id} of an
+     * experiment) is read in every form a path id is, and the short id the pages show: the stored id is recorded.
+     */
+    @Test
+    void aBodysScenarioIdIsReadInEveryFormOfAPathId() {
+        String scenario = ApiTestSupport.createScenario(web, ApiTestSupport.tiny("body-ids"));
+        List<String> typed = new java.util.ArrayList<>();
+        for (String form : forms(scenario)) typed.add(form.replace("%20", " ").replace("%09", " "));
+        typed.add(scenario.substring(0, 8));
+        typed.add(scenario.substring(0, 8).toUpperCase(Locale.ROOT));
+        for (String form : typed) {
+            String run = ApiTestSupport.submitRun(web, Map.of("scenarioId", form));
+            JsonNode r = ApiTestSupport.json(web.get().uri("/api/runs/" + run).exchange().expectStatus().isOk());
+            assertThat(r.path("scenarioId").asString()).as(form).isEqualTo(scenario);
+            var posted = web.post().uri("/api/experiments").contentType(org.springframework.http.MediaType.APPLICATION_JSON)
+                    .bodyValue(Map.of("name", "x", "repeats", 1, "scenario_id", form, "arms", List.of(Map.of("name", "a"))))
+                    .exchange().expectBody(String.class).returnResult();
+            assertThat(posted.getStatus().value()).as(form + ": " + posted.getResponseBody()).isEqualTo(202);
+            String x = ApiTestSupport.json(web.get().uri(posted.getResponseHeaders().getLocation().getPath()).exchange().expectStatus().isOk())
+                    .path("id").asString();
+            JsonNode e = ApiTestSupport.json(web.get().uri("/api/experiments/" + x).exchange().expectStatus().isOk());
+            assertThat(e.path("scenarioId").asString()).as(form).isEqualTo(scenario);
+        }
+        // the ready-made ids too, and a missing one names the field
+        ApiTestSupport.submitRun(web, Map.of("scenarioId", " e1-one-hog-10pct "));
+        ApiTestSupport.problem(web.post().uri("/api/runs").contentType(org.springframework.http.MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("scenarioId", "0000000000")).exchange(), HttpStatus.UNPROCESSABLE_CONTENT, "/scenarioId", "ENOENT");
+    }
+
     /** Breaker 5 F5: the compare page's {@code a}/{@code b} are ids as a path's: a control character or a repeat is 400. */
     @Test
     void theComparePagesIdsAreReadAsPathIds() {
