@@ -102,6 +102,42 @@ class ShortIdsTest {
     }
 
     /**
+     * Breaker 5 F9, F11: a parameter given twice is 400 naming it, whatever it is, on every list and on
+     * {@code /api/scenario-defaults}; {@code standalone} takes {@code true} or {@code false} only; scenario-defaults
+     * refuses a parameter it does not take, an empty version as a document's, and lists no key a document refuses.
+     */
+    @Test
+    void listParametersAreGivenOnceInTheirOneSpelling() {
+        for (String twice : List.of("/api/runs?id_prefix=b4924148&id_prefix=00000000", "/api/runs?status=done&status=queued",
+                "/api/runs?standalone=true&standalone=false", "/api/scenarios?id_prefix=118b3269&id_prefix=118b3269",
+                "/api/experiments?id_prefix=118b3269&id_prefix=00000000", "/api/scenario-defaults?version=5.4&version=6.1")) {
+            String name = twice.substring(twice.lastIndexOf('&') + 1, twice.lastIndexOf('='));
+            JsonNode p = ApiTestSupport.problem(web.get().uri(twice).exchange(), HttpStatus.BAD_REQUEST, "/" + name, "EINVAL");
+            assertThat(p.path("detail").asString()).as(twice).contains(name + " given 2 times");
+        }
+        for (String v : List.of("yes", "on", "1", "TRUE", "", "0")) {
+            ApiTestSupport.problem(web.get().uri("/api/runs?standalone=" + v).exchange(), HttpStatus.BAD_REQUEST,
+                    "/standalone", "EINVAL");
+        }
+        for (String v : List.of("true", "false")) web.get().uri("/api/runs?standalone=" + v).exchange().expectStatus().isOk();
+        ApiTestSupport.problem(web.get().uri("/api/scenario-defaults?versoin=5.4").exchange(), HttpStatus.BAD_REQUEST,
+                "/versoin", "EINVAL");
+        ApiTestSupport.problem(web.get().uri("/api/scenario-defaults?version=").exchange(),
+                HttpStatus.UNPROCESSABLE_CONTENT, "/kernel/version", null);
+        JsonNode d = ApiTestSupport.json(web.get().uri("/api/scenario-defaults?version=5.4").exchange().expectStatus().isOk());
+        for (String key : d.path("kernel").propertyNames()) {
+            // every key listed is one a document takes: 422 for none of them
+            if (key.equals("version")) continue;
+            JsonNode value = d.path("kernel").path(key);
+            String doc = "{\"name\": \"k\", \"duration\": \"100ms\", \"kernel\": {\"version\": \"5.4\", \"" + key + "\": "
+                    + value.toString() + "}}";
+            var r = web.post().uri("/api/scenarios").contentType(org.springframework.http.MediaType.APPLICATION_JSON)
+                    .bodyValue(doc).exchange().expectBody(String.class).returnResult();
+            assertThat(r.getStatus().value()).as(key + ": " + r.getResponseBody()).isEqualTo(201);
+        }
+    }
+
+    /**
      * Breaker 4 F8b: only ASCII space and tab around an id are trimmed; a control character (C0, DEL) anywhere in the
      * id is 400 {@code EINVAL} at {@code /path} in the API and on the pages, as a line end is; a Unicode space (NBSP, EM
      * SPACE, IDEOGRAPHIC SPACE) or a zero-width one is no white space of an id, so the id names nothing (404).
