@@ -14,6 +14,12 @@ public class CfsLabApplication {
 
     public static void main(String[] args) {
         if (!Cli.startsService(args)) System.exit(Cli.run(args));
+        String bad = ServiceProperties.problem(args);
+        if (bad != null) {
+            // a misspelt or unbindable property: one line, before Spring opens the database (breaker 5 F3)
+            System.err.println(bad);
+            System.exit(Cli.EXIT_BAD_INPUT);
+        }
         SpringApplication.run(CfsLabApplication.class, args);
     }
 }

@@ -42,6 +42,24 @@ public class DecimalParameters {
         };
     }
 
+    /**
+     * Whether {@code text} is an integer in its one spelling that {@code type} (int, long or their boxes) cannot hold:
+     * a value past the range is {@code ERANGE} "out of range", not "not an integer" (breaker 5 F8).
+     */
+    static boolean outOfRange(String text, Class<?> type) {
+        if (text == null || !DECIMAL.matcher(text).matches() || text.equals("-0")) return false;
+        java.math.BigInteger v = new java.math.BigInteger(text);
+        boolean isInt = type == int.class || type == Integer.class;
+        return v.compareTo(java.math.BigInteger.valueOf(isInt ? Integer.MIN_VALUE : Long.MIN_VALUE)) < 0
+                || v.compareTo(java.math.BigInteger.valueOf(isInt ? Integer.MAX_VALUE : Long.MAX_VALUE)) > 0;
+    }
+
+    /** The range of {@code type} as a detail shows it: {@code -2147483648..2147483647}. */
+    static String range(Class<?> type) {
+        return type == int.class || type == Integer.class ? Integer.MIN_VALUE + ".." + Integer.MAX_VALUE
+                : Long.MIN_VALUE + ".." + Long.MAX_VALUE;
+    }
+
     /** @return {@code s} if it is a plain decimal integer; else IllegalArgumentException (a type mismatch) */
     static String decimal(String s) {
         if (s == null || !DECIMAL.matcher(s).matches() || s.equals("-0")) {

@@ -98,16 +98,17 @@ public class ExperimentController {
                 throw invalid(ex.problems());
             }
             ObjectNode base;
+            String scenarioId = null; // the stored id the body's scenario_id names, in its stored form
             if (e.scenario() != null) {
                 base = e.scenario();
             } else {
                 ScenarioEntry entry;
                 try {
-                    entry = scenarios.get(e.scenarioId());
+                    entry = scenarios.referenced(e.scenarioId(), "/scenario_id");
                 } catch (ApiException notFound) {
-                    throw ApiException.of(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid experiment", "/scenario_id",
-                            "no scenario " + e.scenarioId(), "ENOENT");
+                    throw new ApiException(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid experiment", notFound.problems());
                 }
+                scenarioId = entry.id();
                 base = ScenarioDocs.readObject(entry.document(), "/scenario_id");
             }
             int runsAsked = e.arms().size() * e.repeats(), most = experiments.maxRuns(client);
@@ -120,7 +121,7 @@ public class ExperimentController {
             ExperimentPlan plan;
             try {
                 // each arm's scenario as POST /api/runs would take it: names the store keeps, then the engine's parser
-                plan = ExperimentPlan.of(e, base, e.scenario() == null ? e.scenarioId() : null, text -> {
+                plan = ExperimentPlan.of(e, base, scenarioId, text -> {
                     try {
                         ScenarioDocs.checkNames(ScenarioDocs.readObject(text, ""), "");
                     } catch (ApiException bad) {

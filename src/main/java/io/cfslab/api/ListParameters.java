@@ -21,12 +21,35 @@ final class ListParameters {
      * @throws ApiException 400 {@code EINVAL} at the first parameter {@code request} has that is not one of them
      */
     static void check(ServerHttpRequest request, Set<String> known) {
+        for (var given : request.getQueryParams().entrySet()) {
+            // a repeat is refused whatever the parameter (breaker 5 F9: "id_prefix=a&id_prefix=b" was refused for a
+            // wrong reason, "standalone=true&standalone=false" took the first)
+            if (known.contains(given.getKey()) && given.getValue().size() > 1) {
+                String name = given.getKey();
+                throw ApiException.of(HttpStatus.BAD_REQUEST, "Invalid parameter", "/" + name.replace("~", "~0").replace("/", "~1"),
+                        "parameter " + name + " given " + given.getValue().size() + " times: give it once", "EINVAL");
+            }
+        }
         for (String name : request.getQueryParams().keySet()) {
             if (!known.contains(name)) {
                 throw ApiException.of(HttpStatus.BAD_REQUEST, "Invalid parameter", "/" + name.replace("~", "~0").replace("/", "~1"),
                         "unknown query parameter \"" + name + "\": " + request.getPath().value() + " takes "
                                 + (known.isEmpty() ? "no parameter" : String.join(", ", new TreeSet<>(known))), "EINVAL");
             }
+        }
+    }
+
+    /**
+     * A boolean parameter in its one spelling, {@code true} or {@code false} (breaker 5 F9: Spring's binding took
+     * {@code yes}, {@code on}, {@code 1}, {@code TRUE}, and an empty value as the default).
+     *
+     * @throws ApiException 400 {@code EINVAL} naming it
+     */
+    static void strictBoolean(ServerHttpRequest request, String name) {
+        String v = request.getQueryParams().getFirst(name);
+        if (request.getQueryParams().containsKey(name) && !"true".equals(v) && !"false".equals(v)) {
+            throw ApiException.of(HttpStatus.BAD_REQUEST, "Invalid parameter", "/" + name,
+                    "parameter " + name + " '" + (v == null ? "" : v) + "' is not true or false", "EINVAL");
         }
     }
 

@@ -92,6 +92,12 @@ public class ProblemHandler {
                     : type == int.class || type == Integer.class || type == long.class || type == Long.class
                     ? "an integer" : "a " + type.getSimpleName();
             String kind = pv != null ? "path segment" : "parameter";
+            if (type != null && wanted.equals("an integer") && tm.getValue() instanceof String text
+                    && DecimalParameters.outOfRange(text, type)) {
+                return problem(HttpStatus.BAD_REQUEST, ProblemHandler.titleOf("ERANGE"), List.of(new FieldProblem("/" + name,
+                        kind + " " + name + " '" + text + "' is out of range (" + DecimalParameters.range(type) + ")",
+                        "ERANGE")), exchange);
+            }
             return problem(HttpStatus.BAD_REQUEST, "Invalid parameter", List.of(new FieldProblem("/" + name,
                     kind + " " + name + " '" + tm.getValue() + "' is not " + wanted, "EINVAL")), exchange);
         }

@@ -150,7 +150,11 @@ public class ResourceMethods implements WebFilter {
     private void lookUp(String pattern, Map<String, String> v) {
         String id = v.get("id");
         String index = v.get("index");
-        if (index != null && (!DecimalParameters.DECIMAL.matcher(index).matches() || index.equals("-0") || index.length() > 10)) {
+        if (index != null && DecimalParameters.outOfRange(index, int.class)) {
+            throw ApiException.of(HttpStatus.BAD_REQUEST, ProblemHandler.titleOf("ERANGE"), "/index",
+                    "path segment index '" + index + "' is out of range (" + DecimalParameters.range(int.class) + ")", "ERANGE");
+        }
+        if (index != null && (!DecimalParameters.DECIMAL.matcher(index).matches() || index.equals("-0") || index.length() > 11)) {
             // a path segment of the wrong type is a syntax error: before the resource (docs/api.md, "Order of checks")
             throw ApiException.of(HttpStatus.BAD_REQUEST, "Invalid parameter", "/index",
                     "path segment index '" + index + "' is not an integer", "EINVAL");

@@ -146,9 +146,9 @@ public class RunController {
                 } else {
                     ScenarioEntry e = null;
                     try {
-                        e = scenarios.get(idNode.asString());
+                        e = scenarios.referenced(idNode.asString(), "/scenarioId");
                     } catch (ApiException notFound) {
-                        problems.add(new FieldProblem("/scenarioId", "no scenario " + idNode.asString(), "ENOENT"));
+                        problems.addAll(notFound.problems());
                     }
                     if (e != null) {
                         scenarioId = e.id();
@@ -215,6 +215,7 @@ public class RunController {
         // every filter is checked, and applied, whichever are given: id_prefix narrows the list like the others
         try {
             ListParameters.check(request, java.util.Set.of("status", "standalone", "id_prefix"));
+            ListParameters.strictBoolean(request, "standalone");
             ListParameters.idPrefix(idPrefix);
         } catch (ApiException e) {
             return Mono.error(e);

@@ -23,10 +23,14 @@ public class ScenarioDefaultsController {
 
     @Operation(summary = "The defaults of every scenario key for one kernel.version; 422 for a version the parser refuses")
     @ApiResponse(responseCode = "200", description = "the defaults", content = @Content(mediaType = "application/json", schema = @Schema(ref = "ScenarioDefaults")))
-    @Problems(422)
+    @Problems({400, 422})
     @GetMapping(path = "/api/scenario-defaults", produces = MediaType.APPLICATION_JSON_VALUE)
     public Mono<ObjectNode> defaults(@Parameter(description = "a release (6.1), tip-2026 or a distribution alias (rhel9); 6.18 when left out")
-                                     @RequestParam(required = false) String version) {
-        return Mono.fromCallable(() -> ScenarioDefaults.of(version == null || version.isBlank() ? null : version));
+                                     @RequestParam(required = false) String version,
+                                     org.springframework.http.server.reactive.ServerHttpRequest request) {
+        // an unknown parameter (?versoin=5.4) or a repeat is refused as on the lists; an empty version is the
+        // parser's to refuse at /kernel/version, as in a document (breaker 5 F11)
+        ListParameters.check(request, java.util.Set.of("version"));
+        return Mono.fromCallable(() -> ScenarioDefaults.of(version));
     }
 }

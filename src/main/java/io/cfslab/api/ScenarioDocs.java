@@ -1,6 +1,5 @@
 package io.cfslab.api;
 
-import java.util.ArrayList;
 import java.util.List;
 import org.springframework.http.HttpStatus;
 import tools.jackson.core.JacksonException;
@@ -134,37 +133,22 @@ final class ScenarioDocs {
     }
 
     /**
-     * Longest scenario name, characters (Unicode code points; columns {@code scenario.name}, {@code run.scenario_name},
-     * wide enough for it in H2's UTF-16 units since Flyway V10).
-     */
-    static final int MAX_NAME_CHARS = 500;
-
-    /**
-     * The name the store keeps: the scenario's {@code name} at most {@value #MAX_NAME_CHARS} characters, no invisible
-     * characters. Task names (at most 255 bytes, not empty, {@code /}, {@code .} or {@code ..}: segments of their
-     * URLs, {@link Locations}) are the parser's ({@code scenario.TasksSection}), the same in every document and in
-     * the CLI. Any other character is allowed, and encoded in URLs.
+     * The name the store keeps: the scenario's {@code name} as the parser judges it
+     * ({@link io.cfslab.scenario.Names#scenarioNameProblem}, the same rule in the CLI), checked first so that a bad
+     * name is the one problem answered. Task names (at most 255 bytes, not empty, {@code /}, {@code .} or
+     * {@code ..}: segments of their URLs, {@link Locations}) are the parser's ({@code scenario.TasksSection}), the
+     * same in every document and in the CLI. Any other character is allowed, and encoded in URLs.
      *
-     * @throws ApiException 422 ({@code ENAMETOOLONG}, {@code EINVAL}) listing every such name
+     * @throws ApiException 422 ({@code ENAMETOOLONG}, {@code EINVAL}) naming the name
      */
     static void checkNames(ObjectNode doc, String prefix) {
-        List<FieldProblem> problems = new ArrayList<>();
         JsonNode name = doc.get("name");
-        if (name != null && name.isString() && io.cfslab.scenario.ScenarioText.badText(name.stringValue()) != null) {
-            // a control character first, as the body's text check (ScenarioText) meets it on the other routes
-            problems.add(new FieldProblem(prefix + "/name", "name " + io.cfslab.scenario.ScenarioText.badText(name.stringValue()),
-                    "EINVAL"));
-        } else if (name != null && name.isString() && io.cfslab.scenario.Names.blankOrPadded(name.stringValue()) != null) {
-            problems.add(new FieldProblem(prefix + "/name", "name " + io.cfslab.scenario.Names.blankOrPadded(name.stringValue()),
-                    "EINVAL"));
-        } else if (name != null && name.isString() && io.cfslab.scenario.Names.characters(name.stringValue()) > MAX_NAME_CHARS) {
-            problems.add(new FieldProblem(prefix + "/name", "name of " + io.cfslab.scenario.Names.characters(name.stringValue())
-                    + " characters (Unicode code points) exceeds the limit of " + MAX_NAME_CHARS, "ENAMETOOLONG"));
-        } else if (name != null && name.isString() && io.cfslab.scenario.Names.invisible(name.stringValue()) != null) {
-            problems.add(new FieldProblem(prefix + "/name", "name " + io.cfslab.scenario.Names.invisible(name.stringValue()),
-                    "EINVAL"));
+        io.cfslab.scenario.Problem p = name != null && name.isString()
+                ? io.cfslab.scenario.Names.scenarioNameProblem(prefix + "/name", name.stringValue()) : null;
+        if (p != null) {
+            throw new ApiException(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid name",
+                    List.of(new FieldProblem(p.path(), p.reason(), p.errno())));
         }
-        if (!problems.isEmpty()) throw new ApiException(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid name", problems);
     }
 
     /** The {@code name} of a document, or {@code fallback}. */

@@ -61,6 +61,26 @@ public class ScenarioService {
         }, typed);
     }
 
+    /**
+     * The scenario a request body names ({@code scenarioId} of a run, {@code scenario_id} of an experiment), read in
+     * every form a path id is (breaker 5 F7): upper case, without dashes, ASCII white space around it, a unique
+     * prefix of 8+ hex digits, through the one resolver ({@link #resolveId}, {@link io.cfslab.store.RunIds}).
+     *
+     * @param pointer the field's pointer in the body
+     * @throws ApiException 422 {@code ENOENT} naming no scenario, {@code EINVAL} for a prefix of several
+     */
+    public ScenarioEntry referenced(String typed, String pointer) {
+        io.cfslab.store.RunIds.Resolution r = resolveId(typed);
+        if (r.ambiguous()) {
+            throw ApiException.of(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid argument", pointer, r.ambiguity(), "EINVAL");
+        }
+        if (!r.unique()) {
+            throw ApiException.of(HttpStatus.UNPROCESSABLE_CONTENT, "No such file or entry", pointer, "no scenario "
+                    + typed + " (" + io.cfslab.store.RunIds.whyNone(typed) + ")", "ENOENT");
+        }
+        return get(r.id());
+    }
+
     /** The stored scenarios whose id starts with {@code prefix} (in any form {@link io.cfslab.store.RunIds#canonical} takes), without documents. */
     public List<ScenarioEntry> startingWith(String prefix) {
         if (!io.cfslab.store.RunIds.isPrefix(prefix)) return List.of();

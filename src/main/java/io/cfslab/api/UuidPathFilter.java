@@ -43,7 +43,8 @@ public class UuidPathFilter implements WebFilter {
     }
 
     /**
-     * @return the first control character (C0 other than tab, DEL) of the id segment of {@code rawPath}, as
+     * @return the first control character (Unicode Cc: C0 other than tab, DEL, and C1, U+0080..U+009F, which breaker 5
+     *         F5 saw echoed raw in a 404 naming an existing id) of the id segment of {@code rawPath}, as
      *         {@code U+001F}, or null (breaker 4 F8b: U+001F and U+000B were trimmed as white space, LF refused). A line
      *         end is left to Spring Security's firewall, which refuses it (400) as before.
      */
@@ -51,10 +52,18 @@ public class UuidPathFilter implements WebFilter {
         Matcher m = PAGE_ID_PATH.matcher(rawPath);
         String segment = m.matches() ? decoded(m.group(1)) : null;
         if (segment == null) return null;
-        for (int i = 0; i < segment.length(); i++) {
-            char c = segment.charAt(i);
-            if (c == '\n' || c == '\r') return null;
-            if ((c < 0x20 && c != '\t') || c == 0x7F) return String.format("U+%04X", (int) c);
+        if (segment.indexOf('\n') >= 0 || segment.indexOf('\r') >= 0) return null;
+        return controlCharacter(segment);
+    }
+
+    /**
+     * @return the first control character of an id as typed (Unicode Cc but tab: C0, DEL, C1), as {@code U+0085}, or
+     *         null: one rule for an id in a path and in the compare page's {@code a}/{@code b}
+     */
+    public static String controlCharacter(String id) {
+        for (int i = 0; i < id.length(); i++) {
+            char c = id.charAt(i);
+            if (c != '\t' && Character.getType(c) == Character.CONTROL) return String.format("U+%04X", (int) c);
         }
         return null;
     }

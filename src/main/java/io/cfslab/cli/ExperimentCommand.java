@@ -84,7 +84,8 @@ final class ExperimentCommand implements Callable<Integer> {
             err.println("--threads must be at least 1, not " + threads);
             return Cli.EXIT_BAD_INPUT;
         }
-        if (!ScenarioFiles.writable(out, file, err)) return Cli.EXIT_BAD_INPUT;
+        int outStatus = ScenarioFiles.outStatus(out, file, err);
+        if (outStatus != 0) return outStatus;
         String text = ScenarioFiles.readText(file, err);
         if (text == null) return Cli.EXIT_BAD_INPUT;
         ExperimentPlan plan;

@@ -75,33 +75,38 @@ final class ScenarioFiles {
      * temporary file goes to. Prints why not.
      * The input file itself (by any name: a link, {@code ./x}) is refused: the result would replace the scenario.
      *
+     * <p>One rule for every command with {@code --out} (breaker 5 F14): arguments that contradict themselves (an
+     * empty name, the input file) are a usage error, {@link Cli#EXIT_BAD_INPUT}; a path the result cannot be
+     * written to (a missing directory, a directory, a device, a pseudo-filesystem, no permission) is an I/O
+     * failure, {@link Cli#EXIT_IO_ERROR} (74, as README.md says of a result that could not be written).
+     *
      * @param input the file the command reads (its scenario or experiment)
-     * @return true if {@code out} is null (no output asked for) or writable
+     * @return 0 if {@code out} is null (no output asked for) or writable, else the exit status
      */
-    static boolean writable(Path out, Path input, PrintWriter err) {
-        if (out == null) return true;
+    static int outStatus(Path out, Path input, PrintWriter err) {
+        if (out == null) return 0;
         if (out.toString().isEmpty()) {
             err.println("--out: an empty file name (give the file to write the result to)");
-            return false;
+            return Cli.EXIT_BAD_INPUT;
         }
         try {
             if (input != null && Files.exists(out) && Files.exists(input) && Files.isSameFile(out, input)) {
                 err.println(out + ": cannot write the result there: it is the input file " + input
                         + " (the result would replace it)");
-                return false;
+                return Cli.EXIT_BAD_INPUT;
             }
         } catch (java.io.IOException e) {
             // cannot compare: the checks below decide
         }
         if (Files.isDirectory(out)) {
             err.println(out + ": cannot write the result there: it is a directory");
-            return false;
+            return Cli.EXIT_IO_ERROR;
         }
         boolean existed = Files.exists(out);
         if (existed && !Files.isRegularFile(out)) {
             // a FIFO would block the open until a reader comes, a device (/dev/full) fails only at the write
             err.println(out + ": cannot write the result there: not a regular file");
-            return false;
+            return Cli.EXIT_IO_ERROR;
         }
         Path where = existed ? out : out.toAbsolutePath().getParent();
         try {
@@ -109,7 +114,7 @@ final class ScenarioFiles {
             if (java.util.Set.of("proc", "sysfs", "devtmpfs", "cgroup", "cgroup2", "debugfs", "tracefs").contains(fs)) {
                 // their files open for writing and then refuse (or, as root, change the kernel's settings)
                 err.println(out + ": cannot write the result there: a kernel pseudo-filesystem (" + fs + ")");
-                return false;
+                return Cli.EXIT_IO_ERROR;
             }
         } catch (java.io.IOException e) {
             // no file store to ask: the open below decides
@@ -129,8 +134,8 @@ final class ScenarioFiles {
         } catch (java.io.IOException | UnsupportedOperationException | SecurityException e) {
             String why = e instanceof java.io.IOException io ? IoWords.reason(io) : "permission denied";
             err.println(out + ": cannot write the result there: " + why);
-            return false;
+            return Cli.EXIT_IO_ERROR;
         }
-        return true;
+        return 0;
     }
 }

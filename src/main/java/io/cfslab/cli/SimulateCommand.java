@@ -51,7 +51,8 @@ final class SimulateCommand implements Callable<Integer> {
             err.println("--max-events must be at least 1, not " + maxEvents);
             return Cli.EXIT_BAD_INPUT;
         }
-        if (!ScenarioFiles.writable(out, scenarioFile, err)) return Cli.EXIT_BAD_INPUT;
+        int outStatus = ScenarioFiles.outStatus(out, scenarioFile, err);
+        if (outStatus != 0) return outStatus;
         Scenario s = ScenarioFiles.read(scenarioFile, err);
         if (s == null) return Cli.EXIT_BAD_INPUT;
         if (seed != null) s = s.withSeed(seed);

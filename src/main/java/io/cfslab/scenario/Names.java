@@ -131,6 +131,31 @@ public final class Names {
     }
 
     /**
+     * Longest scenario name, characters (Unicode code points; columns {@code scenario.name}, {@code run.scenario_name},
+     * wide enough for it in H2's UTF-16 units since Flyway V10).
+     */
+    public static final int MAX_NAME_CHARS = 500;
+
+    /**
+     * Why a scenario's {@code name} cannot be one, as a problem at {@code pointer}, or null: the one rule of the
+     * parser ({@code ScenarioParser}), so the API and the CLI ({@code simulate}, {@code bench}, an experiment's
+     * inline scenario) refuse the same names with the same pointer and errno (breaker 5 F4). A control character
+     * first (as the body's text check, {@link ScenarioText#badText}, meets it), then empty or padded
+     * ({@link #blankOrPadded}), longer than {@value #MAX_NAME_CHARS} characters ({@code ENAMETOOLONG}), invisible
+     * characters ({@link #invisible}).
+     */
+    public static Problem scenarioNameProblem(String pointer, String name) {
+        String bad = ScenarioText.badText(name);
+        if (bad == null) bad = blankOrPadded(name);
+        if (bad == null && characters(name) > MAX_NAME_CHARS) {
+            return new Problem(pointer, "name of " + characters(name) + " characters (Unicode code points) exceeds the"
+                    + " limit of " + MAX_NAME_CHARS, "ENAMETOOLONG");
+        }
+        if (bad == null) bad = invisible(name);
+        return bad == null ? null : new Problem(pointer, "name " + bad, "EINVAL");
+    }
+
+    /**
      * Why an identifier (a task name: it is looked up and put in URLs) is not in Unicode NFC, or null: {@code "é"} as
      * e + U+0301 and as U+00E9 look the same and would be two tasks.
      */

@@ -77,7 +77,8 @@ public final class ScenarioParser {
         CheckedObject o = c.obj(rootNode, "");
         if (o == null) return null;
         String name = c.string(o, "name", "unnamed");
-        if (name != null && name.isEmpty()) name = "unnamed";
+        Problem badName = name == null ? null : Names.scenarioNameProblem(o.at("name"), name);
+        if (badName != null) c.add(badName.path(), badName.reason(), badName.errno());
         long seed = c.integer(o, "seed", 1, Long.MIN_VALUE, Long.MAX_VALUE);
         long durationNs = duration(o, c);
         MachineSection.Parsed machine = MachineSection.parse(o, c);

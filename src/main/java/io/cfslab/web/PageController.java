@@ -259,7 +259,22 @@ public class PageController {
 
     @GetMapping("/compare")
     public Mono<String> compare(@RequestParam(required = false) String a, @RequestParam(required = false) String b,
-                                Model model) {
+                                @RequestParam org.springframework.util.MultiValueMap<String, String> query, Model model) {
+        // each side's id as a path id is read: given once, no control character (breaker 5 F5: "a=<id>%0B" named an
+        // existing run as missing, "a=x&a=y" looked for the run "x,y")
+        for (String side : List.of("a", "b")) {
+            List<String> given = query.getOrDefault(side, List.of());
+            if (given.size() > 1) {
+                return Mono.error(ApiException.of(org.springframework.http.HttpStatus.BAD_REQUEST, "Invalid parameter",
+                        "/" + side, "parameter " + side + " given " + given.size() + " times (one run id each)", "EINVAL"));
+            }
+            String control = given.isEmpty() ? null : io.cfslab.api.UuidPathFilter.controlCharacter(given.get(0));
+            if (control != null) {
+                return Mono.error(ApiException.of(org.springframework.http.HttpStatus.BAD_REQUEST, "Invalid parameter",
+                        "/" + side, "the run id " + side + " holds a control character (" + control + "); only ASCII"
+                                + " spaces and tabs around an id are trimmed", "EINVAL"));
+            }
+        }
         return jdbc.call(() -> {
             // a short id (the 8 characters the pages show) that starts exactly one run: the page of the full ids
             String fa = fullId(a);

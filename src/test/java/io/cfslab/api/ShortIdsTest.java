@@ -102,6 +102,42 @@ class ShortIdsTest {
     }
 
     /**
+     * Breaker 5 F9, F11: a parameter given twice is 400 naming it, whatever it is, on every list and on
+     * {@code /api/scenario-defaults}; {@code standalone} takes {@code true} or {@code false} only; scenario-defaults
+     * refuses a parameter it does not take, an empty version as a document's, and lists no key a document refuses.
+     */
+    @Test
+    void listParametersAreGivenOnceInTheirOneSpelling() {
+        for (String twice : List.of("/api/runs?id_prefix=b4924148&id_prefix=00000000", "/api/runs?status=done&status=queued",
+                "/api/runs?standalone=true&standalone=false", "/api/scenarios?id_prefix=118b3269&id_prefix=118b3269",
+                "/api/experiments?id_prefix=118b3269&id_prefix=00000000", "/api/scenario-defaults?version=5.4&version=6.1")) {
+            String name = twice.substring(twice.lastIndexOf('&') + 1, twice.lastIndexOf('='));
+            JsonNode p = ApiTestSupport.problem(web.get().uri(twice).exchange(), HttpStatus.BAD_REQUEST, "/" + name, "EINVAL");
+            assertThat(p.path("detail").asString()).as(twice).contains(name + " given 2 times");
+        }
+        for (String v : List.of("yes", "on", "1", "TRUE", "", "0")) {
+            ApiTestSupport.problem(web.get().uri("/api/runs?standalone=" + v).exchange(), HttpStatus.BAD_REQUEST,
+                    "/standalone", "EINVAL");
+        }
+        for (String v : List.of("true", "false")) web.get().uri("/api/runs?standalone=" + v).exchange().expectStatus().isOk();
+        ApiTestSupport.problem(web.get().uri("/api/scenario-defaults?versoin=5.4").exchange(), HttpStatus.BAD_REQUEST,
+                "/versoin", "EINVAL");
+        ApiTestSupport.problem(web.get().uri("/api/scenario-defaults?version=").exchange(),
+                HttpStatus.UNPROCESSABLE_CONTENT, "/kernel/version", null);
+        JsonNode d = ApiTestSupport.json(web.get().uri("/api/scenario-defaults?version=5.4").exchange().expectStatus().isOk());
+        for (String key : d.path("kernel").propertyNames()) {
+            // every key listed is one a document takes: 422 for none of them
+            if (key.equals("version")) continue;
+            JsonNode value = d.path("kernel").path(key);
+            String doc = "{\"name\": \"k\", \"duration\": \"100ms\", \"kernel\": {\"version\": \"5.4\", \"" + key + "\": "
+                    + value.toString() + "}}";
+            var r = web.post().uri("/api/scenarios").contentType(org.springframework.http.MediaType.APPLICATION_JSON)
+                    .bodyValue(doc).exchange().expectBody(String.class).returnResult();
+            assertThat(r.getStatus().value()).as(key + ": " + r.getResponseBody()).isEqualTo(201);
+        }
+    }
+
+    /**
      * Breaker 4 F8b: only ASCII space and tab around an id are trimmed; a control character (C0, DEL) anywhere in the
      * id is 400 {@code EINVAL} at {@code /path} in the API and on the pages, as a line end is; a Unicode space (NBSP, EM
      * SPACE, IDEOGRAPHIC SPACE) or a zero-width one is no white space of an id, so the id names nothing (404).
@@ -117,8 +153,9 @@ class ShortIdsTest {
                 "/runs/" + run, "/scenarios/" + scenario, "/experiments/" + experiment)) {
             String at = path.substring(0, path.lastIndexOf('/') + 1);
             String id = path.substring(path.lastIndexOf('/') + 1);
-            for (String cc : List.of("%01", "%0B", "%0C", "%1F", "%7F")) {
-                for (String form : List.of(id + cc, cc + id)) {
+            // C1 too (breaker 5 F5: U+0085 was a 404 whose detail echoed it raw, naming an existing id as missing)
+            for (String cc : List.of("%01", "%0B", "%0C", "%1F", "%7F", "%C2%80", "%C2%85", "%C2%9F")) {
+                for (String form : List.of(id + cc, cc + id, id.substring(0, 8) + cc)) {
                     ApiTestSupport.problem(web.get().uri(u(at + form)).exchange(), HttpStatus.BAD_REQUEST, "/path", "EINVAL");
                 }
             }
@@ -133,6 +170,57 @@ class ShortIdsTest {
                 assertThat(status).as(at + form).isIn(200, 303);
             }
         }
+    }
+
+    /**
+     * Breaker 5 F7: a scenario id in a request body ({@code scenarioId} of a run, {@code scenario_id} of an
+     * experiment) is read in every form a path id is, and the short id the pages show: the stored id is recorded.
+     */
+    @Test
+    void aBodysScenarioIdIsReadInEveryFormOfAPathId() {
+        String scenario = ApiTestSupport.createScenario(web, ApiTestSupport.tiny("body-ids"));
+        List<String> typed = new java.util.ArrayList<>();
+        for (String form : forms(scenario)) typed.add(form.replace("%20", " ").replace("%09", " "));
+        typed.add(scenario.substring(0, 8));
+        typed.add(scenario.substring(0, 8).toUpperCase(Locale.ROOT));
+        for (String form : typed) {
+            String run = ApiTestSupport.submitRun(web, Map.of("scenarioId", form));
+            JsonNode r = ApiTestSupport.json(web.get().uri("/api/runs/" + run).exchange().expectStatus().isOk());
+            assertThat(r.path("scenarioId").asString()).as(form).isEqualTo(scenario);
+            var posted = web.post().uri("/api/experiments").contentType(org.springframework.http.MediaType.APPLICATION_JSON)
+                    .bodyValue(Map.of("name", "x", "repeats", 1, "scenario_id", form, "arms", List.of(Map.of("name", "a"))))
+                    .exchange().expectBody(String.class).returnResult();
+            assertThat(posted.getStatus().value()).as(form + ": " + posted.getResponseBody()).isEqualTo(202);
+            String x = ApiTestSupport.json(web.get().uri(posted.getResponseHeaders().getLocation().getPath()).exchange().expectStatus().isOk())
+                    .path("id").asString();
+            JsonNode e = ApiTestSupport.json(web.get().uri("/api/experiments/" + x).exchange().expectStatus().isOk());
+            assertThat(e.path("scenarioId").asString()).as(form).isEqualTo(scenario);
+        }
+        // the ready-made ids too, and a missing one names the field
+        ApiTestSupport.submitRun(web, Map.of("scenarioId", " e1-one-hog-10pct "));
+        ApiTestSupport.problem(web.post().uri("/api/runs").contentType(org.springframework.http.MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("scenarioId", "0000000000")).exchange(), HttpStatus.UNPROCESSABLE_CONTENT, "/scenarioId", "ENOENT");
+    }
+
+    /** Breaker 5 F5: the compare page's {@code a}/{@code b} are ids as a path's: a control character or a repeat is 400. */
+    @Test
+    void theComparePagesIdsAreReadAsPathIds() {
+        String run = ApiTestSupport.submitRun(web, Map.of("scenarioId", "e1-one-hog-10pct"));
+        for (String side : List.of("a", "b")) {
+            String other = side.equals("a") ? "b" : "a";
+            for (String cc : List.of("%0B", "%1F", "%7F", "%C2%80", "%C2%85", "%C2%9F")) {
+                var r = web.get().uri(u("/compare?" + side + "=" + run.substring(0, 8) + cc + "&" + other + "=" + run))
+                        .exchange().expectBody(String.class).returnResult();
+                assertThat(r.getStatus().value()).as(side + cc).isEqualTo(400);
+                assertThat(r.getResponseBody()).as(side + cc).contains("control character");
+            }
+            var twice = web.get().uri(u("/compare?" + side + "=" + run + "&" + side + "=" + run)).exchange()
+                    .expectBody(String.class).returnResult();
+            assertThat(twice.getStatus().value()).isEqualTo(400);
+            assertThat(twice.getResponseBody()).contains("given 2 times");
+        }
+        assertThat(web.get().uri(u("/compare?a=" + run + "&b=" + run)).exchange().returnResult(String.class)
+                .getStatus().value()).isEqualTo(200);
     }
 
     @Test

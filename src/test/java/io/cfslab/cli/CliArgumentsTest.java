@@ -28,9 +28,22 @@ class CliArgumentsTest {
             List.of("--spring.datasource.url=jdbc:h2:mem:b3;DB_CLOSE_DELAY=-1", "--cfslab.warmup.rounds=0"), // the breakers
             List.of("--spring.profiles.active=postgres", "--debug"), // Spring Boot's own switch
             List.of("--server.port="), // an empty value is still a property (Spring then fails on it, not we)
-            List.of("--cfslab.list[0]=x"), List.of("--management.endpoints.web.exposure.include=*"),
+            List.of("--spring.profiles.active[0]=postgres"), List.of("--management.endpoints.web.exposure.include=*"),
             List.of("--SPRING.MAIN.BANNER-MODE=off", "--Server.Port=1"),
-            List.of("--springdoc.api-docs.enabled=false", "--info.app.name=x", "--trace=true"));
+            List.of("--springdoc.api-docs.enabled=false", "--info.app.name=x", "--trace=true"),
+            List.of("--cfslab.runs.poolSize=1", "--cfslab.runs.max_wall_time=5m", "--logging.level.io.cfslab=DEBUG",
+                    "--management.server.port=-1", "--cfslab.http.body-timeout=5s", "--debug=false"));
+
+    /**
+     * Breaker 5 F3: service properties under a known root that Spring would ignore (a misspelt name) or fail on after
+     * the database opened, with a stack trace (a value it cannot bind): each a sample of a kind.
+     */
+    static final List<String> MISSPELT = List.of("--server.prt=1", "--cfslab.bogus=1", "--cfslab.runs.pool-sise=2",
+            "--cfslab.list[0]=x", "--spring.datasource.ulr=jdbc:h2:mem:x", "--logging.levl.root=WARN",
+            "--management.endpoints.web.exposur.include=*", "--springdoc.api-doc.enabled=false", "--spring.main.banner-mod=off");
+    static final List<String> UNBINDABLE = List.of("--server.port=abc", "--server.port=-5", "--server.port=65536",
+            "--debug=maybe", "--trace=2", "--cfslab.runs.pool-size=x", "--cfslab.http.body-timeout=soon",
+            "--cfslab.runs.execute=perhaps", "--cfslab.warmup.rounds=1.5", "--management.server.port=x");
 
     /** First arguments that are not a command, each a sample of a kind: each must fail, naming itself. */
     static final List<List<String>> NOT_COMMANDS = List.of(
@@ -105,6 +118,72 @@ class CliArgumentsTest {
         ExperimentCommandTest.Out none = ExperimentCommandTest.run();
         assertThat(none.status()).isEqualTo(2);
         assertThat(none.err()).startsWith("cfslab: no command");
+    }
+
+    @Test
+    void theServicesPropertiesAreCheckedByNameAndValue() {
+        for (List<String> args : SERVICE) {
+            assertThat(io.cfslab.ServiceProperties.problem(args.toArray(String[]::new))).as(String.join(" ", args)).isNull();
+        }
+        for (String arg : MISSPELT) {
+            assertThat(Cli.startsService(new String[] {arg})).as(arg + ": its root is known").isTrue();
+            String said = io.cfslab.ServiceProperties.problem(new String[] {"--server.port=8081", arg});
+            assertThat(said).as(arg).isNotNull().startsWith("cfslab: unknown property '" + arg + "'");
+            assertThat(said.lines()).hasSize(1);
+        }
+        for (String arg : UNBINDABLE) {
+            String said = io.cfslab.ServiceProperties.problem(new String[] {arg});
+            assertThat(said).as(arg).isNotNull().startsWith("cfslab: property " + arg + ": ");
+            assertThat(said.lines()).hasSize(1);
+        }
+    }
+
+    /**
+     * The service's own names are found where they are defined: every {@code @ConfigurationProperties} record and
+     * every {@code @Value("${cfslab…}")} key of the sources is one ServiceProperties knows, and every cfslab setting of
+     * application*.yml, with the value written there, passes its check.
+     */
+    @Test
+    void everyPropertyTheServiceDefinesIsKnown() throws Exception {
+        Pattern value = Pattern.compile("\\$\\{(cfslab\\.[A-Za-z0-9.-]+)");
+        Pattern records = Pattern.compile("@ConfigurationProperties\\(\"[^\"]+\"\\)\\s*public record (\\w+)");
+        List<String> recordNames = io.cfslab.ServiceProperties.PROPERTY_RECORDS.stream().map(Class::getSimpleName).toList();
+        int found = 0;
+        try (var files = Files.walk(Path.of("src/main/java"))) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                String text = Files.readString(f);
+                for (Matcher m = value.matcher(text); m.find(); found++) {
+                    assertThat(io.cfslab.ServiceProperties.VALUE_KEYS).as(f + ": " + m.group(1)).containsKey(m.group(1));
+                }
+                for (Matcher m = records.matcher(text); m.find(); found++) {
+                    assertThat(recordNames).as(f.toString()).contains(m.group(1));
+                }
+            }
+        }
+        assertThat(found).isGreaterThanOrEqualTo(10);
+        int settings = 0;
+        try (var s = Files.list(Path.of("src/main/resources"))) {
+            for (Path yml : s.filter(p -> p.getFileName().toString().matches("application.*\\.ya?ml")).toList()) {
+                for (Object doc : new org.yaml.snakeyaml.Yaml().loadAll(Files.readString(yml))) {
+                    Object cfslab = doc instanceof java.util.Map<?, ?> m ? m.get("cfslab") : null;
+                    List<String> flat = new ArrayList<>();
+                    flatten("cfslab", cfslab, flat);
+                    for (String arg : flat) {
+                        assertThat(io.cfslab.ServiceProperties.problem(new String[] {arg})).as(yml + ": " + arg).isNull();
+                        settings++;
+                    }
+                }
+            }
+        }
+        assertThat(settings).isGreaterThan(10);
+    }
+
+    private static void flatten(String prefix, Object node, List<String> out) {
+        if (node instanceof java.util.Map<?, ?> m) {
+            m.forEach((k, v) -> flatten(prefix + "." + k, v, out));
+        } else if (node != null) {
+            out.add("--" + prefix + "=" + node);
+        }
     }
 
     @Test

@@ -93,6 +93,36 @@ class CliBadInputTest {
         assertThat(run.out()).isEmpty();
     }
 
+    /**
+     * Breaker 5 F4: the scenario names the API refuses (422 EINVAL at {@code /name}) every command refuses too, with
+     * the same pointer and reason: one rule, in the parser both use; an experiment's inline scenario at
+     * {@code /scenario/name} as the API answers it.
+     */
+    @org.junit.jupiter.api.Test
+    void everyCommandRefusesTheNamesTheApiRefuses(@TempDir Path dir) throws Exception {
+        java.util.Map<String, String> names = java.util.Map.of("\"\"", "name must not be empty",
+                "\"   \"", "name must not be empty", "\"c \"", "name must not begin or end with white space",
+                "\" s\"", "name must not begin or end with white space", "\"\\u2003\"", "name must not be empty",
+                "\"" + "n".repeat(501) + "\"", "name of 501 characters");
+        for (var name : names.entrySet()) {
+            Path file = dir.resolve("s.json");
+            Files.writeString(file, GOOD.replace("\"ok\"", name.getKey()));
+            Path experiment = dir.resolve("e.json");
+            Files.writeString(experiment, "{\"name\": \"e\", \"scenario\": " + Files.readString(file)
+                    + ", \"arms\": [{\"name\": \"a\"}], \"repeats\": 1}");
+            for (String[] args : java.util.List.of(new String[] {"simulate", file.toString()},
+                    new String[] {"bench", file.toString()}, new String[] {"experiment", experiment.toString(), "--quiet"})) {
+                ExperimentCommandTest.Out run = ExperimentCommandTest.run(args);
+                String said = run.err().strip();
+                String at = args[0].equals("experiment") ? "/scenario/name" : "/name";
+                assertThat(run.status()).as(String.join(" ", args) + " " + name.getKey() + ": " + said).isEqualTo(2);
+                assertThat(said).as(name.getKey()).startsWith(args[1] + ": " + at + ": " + name.getValue())
+                        .endsWith(name.getValue().startsWith("name of") ? "(ENAMETOOLONG)" : "(EINVAL)");
+                assertThat(run.out()).isEmpty();
+            }
+        }
+    }
+
     @ParameterizedTest(name = "good scenario runs")
     @MethodSource("goodOnly")
     void theUneditedScenarioRuns(String ignored, @TempDir Path dir) throws Exception {
@@ -139,22 +169,25 @@ class CliBadInputTest {
         Files.createSymbolicLink(link, file);
         Path expLink = dir.resolve("exp-link.json");
         Files.createLink(expLink, experiment);
-        java.util.List<String[]> cases = new java.util.ArrayList<>();
+        // a path that cannot take the result is an I/O failure, 74 (breaker 5 F14: README.md's "the result could not
+        // be written"); an --out that contradicts the arguments (the input itself, no name) is a usage error, 2
+        java.util.Map<String[], Integer> cases = new java.util.LinkedHashMap<>();
         for (Path out : unwritable) {
-            cases.add(new String[] {"simulate", file.toString(), "--out", out.toString()});
-            cases.add(new String[] {"experiment", experiment.toString(), "--out", out.toString()});
+            cases.put(new String[] {"simulate", file.toString(), "--out", out.toString()}, Cli.EXIT_IO_ERROR);
+            cases.put(new String[] {"experiment", experiment.toString(), "--out", out.toString()}, Cli.EXIT_IO_ERROR);
         }
-        cases.add(new String[] {"simulate", file.toString(), "--out", file.toString()});
-        cases.add(new String[] {"simulate", file.toString(), "--out", link.toString()});
-        cases.add(new String[] {"experiment", experiment.toString(), "--out", experiment.toString()});
-        cases.add(new String[] {"experiment", experiment.toString(), "--out", expLink.toString()});
-        cases.add(new String[] {"simulate", file.toString(), "--out="});
+        cases.put(new String[] {"simulate", file.toString(), "--out", file.toString()}, Cli.EXIT_BAD_INPUT);
+        cases.put(new String[] {"simulate", file.toString(), "--out", link.toString()}, Cli.EXIT_BAD_INPUT);
+        cases.put(new String[] {"experiment", experiment.toString(), "--out", experiment.toString()}, Cli.EXIT_BAD_INPUT);
+        cases.put(new String[] {"experiment", experiment.toString(), "--out", expLink.toString()}, Cli.EXIT_BAD_INPUT);
+        cases.put(new String[] {"simulate", file.toString(), "--out="}, Cli.EXIT_BAD_INPUT);
         {
-            for (String[] args : cases) {
+            for (var c : cases.entrySet()) {
+                String[] args = c.getKey();
                 String out = args[args.length - 1].startsWith("--out=") ? "--out" : args[args.length - 1];
                 ExperimentCommandTest.Out run = ExperimentCommandTest.run(args);
                 String said = run.err().strip();
-                assertThat(run.status()).as(args[0] + " --out " + out + ": " + said).isEqualTo(2);
+                assertThat(run.status()).as(args[0] + " --out " + out + ": " + said).isEqualTo(c.getValue());
                 // one line saying why, and no run started (no progress line)
                 assertThat(said.lines()).as(said).hasSize(1);
                 assertThat(said).startsWith(out);
