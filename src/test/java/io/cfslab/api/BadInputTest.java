@@ -63,8 +63,8 @@ class BadInputTest {
         problem(post("/api/scenarios/" + id + "/tasks", "{\"name\": \"t\", \"count\": " + HUGE
                 + ", \"workload\": {\"kind\": \"hog\"}}"), HttpStatus.UNPROCESSABLE_CONTENT, "/tasks/1/count", null);
         problem(web.get().uri("/api/scenarios/" + id + "/timeline/" + HUGE).exchange(), HttpStatus.BAD_REQUEST,
-                "/index", "EINVAL");
-        problem(web.get().uri("/api/runs/x/result?repeat=" + HUGE).exchange(), HttpStatus.BAD_REQUEST, "/repeat", "EINVAL");
+                "/index", "ERANGE");
+        problem(web.get().uri("/api/runs/x/result?repeat=" + HUGE).exchange(), HttpStatus.BAD_REQUEST, "/repeat", "ERANGE");
     }
 
     /**

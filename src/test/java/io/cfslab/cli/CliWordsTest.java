@@ -70,7 +70,8 @@ class CliWordsTest {
                 }
                 ExperimentCommandTest.Out run = ExperimentCommandTest.run(cmd, input.toString(), "--out", out.getKey());
                 String said = run.err().strip();
-                assertThat(run.status()).as(cmd + " --out " + out.getKey() + ": " + said).isEqualTo(2);
+                // a result that cannot be written is an I/O fault, sysexits' EX_IOERR (74), as README says (breaker 5 F14)
+                assertThat(run.status()).as(cmd + " --out " + out.getKey() + ": " + said).isEqualTo(74);
                 assertThat(said).isEqualTo(out.getKey() + ": cannot write the result there: " + out.getValue());
                 checked++;
             }
