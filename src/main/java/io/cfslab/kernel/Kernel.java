@@ -148,7 +148,10 @@ public final class Kernel implements WorkloadContext {
     final boolean[] reschedPending;
 
     // ---- machine-wide counters ----
-    /** {@code __schedule()} calls, including each one a task makes from its throttle task work. */
+    /**
+     * {@code __schedule()} calls: each schedule(), each one a task makes from its throttle task work (one per park),
+     * and each empty one of an idle CPU asked to reschedule with nothing to run ({@link #scheduleIdleEmpty}).
+     */
     private long schedCalls;
     /** Context switches: a CPU starts running a task other than the one it ran last (or after idle). */
     private long contextSwitches;
@@ -546,6 +549,7 @@ public final class Kernel implements WorkloadContext {
         int t = curr[c];
         if (t == NONE) {
             if (nrRunnable(c) > 0) schedule(c);
+            else scheduleIdleEmpty();
             return;
         }
         // an RT task became runnable here, or a fair task on an otherwise idle CPU: preempt if allowed
@@ -599,16 +603,18 @@ public final class Kernel implements WorkloadContext {
             }
             if (taskBased && fair.lastPickThrottled) {
                 if (segKind[next] == Segment.RUN_USER) {
-                    // picked, returns to user mode, runs its throttle task work and dequeues itself; a task that
-                    // was queued is switched to and calls __schedule() again from its task work (the one that was
-                    // running dequeued itself before this call: no switch, no second call)
+                    // picked, returns to user mode, runs its throttle task work and dequeues itself, and its task
+                    // work's resched_curr() makes it call __schedule() again: one call per park, prev's included
+                    // (picked again without a switch, it leaves this __schedule() for exit_to_user_mode_loop(),
+                    // whose next pass runs the task work and then schedule(): kernel/entry/common.c). A task that
+                    // was queued is switched to first, and so is prev when another task parked before it (the
+                    // CPU is on that one now). A task that parked before this call (segmentEnd()) is not queued
+                    // and never picked here.
                     if (!parked) { parked = true; thr.touchBeforeParks(c); } // reads only: overlaps the storm's misses
                     thr.parkTask(next, c);
-                    if (next != prev) {
-                        if (next != ranLast) contextSwitches++;
-                        ranLast = next;
-                        schedCalls++;
-                    }
+                    if (next != ranLast) contextSwitches++;
+                    ranLast = next;
+                    schedCalls++;
                     // its task work's __schedule() balances again when nothing is left: only a task pulled into a
                     // throttled hierarchy (throttled_lb none) parks after a balance, so the others never get here
                     // with balanced set
@@ -641,6 +647,15 @@ public final class Kernel implements WorkloadContext {
         ensureTick(c);
         onAvailabilityChange(c);
     }
+
+    /**
+     * schedule_idle() of an idle CPU that was asked to reschedule (resched_curr() of its idle task: a wake-up's
+     * wakeup_preempt(), kernel/sched/core.c) but has nothing to run, e.g. the wakee went into a throttled cfs_rq that
+     * is off the rq (per-cfs_rq throttling): do_idle() leaves its polling loop on need_resched() and calls
+     * __schedule(SM_IDLE), which with {@code rq->nr_running == 0} keeps the idle task without a pick (6.12+, so no
+     * new-idle balance) and without a switch. Counted as the __schedule() call it is; no cost is charged.
+     */
+    private void scheduleIdleEmpty() { schedCalls++; }
 
     /**
      * Scheduler work of {@code ns} done on CPU c in task t's context: t's throttle task work in the task models
@@ -1020,7 +1035,10 @@ public final class Kernel implements WorkloadContext {
         return thr.throttledClockSelfTimeNs(g);
     }
 
-    /** {@code __schedule()} calls so far on all CPUs: each schedule() and each park from task work (seed 00's figure). */
+    /**
+     * {@code __schedule()} calls so far on all CPUs (seed 00's figure): each schedule(), each park's call from its task
+     * work, and each idle CPU's empty {@code __schedule(SM_IDLE)} after a resched_curr() that found nothing to run.
+     */
     public long schedCalls() { return schedCalls; }
 
     /** Moves of a task to a CPU of another last-level cache, by wake-up placement or load balancing. */

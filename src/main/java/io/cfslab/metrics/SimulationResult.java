@@ -100,8 +100,11 @@ public record SimulationResult(String scenario, long seed, long simulatedNs, Par
      * Machine-wide counters of the run (contract v1.1 {@code machine}).
      *
      * @param schedCalls      {@code __schedule()} calls on all CPUs, counting the one a task makes from its throttle
-     *                        task work when it parks (task-based throttling dequeues a throttled cfs_rq's tasks one by
-     *                        one this way: seed 00's explanation of head's hackbench slowdown)
+     *                        task work each time it parks, the running task's own included (task-based throttling
+     *                        dequeues a throttled cfs_rq's tasks one by one this way: seed 00's explanation of head's
+     *                        hackbench slowdown), and an idle CPU's empty {@code __schedule(SM_IDLE)} when a wake-up
+     *                        asked it to reschedule but left it nothing to run (a wakee of a throttled cfs_rq that is
+     *                        off the rq, per-cfs_rq throttling)
      * @param contextSwitches switches of a CPU to a task other than the one it ran last (or after idle), parked
      *                        tasks included
      * @param powerW          mean power over the run, W, by the machine profile's power model; null on a machine

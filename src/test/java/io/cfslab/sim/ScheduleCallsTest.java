@@ -1,0 +1,87 @@
+package io.cfslab.sim;
+
+import io.cfslab.metrics.SimulationResult.MachineStats;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code __schedule()} calls ({@code machine.sched_calls}) and context switches on hand-computed cases: one
+ * {@code generic} CPU, exact time, HZ 1000 (base slice 0.75 ms), the period timer aligned to 0 so that the first
+ * refill comes at 100 ms, after the 60 ms run; 1.5 ms of quota, all of it used by the 2 ms tick, which finds the group
+ * 0.5 ms in debt and throttles it (at put_prev_entity()'s check_cfs_rq_runtime()); nothing is unthrottled.
+ */
+class ScheduleCallsTest {
+
+    private static final String MACHINE_AND_KERNEL = """
+              "machine": { "profile": "generic", "cpus": 1, "exact_time": true },
+              "kernel": { "throttle": "%s", "hz": 1000, "timer_placement": "aligned", "tick_aligned": true },
+              "cgroups": [ { "path": "/g", "cpu.max": "1500 100000" } ],
+            """;
+
+    private static String hogs(String throttle, int k) {
+        return "{ \"name\": \"hogs\", \"seed\": 1, \"duration\": \"60ms\","
+                + MACHINE_AND_KERNEL.formatted(throttle)
+                + "\"tasks\": [ { \"name\": \"h\", \"cgroup\": \"/g\", \"count\": " + k
+                + ", \"workload\": { \"kind\": \"hog\" } } ] }";
+    }
+
+    /**
+     * k hogs in /g. Both models: a call at 0 (the forks' reschedule of the idle CPU picks hog 0), with k &ge; 2 one at
+     * the 1 ms tick (hog 0's slice is over: hog 1 runs), and one at the 2 ms tick (the throttle). Task-based (6.18):
+     * the throttle's call picks a hog of the throttled hierarchy, which returns to user mode, runs its throttle task
+     * work ({@code throttle_cfs_rq_work()}: dequeue_task_fair(), resched_curr()) and calls {@code __schedule()}
+     * again, which picks the next: one more call per park, the running hog's own included (picked again without a
+     * switch when it is the only one, it runs the task work on its way out of exit_to_user_mode_loop() and calls
+     * schedule() from there). With k &ge; 2 the picks take the hogs that have not run (vruntime 0) and then hogs 0
+     * and 1 (1 ms each, the one put back last behind), so the CPU switches to each of the k hogs in turn.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 4})
+    void aTaskBasedThrottleMakesOneCallPerParkTheRunningTasksIncluded(int k) {
+        MachineStats m = Scenarios.run(hogs("task", k)).machine();
+        int slice = k >= 2 ? 1 : 0;
+        assertThat(m.parks()).isEqualTo(k);
+        assertThat(m.schedCalls()).as("start, slice, throttle, and each park's task-work call").isEqualTo(2 + slice + k);
+        assertThat(m.contextSwitches()).as("idle to hog 0, hog 0 to hog 1, then to each parking hog")
+                .isEqualTo(1 + slice + (k >= 2 ? k : 0));
+    }
+
+    /** The same k hogs per cfs_rq: the throttle's call dequeues the hierarchy in one go and goes idle. */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 4})
+    void aPerCfsRqThrottleDequeuesTheHierarchyInOneCall(int k) {
+        MachineStats m = Scenarios.run(hogs("cfs_rq", k)).machine();
+        int slice = k >= 2 ? 1 : 0;
+        assertThat(m.parks()).isZero();
+        assertThat(m.schedCalls()).isEqualTo(2 + slice);
+        assertThat(m.contextSwitches()).isEqualTo(1 + slice);
+    }
+
+    /**
+     * A hog and a task that runs 100 µs and sleeps 5 ms: calls at 0 (hog), at the 1 ms tick (slice: the sleeper
+     * runs), at 1.1 ms (it sleeps: the hog again) and at the 2 ms tick (the throttle). The sleeper wakes at 6.1 ms
+     * into the throttled hierarchy of the now idle CPU, and wakeup_preempt() resched_curr()s the idle task (fair is
+     * above idle). Per-cfs_rq: the wakee's cfs_rq is off the rq, so the idle task's __schedule(SM_IDLE) finds
+     * {@code nr_running == 0} and keeps the idle task: a 5th call, no switch (3 in all). Task-based: the throttle's
+     * call parks the hog (a 5th call from its task work); the wakee is queued, so the idle CPU's call (6th) picks it,
+     * it returns to user mode and parks (7th); switches: idle to hog, to sleeper, to hog, idle to sleeper.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"cfs_rq", "task"})
+    void aWakeUpIntoAThrottledHierarchyReschedulesTheIdleCpu(String throttle) {
+        String json = "{ \"name\": \"hog and sleeper\", \"seed\": 1, \"duration\": \"60ms\","
+                + MACHINE_AND_KERNEL.formatted(throttle)
+                + """
+                  "tasks": [ { "name": "h", "cgroup": "/g", "workload": { "kind": "hog" } },
+                             { "name": "p", "cgroup": "/g", "workload": { "kind": "periodic", "run": "100us", "sleep": "5ms" } } ] }
+                """;
+        MachineStats m = Scenarios.run(json).machine();
+        boolean task = throttle.equals("task");
+        assertThat(m.throttledWakeups()).isEqualTo(1);
+        assertThat(m.parks()).isEqualTo(task ? 2 : 0);
+        assertThat(m.schedCalls()).isEqualTo(task ? 7 : 5);
+        assertThat(m.contextSwitches()).isEqualTo(task ? 4 : 3);
+    }
+}
