@@ -21,7 +21,11 @@ class ScheduleCallsTest {
             """;
 
     private static String hogs(String throttle, int k) {
-        return "{ \"name\": \"hogs\", \"seed\": 1, \"duration\": \"60ms\","
+        return hogs(throttle, k, "60ms");
+    }
+
+    private static String hogs(String throttle, int k, String duration) {
+        return "{ \"name\": \"hogs\", \"seed\": 1, \"duration\": \"" + duration + "\","
                 + MACHINE_AND_KERNEL.formatted(throttle)
                 + "\"tasks\": [ { \"name\": \"h\", \"cgroup\": \"/g\", \"count\": " + k
                 + ", \"workload\": { \"kind\": \"hog\" } } ] }";
@@ -57,6 +61,28 @@ class ScheduleCallsTest {
         assertThat(m.parks()).isZero();
         assertThat(m.schedCalls()).isEqualTo(2 + slice);
         assertThat(m.contextSwitches()).isEqualTo(1 + slice);
+    }
+
+    /**
+     * The same k hogs run on to 100.5 ms: the period timer at 100 ms refills the quota, pays the 0.5 ms debt and
+     * unthrottles /g on the idle CPU. Task-based, tg_unthrottle_up() puts the k parked hogs back one by one with
+     * enqueue_task_fair(ENQUEUE_WAKEUP), which neither calls wakeup_preempt() nor reschedules, and
+     * unthrottle_cfs_rq() then resched_curr()s the CPU once because it is idle with something queued; per-cfs_rq, the
+     * group entity goes back with its k hogs and the same one reschedule. Either way one call (a switch to a hog), not
+     * one per task: the unthrottle costs no more calls under task-based throttling than per cfs_rq.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 4})
+    void anUnthrottleReschedulesTheIdleCpuOnceWhateverItsParkedTasks(int k) {
+        int slice = k >= 2 ? 1 : 0;
+        for (String throttle : new String[] {"task", "cfs_rq"}) {
+            MachineStats before = Scenarios.run(hogs(throttle, k)).machine();
+            MachineStats after = Scenarios.run(hogs(throttle, k, "100500us")).machine();
+            assertThat(after.parks()).as(throttle).isEqualTo(before.parks());
+            assertThat(after.schedCalls() - before.schedCalls()).as(throttle).isEqualTo(1);
+            assertThat(after.contextSwitches() - before.contextSwitches()).as(throttle).isEqualTo(1);
+            assertThat(before.schedCalls()).as(throttle).isEqualTo(2 + slice + (throttle.equals("task") ? k : 0));
+        }
     }
 
     /**
