@@ -214,7 +214,6 @@ public class RunController {
                                                 org.springframework.http.server.reactive.ServerHttpRequest request) {
         // every filter is checked, and applied, whichever are given: id_prefix narrows the list like the others
         try {
-            ListParameters.check(request, java.util.Set.of("status", "standalone", "id_prefix"));
             ListParameters.strictBoolean(request, "standalone");
             ListParameters.idPrefix(idPrefix);
         } catch (ApiException e) {
