@@ -85,7 +85,9 @@ public final class ExperimentParser {
 
         ObjectNode scenario = null;
         JsonNode sn = value(o, "scenario");
-        String scenarioId = string(o, "scenario_id", problems);
+        // an id is read by one rule in every body and path: ASCII spaces and tabs around it are a paste's, trimmed
+        // where it is resolved; any other control character is refused (a run's scenarioId took a tab this refused)
+        String scenarioId = idString(o, "scenario_id", problems);
         if (sn != null && !(sn instanceof ObjectNode)) {
             problems.add(new Problem("/scenario", "must be a scenario object, not " + type(sn), null));
         } else if (sn != null) {
@@ -284,6 +286,18 @@ public final class ExperimentParser {
         String bad = io.cfslab.scenario.ScenarioText.badText(v.stringValue());
         if (bad != null) {
             problems.add(new Problem("/" + key, key + " " + bad, "EINVAL"));
+            return null;
+        }
+        return v.stringValue();
+    }
+
+    /** {@link #string}, but a tab is no fault: around an id it is trimmed, inside one the id names nothing. */
+    private static String idString(ObjectNode o, String key, Set<Problem> problems) {
+        JsonNode v = value(o, key);
+        if (v == null || !v.isString()) return string(o, key, problems);
+        String bad = io.cfslab.scenario.ScenarioText.badText(v.stringValue().replace('\t', ' '));
+        if (bad != null) {
+            problems.add(new Problem("/" + key, key + " " + bad + "; only ASCII spaces and tabs around an id are trimmed", "EINVAL"));
             return null;
         }
         return v.stringValue();

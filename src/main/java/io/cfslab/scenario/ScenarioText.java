@@ -195,6 +195,9 @@ public final class ScenarioText {
         }
     }
 
+    /** The ids a document names another by (an experiment's {@code scenario_id}), read by the rule of a path's id. */
+    private static final java.util.Set<String> ID_POINTERS = java.util.Set.of("/scenario_id");
+
     /**
      * Every key and string must be printable text: no control characters, C0 or C1 (a newline in a name would
      * forge lines of output, a U+009B a terminal escape) and no unpaired UTF-16 surrogates (not encodable as UTF-8).
@@ -205,7 +208,8 @@ public final class ScenarioText {
             return false;
         }
         if (n.isString()) {
-            String bad = badText(n.stringValue());
+            // a tab around an id is a paste's white space, trimmed where the id is resolved, as in a path (RunIds)
+            String bad = badText(ID_POINTERS.contains(ptr) ? n.stringValue().replace('\t', ' ') : n.stringValue());
             if (bad != null) { c.add(ptr, label(ptr) + " " + bad, "EINVAL"); return false; }
             return true;
         }
