@@ -105,7 +105,7 @@ public class RunController {
             for (String key : req.propertyNames()) {
                 if (!List.of("scenarioId", "scenario", "seed", "repeats", "pace").contains(key)) {
                     problems.add(new FieldProblem("/" + key.replace("~", "~0").replace("/", "~1"),
-                            "unknown key " + key + " (expected scenarioId, scenario, seed, repeats, pace)", "EINVAL"));
+                            io.cfslab.scenario.ScenarioText.unknownKey(key) + " (expected scenarioId, scenario, seed, repeats, pace)", "EINVAL"));
                 }
             }
             JsonNode idNode = req.get("scenarioId");

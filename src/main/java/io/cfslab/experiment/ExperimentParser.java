@@ -68,7 +68,7 @@ public final class ExperimentParser {
             throw new ExperimentException(List.of(new Problem("", io.cfslab.scenario.JsonNodeWords.notAnObject(root), "EINVAL")));
         }
         for (String k : o.propertyNames()) {
-            if (!KEYS.contains(k)) problems.add(new Problem("/" + esc(k), "unknown key \"" + k + "\" (expected one of "
+            if (!KEYS.contains(k)) problems.add(new Problem("/" + esc(k), io.cfslab.scenario.ScenarioText.unknownKey(k) + " (expected one of "
                     + String.join(", ", KEYS) + ")", null));
         }
         String name = string(o, "name", problems);
@@ -137,8 +137,8 @@ public final class ExperimentParser {
                     continue;
                 }
                 for (String k : arm.propertyNames()) {
-                    if (!ARM_KEYS.contains(k)) problems.add(new Problem(at + "/" + esc(k), "unknown key \"" + k
-                            + "\" (expected name, set)", null));
+                    if (!ARM_KEYS.contains(k)) problems.add(new Problem(at + "/" + esc(k), io.cfslab.scenario.ScenarioText.unknownKey(k)
+                            + " (expected name, set)", null));
                 }
                 String armName = null;
                 JsonNode nn = value(arm, "name");
