@@ -197,11 +197,24 @@ public class ExperimentController {
     }
 
     @Operation(summary = "An experiment: status, progress per arm, each run with its seed and status")
-    @ApiResponse(responseCode = "200", description = "the experiment", content = @Content(mediaType = "application/json", schema = @Schema(ref = "Experiment")))
+    @ApiResponse(responseCode = "200", description = "the experiment; ETag: a strong tag of its stored state (If-None-Match: 304; If-Match on cancel and DELETE)", content = @Content(mediaType = "application/json", schema = @Schema(ref = "Experiment")))
     @Problems(404)
     @GetMapping(path = "/{id}", produces = MediaType.APPLICATION_JSON_VALUE)
-    public Mono<ResponseEntity<Map<String, Object>>> get(@PathVariable String id) {
-        return jdbc.call(() -> ResponseEntity.ok(view(require(id), experiments.runs(id), true)));
+    public Mono<ResponseEntity<Map<String, Object>>> get(@PathVariable String id,
+                                                         org.springframework.http.server.reactive.ServerHttpRequest request) {
+        Preconditions pre = Preconditions.of(request);
+        return jdbc.call(() -> {
+            Map<String, Object> view = view(require(id), experiments.runs(id), true);
+            String etag = StateTags.of(view);
+            pre.requireMatch(etag, "experiment " + id); // a stale If-Match on a GET is 412 (RFC 9110 13.1.1)
+            return ResponseEntity.ok().eTag(etag).body(view);
+        });
+    }
+
+    /** The experiment's view with its {@code ETag} (its state after the write), as its GET answers it. */
+    private ResponseEntity<Map<String, Object>> tagged(HttpStatus status, ExperimentRecord e) {
+        Map<String, Object> view = view(e, experiments.runs(e.id()), true);
+        return ResponseEntity.status(status).eTag(StateTags.of(view)).body(view);
     }
 
     @Operation(summary = "The experiment as submitted, its scenario inline: POST it again to repeat it exactly")
@@ -295,21 +308,22 @@ public class ExperimentController {
             + "its status says how it ended). Never deletes")
     @ApiResponse(responseCode = "202", description = "its unfinished runs cancelled (running ones stop within the progress interval)", content = @Content(mediaType = "application/json", schema = @Schema(ref = "Experiment")))
     @ApiResponse(responseCode = "200", description = "it had already ended: unchanged, its status is the final one", content = @Content(mediaType = "application/json", schema = @Schema(ref = "Experiment")))
-    @Problems(value = {404, 412}, notes = "412: an If-Match naming a tag (an experiment has none) or If-None-Match: *")
+    @Problems(value = {404, 412}, notes = "412: an If-Match that does not name the experiment's current ETag, or If-None-Match: * or naming it (nothing is done)")
     @PostMapping("/{id}/cancel")
     public Mono<ResponseEntity<Map<String, Object>>> cancel(@PathVariable String id, ServerHttpRequest request) {
         Preconditions pre = Preconditions.of(request);
         return jdbc.call(() -> {
             ExperimentRecord e = require(id);
-            pre.requireOnUntagged("experiment " + id);
-            if (ExperimentService.Status.of(e, experiments.runs(id)).finished()) {
-                return ResponseEntity.ok(view(e, experiments.runs(id), true)); // idempotent: a repeated cancel
+            List<RunRecord> runs = experiments.runs(id);
+            pre.requireOn(StateTags.of(view(e, runs, true)), "experiment " + id);
+            if (ExperimentService.Status.of(e, runs).finished()) {
+                return tagged(HttpStatus.OK, e); // idempotent: a repeated cancel
             }
             try {
                 ExperimentRecord after = experiments.cancel(id).orElseThrow(() -> ApiException.notFound("experiment " + id, "/id"));
-                return ResponseEntity.accepted().body(view(after, experiments.runs(id), true));
+                return tagged(HttpStatus.ACCEPTED, after);
             } catch (io.cfslab.runs.RunStateException endedMeanwhile) {
-                return ResponseEntity.ok(view(require(id), experiments.runs(id), true)); // the end stands
+                return tagged(HttpStatus.OK, require(id)); // the end stands
             }
         });
     }
@@ -317,13 +331,12 @@ public class ExperimentController {
     @Operation(summary = "Delete an experiment that has ended, with its runs and their results (204); 409 EBUSY while "
             + "it is queued or running (cancel it first: POST /api/experiments/{id}/cancel)")
     @ApiResponse(responseCode = "204", description = "deleted with its runs and their results", content = @Content)
-    @Problems(value = {404, 409, 412}, notes = "409: EBUSY, queued or running (cancel it first), or a run restarted while it was deleted; 412: an If-Match naming a tag (an experiment has none) or If-None-Match: *")
+    @Problems(value = {404, 409, 412}, notes = "409: EBUSY, queued or running (cancel it first), or a run restarted while it was deleted; 412: an If-Match that does not name the experiment's current ETag, or If-None-Match: * or naming it (nothing is done)")
     @DeleteMapping("/{id}")
     public Mono<ResponseEntity<Void>> delete(@PathVariable String id, ServerHttpRequest request) {
         Preconditions pre = Preconditions.of(request);
         return jdbc.call(() -> {
-            require(id);
-            pre.requireOnUntagged("experiment " + id);
+            pre.requireOn(StateTags.of(view(require(id), experiments.runs(id), true)), "experiment " + id);
             try {
                 if (!experiments.delete(id)) throw ApiException.notFound("experiment " + id, "/id");
             } catch (io.cfslab.runs.RunStateException busy) {
