@@ -43,6 +43,22 @@ class QueryParametersEveryRouteTest {
                 .expectStatus().isOk().expectBody().returnResult().getResponseBody())).path("paths");
     }
 
+    /** One documented operation with its path filled in. */
+    private record Op(HttpMethod method, String uri, JsonNode node) {}
+
+    /** Every operation of the OpenAPI document under /api but HEAD and OPTIONS, its variables naming {@code scenario}'s parts. */
+    private static java.util.List<Op> operations(String scenario) {
+        java.util.List<Op> out = new java.util.ArrayList<>();
+        for (var path : paths().properties()) {
+            if (!path.getKey().startsWith("/api/")) continue;
+            for (var op : path.getValue().properties()) {
+                HttpMethod method = HttpMethod.valueOf(op.getKey().toUpperCase(Locale.ROOT));
+                if (method != HttpMethod.OPTIONS && method != HttpMethod.HEAD) out.add(new Op(method, uriOf(path.getKey(), scenario), op.getValue()));
+            }
+        }
+        return out;
+    }
+
     private static EntityExchangeResult<byte[]> send(HttpMethod method, String uri, String body) {
         var spec = web.method(method).uri(uri);
         return (method == HttpMethod.GET || method == HttpMethod.DELETE ? spec
@@ -68,26 +84,22 @@ class QueryParametersEveryRouteTest {
         SoftAssertions soft = new SoftAssertions();
         Set<String> methods = new TreeSet<>();
         int routes = 0;
-        for (var path : paths().properties()) {
-            if (!path.getKey().startsWith("/api/")) continue;
-            String uri = uriOf(path.getKey(), scenario);
-            for (var op : path.getValue().properties()) {
-                HttpMethod method = HttpMethod.valueOf(op.getKey().toUpperCase(Locale.ROOT));
-                if (method == HttpMethod.OPTIONS || method == HttpMethod.HEAD) continue;
-                methods.add(method.name());
-                for (String bad : new String[] {"bogus", "id_prefx", "Repeat"}) {
-                    var r = send(method, uri + "?" + bad + "=1", body);
-                    String text = new String(r.getResponseBody());
-                    String what = method + " " + uri + "?" + bad + "=1 -> " + text;
-                    soft.assertThat(r.getStatus().value()).as(what).isEqualTo(400);
-                    JsonNode p = ApiTestSupport.JSON.readTree(text);
-                    soft.assertThat(p.path("pointer").asString()).as(what).isEqualTo("/" + bad);
-                    soft.assertThat(p.path("errno").asString()).as(what).isEqualTo("EINVAL");
-                    soft.assertThat(p.path("detail").asString()).as(what)
-                            .contains("unknown query parameter \"" + bad + "\"").contains(method.name() + " ");
-                }
-                routes++;
+        for (Op op : operations(scenario)) {
+            HttpMethod method = op.method();
+            String uri = op.uri();
+            methods.add(method.name());
+            for (String bad : new String[] {"bogus", "id_prefx", "Repeat"}) {
+                var r = send(method, uri + "?" + bad + "=1", body);
+                String text = new String(r.getResponseBody());
+                String what = method + " " + uri + "?" + bad + "=1 -> " + text;
+                soft.assertThat(r.getStatus().value()).as(what).isEqualTo(400);
+                JsonNode p = ApiTestSupport.JSON.readTree(text);
+                soft.assertThat(p.path("pointer").asString()).as(what).isEqualTo("/" + bad);
+                soft.assertThat(p.path("errno").asString()).as(what).isEqualTo("EINVAL");
+                soft.assertThat(p.path("detail").asString()).as(what)
+                        .contains("unknown query parameter \"" + bad + "\"").contains(method.name() + " ");
             }
+            routes++;
         }
         soft.assertAll();
         assertThat(methods).as("writes and reads enumerated").contains("GET", "POST", "PUT", "DELETE");
@@ -115,23 +127,19 @@ class QueryParametersEveryRouteTest {
         String scenario = ApiTestSupport.createScenario(web, ApiTestSupport.tiny("twice"));
         SoftAssertions soft = new SoftAssertions();
         int checked = 0;
-        for (var path : paths().properties()) {
-            if (!path.getKey().startsWith("/api/")) continue;
-            String uri = uriOf(path.getKey(), scenario);
-            for (var op : path.getValue().properties()) {
-                HttpMethod method = HttpMethod.valueOf(op.getKey().toUpperCase(Locale.ROOT));
-                if (method == HttpMethod.OPTIONS || method == HttpMethod.HEAD) continue;
-                for (JsonNode param : op.getValue().path("parameters")) {
-                    if (!param.path("in").asString().equals("query")) continue;
-                    String name = param.path("name").asString();
-                    var r = send(method, uri + "?" + name + "=1&" + name + "=1", "{}");
-                    String text = new String(r.getResponseBody());
-                    String what = method + " " + uri + "?" + name + " twice -> " + text;
-                    soft.assertThat(r.getStatus().value()).as(what).isEqualTo(400);
-                    soft.assertThat(ApiTestSupport.JSON.readTree(text).path("detail").asString()).as(what)
-                            .contains(name + " given 2 times");
-                    checked++;
-                }
+        for (Op op : operations(scenario)) {
+            HttpMethod method = op.method();
+            String uri = op.uri();
+            for (JsonNode param : op.node().path("parameters")) {
+                if (!param.path("in").asString().equals("query")) continue;
+                String name = param.path("name").asString();
+                var r = send(method, uri + "?" + name + "=1&" + name + "=1", "{}");
+                String text = new String(r.getResponseBody());
+                String what = method + " " + uri + "?" + name + " twice -> " + text;
+                soft.assertThat(r.getStatus().value()).as(what).isEqualTo(400);
+                soft.assertThat(ApiTestSupport.JSON.readTree(text).path("detail").asString()).as(what)
+                        .contains(name + " given 2 times");
+                checked++;
             }
         }
         soft.assertAll();
