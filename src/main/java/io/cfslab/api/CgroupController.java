@@ -81,7 +81,6 @@ public class CgroupController {
     @Problems(404)
     @GetMapping("/cgroups")
     public Mono<List<Map<String, Object>>> tree(@PathVariable String id, ServerWebExchange exchange) {
-        ListParameters.check(exchange.getRequest(), java.util.Set.of());
         return jdbc.call(() -> treeOf(id, exchange));
     }
 

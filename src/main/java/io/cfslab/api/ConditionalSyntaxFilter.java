@@ -12,8 +12,8 @@ import reactor.core.publisher.Mono;
  * malformed header is 400 {@code EINVAL} at {@code /headers/If-Match} or {@code /headers/If-None-Match}
  * ({@link Preconditions}), before anything is looked up, whether or not the route evaluates it (a {@code POST
  * /api/scenarios} with {@code If-Match: zz} used to create the scenario). What a well-formed header means is each
- * route's: a scenario's version ({@link Preconditions#failure}), or none for runs and experiments
- * ({@link Preconditions#requireOnUntagged}).
+ * route's: a scenario's version ({@link Preconditions#failure}), a run's or an experiment's state
+ * ({@link Preconditions#requireOn}, {@link StateTags}).
  */
 @Component
 @Order(-40) // after Spring Security (-100) and RequestEdgeFilter (-50): an unauthenticated caller learns nothing more

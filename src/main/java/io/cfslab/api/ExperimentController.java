@@ -157,9 +157,7 @@ public class ExperimentController {
     @Operation(summary = "Experiments, newest first (at most 200), each with its status and progress per arm")
     @ApiResponse(responseCode = "200", description = "the experiments (arms without their runs)", content = @Content(mediaType = "application/json", array = @ArraySchema(schema = @Schema(ref = "Experiment"))))
     @GetMapping
-    public Mono<List<Map<String, Object>>> list(@io.swagger.v3.oas.annotations.Parameter(description = "only experiments whose id starts with this (at least 8 hex digits, as the pages show an experiment's id), as for runs") @RequestParam(name = "id_prefix", required = false) String idPrefix,
-                                                org.springframework.http.server.reactive.ServerHttpRequest request) {
-        ListParameters.check(request, java.util.Set.of("id_prefix"));
+    public Mono<List<Map<String, Object>>> list(@io.swagger.v3.oas.annotations.Parameter(description = "only experiments whose id starts with this (at least 8 hex digits, as the pages show an experiment's id), as for runs") @RequestParam(name = "id_prefix", required = false) String idPrefix) {
         ListParameters.idPrefix(idPrefix);
         return jdbc.call(() -> {
             List<Map<String, Object>> out = new ArrayList<>();
@@ -175,8 +173,7 @@ public class ExperimentController {
     @Operation(summary = "The ready-made experiments (src/main/resources/experiments): id, name, description, document")
     @ApiResponse(responseCode = "200", description = "the ready-made experiments", content = @Content(mediaType = "application/json", array = @ArraySchema(schema = @Schema(ref = "ReadyMadeExperiment"))))
     @GetMapping(path = "/ready-made", produces = MediaType.APPLICATION_JSON_VALUE)
-    public Mono<List<Map<String, Object>>> readyMade(org.springframework.http.server.reactive.ServerHttpRequest request) {
-        ListParameters.check(request, java.util.Set.of());
+    public Mono<List<Map<String, Object>>> readyMade() {
         List<Map<String, Object>> out = new ArrayList<>();
         for (ReadyMadeExperiments.Entry e : readyMade.all()) {
             Map<String, Object> m = new LinkedHashMap<>();
@@ -200,11 +197,24 @@ public class ExperimentController {
     }
 
     @Operation(summary = "An experiment: status, progress per arm, each run with its seed and status")
-    @ApiResponse(responseCode = "200", description = "the experiment", content = @Content(mediaType = "application/json", schema = @Schema(ref = "Experiment")))
+    @ApiResponse(responseCode = "200", description = "the experiment; ETag: a strong tag of its stored state (If-None-Match: 304; If-Match on cancel and DELETE)", content = @Content(mediaType = "application/json", schema = @Schema(ref = "Experiment")))
     @Problems(404)
     @GetMapping(path = "/{id}", produces = MediaType.APPLICATION_JSON_VALUE)
-    public Mono<ResponseEntity<Map<String, Object>>> get(@PathVariable String id) {
-        return jdbc.call(() -> ResponseEntity.ok(view(require(id), experiments.runs(id), true)));
+    public Mono<ResponseEntity<Map<String, Object>>> get(@PathVariable String id,
+                                                         org.springframework.http.server.reactive.ServerHttpRequest request) {
+        Preconditions pre = Preconditions.of(request);
+        return jdbc.call(() -> {
+            Map<String, Object> view = view(require(id), experiments.runs(id), true);
+            String etag = StateTags.of(view);
+            pre.requireMatch(etag, "experiment " + id); // a stale If-Match on a GET is 412 (RFC 9110 13.1.1)
+            return ResponseEntity.ok().eTag(etag).body(view);
+        });
+    }
+
+    /** The experiment's view with its {@code ETag} (its state after the write), as its GET answers it. */
+    private ResponseEntity<Map<String, Object>> tagged(HttpStatus status, ExperimentRecord e) {
+        Map<String, Object> view = view(e, experiments.runs(e.id()), true);
+        return ResponseEntity.status(status).eTag(StateTags.of(view)).body(view);
     }
 
     @Operation(summary = "The experiment as submitted, its scenario inline: POST it again to repeat it exactly")
@@ -298,21 +308,22 @@ public class ExperimentController {
             + "its status says how it ended). Never deletes")
     @ApiResponse(responseCode = "202", description = "its unfinished runs cancelled (running ones stop within the progress interval)", content = @Content(mediaType = "application/json", schema = @Schema(ref = "Experiment")))
     @ApiResponse(responseCode = "200", description = "it had already ended: unchanged, its status is the final one", content = @Content(mediaType = "application/json", schema = @Schema(ref = "Experiment")))
-    @Problems(value = {404, 412}, notes = "412: an If-Match naming a tag (an experiment has none) or If-None-Match: *")
+    @Problems(value = {404, 412}, notes = "412: an If-Match that does not name the experiment's current ETag, or If-None-Match: * or naming it (nothing is done)")
     @PostMapping("/{id}/cancel")
     public Mono<ResponseEntity<Map<String, Object>>> cancel(@PathVariable String id, ServerHttpRequest request) {
         Preconditions pre = Preconditions.of(request);
         return jdbc.call(() -> {
             ExperimentRecord e = require(id);
-            pre.requireOnUntagged("experiment " + id);
-            if (ExperimentService.Status.of(e, experiments.runs(id)).finished()) {
-                return ResponseEntity.ok(view(e, experiments.runs(id), true)); // idempotent: a repeated cancel
+            List<RunRecord> runs = experiments.runs(id);
+            pre.requireOn(StateTags.of(view(e, runs, true)), "experiment " + id);
+            if (ExperimentService.Status.of(e, runs).finished()) {
+                return tagged(HttpStatus.OK, e); // idempotent: a repeated cancel
             }
             try {
                 ExperimentRecord after = experiments.cancel(id).orElseThrow(() -> ApiException.notFound("experiment " + id, "/id"));
-                return ResponseEntity.accepted().body(view(after, experiments.runs(id), true));
+                return tagged(HttpStatus.ACCEPTED, after);
             } catch (io.cfslab.runs.RunStateException endedMeanwhile) {
-                return ResponseEntity.ok(view(require(id), experiments.runs(id), true)); // the end stands
+                return tagged(HttpStatus.OK, require(id)); // the end stands
             }
         });
     }
@@ -320,13 +331,12 @@ public class ExperimentController {
     @Operation(summary = "Delete an experiment that has ended, with its runs and their results (204); 409 EBUSY while "
             + "it is queued or running (cancel it first: POST /api/experiments/{id}/cancel)")
     @ApiResponse(responseCode = "204", description = "deleted with its runs and their results", content = @Content)
-    @Problems(value = {404, 409, 412}, notes = "409: EBUSY, queued or running (cancel it first), or a run restarted while it was deleted; 412: an If-Match naming a tag (an experiment has none) or If-None-Match: *")
+    @Problems(value = {404, 409, 412}, notes = "409: EBUSY, queued or running (cancel it first), or a run restarted while it was deleted; 412: an If-Match that does not name the experiment's current ETag, or If-None-Match: * or naming it (nothing is done)")
     @DeleteMapping("/{id}")
     public Mono<ResponseEntity<Void>> delete(@PathVariable String id, ServerHttpRequest request) {
         Preconditions pre = Preconditions.of(request);
         return jdbc.call(() -> {
-            require(id);
-            pre.requireOnUntagged("experiment " + id);
+            pre.requireOn(StateTags.of(view(require(id), experiments.runs(id), true)), "experiment " + id);
             try {
                 if (!experiments.delete(id)) throw ApiException.notFound("experiment " + id, "/id");
             } catch (io.cfslab.runs.RunStateException busy) {

@@ -7,11 +7,11 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 
 /**
- * The query parameters of the list endpoints ({@code GET /api/runs}, {@code /api/experiments}, {@code /api/scenarios}):
- * one rule for all three (breaker 4 F8). A parameter the endpoint does not take is 400 {@code EINVAL} at
- * {@code /<name>} naming the ones it takes (a misspelt {@code ?id_prefx=} once listed everything, as if it were a
- * filter that matched all); {@code id_prefix} filters every list the same way: at least {@link RunIds#MIN_PREFIX}
- * and at most 32 hex digits, in any form {@link RunIds#canonical} takes.
+ * The query parameters of the API: one rule for every operation and method (breaker 4 F8, breaker 5 F9), applied by
+ * {@link QueryParameterFilter} with the parameters each operation declares. A parameter the operation does not take is
+ * 400 {@code EINVAL} at {@code /<name>} naming the ones it takes (a misspelt {@code ?id_prefx=} once listed everything,
+ * as if it were a filter that matched all); {@code id_prefix} filters every list the same way: at least
+ * {@link RunIds#MIN_PREFIX} and at most 32 hex digits, in any form {@link RunIds#canonical} takes.
  */
 final class ListParameters {
     private ListParameters() {}
@@ -33,7 +33,8 @@ final class ListParameters {
         for (String name : request.getQueryParams().keySet()) {
             if (!known.contains(name)) {
                 throw ApiException.of(HttpStatus.BAD_REQUEST, "Invalid parameter", "/" + name.replace("~", "~0").replace("/", "~1"),
-                        "unknown query parameter \"" + name + "\": " + request.getPath().value() + " takes "
+                        "unknown query parameter \"" + name + "\": " + request.getMethod().name() + " "
+                                + request.getPath().value() + " takes "
                                 + (known.isEmpty() ? "no parameter" : String.join(", ", new TreeSet<>(known))), "EINVAL");
             }
         }

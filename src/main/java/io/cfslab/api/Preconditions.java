@@ -124,25 +124,40 @@ public record Preconditions(String ifMatch, String ifNoneMatch) {
     }
 
     /**
-     * The conditions on a resource that has no entity tag (a run, an experiment: their representation changes with
-     * progress, so no strong ETag names it), which exists: {@code If-Match} with a list of tags is false (RFC 9110
-     * 13.1.1: no current entity tag matches), {@code If-Match: *} true; {@code If-None-Match: *} is false (it
-     * exists), a list true (none matches). False: 412 and the method is not performed (breaker5 F2: a conditional
-     * DELETE deleted anyway).
+     * The conditions of a write (cancel, DELETE) on a run or an experiment, against its current strong {@code etag}
+     * ({@link StateTags}): {@code If-Match} ({@code *} or a list, compared strongly) false, or {@code If-None-Match}
+     * ({@code *}: it exists; a list naming the tag, weakly) true: 412 with the current {@code ETag}, and the method is
+     * not performed (breaker5 F2: a conditional DELETE deleted anyway; then only {@code If-Match: *} could hold).
+     * The tag is of the state read just before the write, in the same call.
      *
      * @param what "run 1234…", named in the 412's detail
      * @throws ApiException 412 when a condition is false
      */
-    public void requireOnUntagged(String what) {
-        if (ifMatch != null && !ifMatch.strip().equals("*")) {
-            throw ApiException.of(HttpStatus.PRECONDITION_FAILED, "Precondition failed", "/id", "If-Match "
-                    + shown(ifMatch.strip()) + " names an entity-tag, but " + what + " has none (only If-Match: *"
-                    + " can hold)", null);
-        }
+    public void requireOn(String etag, String what) {
+        requireMatch(etag, what);
         if (mustCreate()) {
-            throw ApiException.of(HttpStatus.PRECONDITION_FAILED, "Precondition failed", "/id",
-                    "If-None-Match: * asks that the resource not exist, but " + what + " exists", null);
+            throw stale(etag, "If-None-Match: * asks that the resource not exist, but " + what + " exists");
         }
+        if (ifNoneMatch != null && matchesWeakly(ifNoneMatch, etag)) {
+            throw stale(etag, "If-None-Match " + shown(ifNoneMatch.strip()) + " names the current state " + etag + " of " + what);
+        }
+    }
+
+    /**
+     * {@code If-Match} alone against {@code etag}: a {@code GET}'s condition (RFC 9110 13.1.1 applies to every method;
+     * {@code If-None-Match} on a read is 304's business, {@link NotModifiedFilter}).
+     *
+     * @throws ApiException 412 with the current {@code ETag} when it is false
+     */
+    public void requireMatch(String etag, String what) {
+        if (ifMatch != null && !matchesStrongly(ifMatch, etag)) {
+            throw stale(etag, "If-Match " + shown(ifMatch.strip()) + " does not match the current state " + etag + " of " + what);
+        }
+    }
+
+    private static ApiException stale(String etag, String why) {
+        return ApiException.of(HttpStatus.PRECONDITION_FAILED, "Precondition failed", "/id", why, null)
+                .header(HttpHeaders.ETAG, etag);
     }
 
     /** The 412 of {@code If-None-Match: *} on a write that changes an existing resource ({@code what}). */

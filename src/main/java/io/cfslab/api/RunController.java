@@ -105,7 +105,7 @@ public class RunController {
             for (String key : req.propertyNames()) {
                 if (!List.of("scenarioId", "scenario", "seed", "repeats", "pace").contains(key)) {
                     problems.add(new FieldProblem("/" + key.replace("~", "~0").replace("/", "~1"),
-                            "unknown key " + key + " (expected scenarioId, scenario, seed, repeats, pace)", "EINVAL"));
+                            io.cfslab.scenario.ScenarioText.unknownKey(key) + " (expected scenarioId, scenario, seed, repeats, pace)", "EINVAL"));
                 }
             }
             JsonNode idNode = req.get("scenarioId");
@@ -214,7 +214,6 @@ public class RunController {
                                                 org.springframework.http.server.reactive.ServerHttpRequest request) {
         // every filter is checked, and applied, whichever are given: id_prefix narrows the list like the others
         try {
-            ListParameters.check(request, java.util.Set.of("status", "standalone", "id_prefix"));
             ListParameters.strictBoolean(request, "standalone");
             ListParameters.idPrefix(idPrefix);
         } catch (ApiException e) {
@@ -237,13 +236,25 @@ public class RunController {
     }
 
     @Operation(summary = "A run: status, progress, simulated and wall time, ETA")
-    @ApiResponse(responseCode = "200", description = "the run", content = @Content(mediaType = "application/json", schema = @Schema(ref = "Run")))
+    @ApiResponse(responseCode = "200", description = "the run; ETag: a strong tag of its stored state (If-None-Match: 304; If-Match on cancel and DELETE)", content = @Content(mediaType = "application/json", schema = @Schema(ref = "Run")))
     @Problems(404)
     @GetMapping("/{id}")
-    public Mono<ResponseEntity<Map<String, Object>>> get(@PathVariable String id) {
+    public Mono<ResponseEntity<Map<String, Object>>> get(@PathVariable String id, ServerHttpRequest request) {
         // an entity, not a bare body: the run is looked up before the Accept header is negotiated, so a
         // missing run answers 404 whatever the client accepts
-        return jdbc.call(() -> ResponseEntity.ok(view(withSettings(require(id)))));
+        Preconditions pre = Preconditions.of(request);
+        return jdbc.call(() -> {
+            Map<String, Object> view = view(withSettings(require(id)));
+            String etag = StateTags.of(view);
+            pre.requireMatch(etag, "run " + id); // a stale If-Match on a GET is 412 (RFC 9110 13.1.1)
+            return ResponseEntity.ok().eTag(etag).body(view);
+        });
+    }
+
+    /** The run's view with its {@code ETag} (its state after the write), as its GET answers it. */
+    private static ResponseEntity<Map<String, Object>> tagged(HttpStatus status, RunRecord r) {
+        Map<String, Object> view = view(r);
+        return ResponseEntity.status(status).eTag(StateTags.of(view)).body(view);
     }
 
     /** A run stored before settings were recorded gets them now, from its scenario snapshot. */
@@ -278,25 +289,25 @@ public class RunController {
             + "409 EBUSY for a run of an experiment (cancel the experiment)")
     @ApiResponse(responseCode = "202", description = "cancelled (queued) or asked to stop (running)", content = @Content(mediaType = "application/json", schema = @Schema(ref = "Run")))
     @ApiResponse(responseCode = "200", description = "it had already ended: unchanged, its status is the final one", content = @Content(mediaType = "application/json", schema = @Schema(ref = "Run")))
-    @Problems(value = {404, 409, 412}, notes = "409: a run of an experiment (EBUSY); 412: an If-Match naming a tag (a run has none) or If-None-Match: *")
+    @Problems(value = {404, 409, 412}, notes = "409: a run of an experiment (EBUSY); 412: an If-Match that does not name the run's current ETag, or If-None-Match: * or naming it (nothing is done)")
     @PostMapping("/{id}/cancel")
     public Mono<ResponseEntity<Map<String, Object>>> cancel(@PathVariable String id, ServerHttpRequest request) {
         Preconditions pre = Preconditions.of(request);
         return jdbc.call(() -> {
-            RunRecord found = require(id);
-            pre.requireOnUntagged("run " + id);
+            RunRecord found = withSettings(require(id));
+            pre.requireOn(StateTags.of(view(found)), "run " + id);
             if (found.experimentId() != null) {
                 throw ApiException.of(HttpStatus.CONFLICT, "Run of an experiment", "/id", "run " + id
                         + " is one run of experiment " + found.experimentId() + "; cancel the experiment"
                         + " (POST /api/experiments/" + found.experimentId() + "/cancel)", "EBUSY");
             }
-            if (found.status().finished()) return ResponseEntity.ok(view(found)); // idempotent: a repeated cancel
+            if (found.status().finished()) return tagged(HttpStatus.OK, found); // idempotent: a repeated cancel
             try {
                 RunRecord r = runService.cancel(id).orElseThrow(() -> ApiException.notFound("run " + id, "/id"));
-                return ResponseEntity.accepted().body(view(r));
+                return tagged(HttpStatus.ACCEPTED, r);
             } catch (io.cfslab.runs.RunStateException endedMeanwhile) {
                 // it ended between the read and the cancel: the end stands
-                return ResponseEntity.ok(view(require(id)));
+                return tagged(HttpStatus.OK, require(id));
             }
         });
     }
@@ -304,13 +315,13 @@ public class RunController {
     @Operation(summary = "Delete a run that has ended, with its results (204); 409 EBUSY while it is queued or running "
             + "(cancel it first: POST /api/runs/{id}/cancel) and for a run of an experiment (delete the experiment)")
     @ApiResponse(responseCode = "204", description = "deleted with its results", content = @Content)
-    @Problems(value = {404, 409, 412}, notes = "409: EBUSY, queued or running (cancel it first), or a run of an experiment; 412: an If-Match naming a tag (a run has none) or If-None-Match: *")
+    @Problems(value = {404, 409, 412}, notes = "409: EBUSY, queued or running (cancel it first), or a run of an experiment; 412: an If-Match that does not name the run's current ETag, or If-None-Match: * or naming it (nothing is done)")
     @DeleteMapping("/{id}")
     public Mono<ResponseEntity<Void>> delete(@PathVariable String id, ServerHttpRequest request) {
         Preconditions pre = Preconditions.of(request);
         return jdbc.call(() -> {
-            RunRecord found = require(id);
-            pre.requireOnUntagged("run " + id);
+            RunRecord found = withSettings(require(id));
+            pre.requireOn(StateTags.of(view(found)), "run " + id);
             try {
                 if (!runService.delete(id)) throw ApiException.notFound("run " + id, "/id"); // a concurrent DELETE won
             } catch (io.cfslab.runs.RunStateException busy) {

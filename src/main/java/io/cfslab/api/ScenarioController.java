@@ -55,9 +55,7 @@ public class ScenarioController {
     @Operation(summary = "List ready-made and stored scenarios")
     @ApiResponse(responseCode = "200", description = "every scenario, without its document", content = @Content(mediaType = "application/json", array = @ArraySchema(schema = @Schema(ref = "ScenarioSummary"))))
     @GetMapping
-    public Mono<List<Map<String, Object>>> list(@io.swagger.v3.oas.annotations.Parameter(description = "only stored scenarios whose id starts with this (at least 8 hex digits), as for runs") @org.springframework.web.bind.annotation.RequestParam(name = "id_prefix", required = false) String idPrefix,
-                                                org.springframework.http.server.reactive.ServerHttpRequest request) {
-        ListParameters.check(request, java.util.Set.of("id_prefix"));
+    public Mono<List<Map<String, Object>>> list(@io.swagger.v3.oas.annotations.Parameter(description = "only stored scenarios whose id starts with this (at least 8 hex digits), as for runs") @org.springframework.web.bind.annotation.RequestParam(name = "id_prefix", required = false) String idPrefix) {
         ListParameters.idPrefix(idPrefix);
         return jdbc.call(() -> (idPrefix == null ? scenarios.list() : scenarios.startingWith(idPrefix)).stream()
                 .map(e -> view(e, false)).toList());

@@ -26,11 +26,9 @@ public class ScenarioDefaultsController {
     @Problems({400, 422})
     @GetMapping(path = "/api/scenario-defaults", produces = MediaType.APPLICATION_JSON_VALUE)
     public Mono<ObjectNode> defaults(@Parameter(description = "a release (6.1), tip-2026 or a distribution alias (rhel9); 6.18 when left out")
-                                     @RequestParam(required = false) String version,
-                                     org.springframework.http.server.reactive.ServerHttpRequest request) {
-        // an unknown parameter (?versoin=5.4) or a repeat is refused as on the lists; an empty version is the
-        // parser's to refuse at /kernel/version, as in a document (breaker 5 F11)
-        ListParameters.check(request, java.util.Set.of("version"));
+                                     @RequestParam(required = false) String version) {
+        // an unknown parameter (?versoin=5.4) or a repeat is refused as on every operation (QueryParameterFilter);
+        // an empty version is the parser's to refuse at /kernel/version, as in a document (breaker 5 F11)
         return Mono.fromCallable(() -> ScenarioDefaults.of(version));
     }
 }

@@ -47,7 +47,6 @@ public class ScenarioPartsController {
     @Problems(404)
     @GetMapping("/tasks")
     public Mono<JsonNode> tasks(@PathVariable String id, ServerWebExchange exchange) {
-        ListParameters.check(exchange.getRequest(), java.util.Set.of());
         return jdbc.call(() -> part(id, "tasks", exchange));
     }
 
@@ -111,7 +110,6 @@ public class ScenarioPartsController {
     @Problems(404)
     @GetMapping("/timeline")
     public Mono<JsonNode> timeline(@PathVariable String id, ServerWebExchange exchange) {
-        ListParameters.check(exchange.getRequest(), java.util.Set.of());
         return jdbc.call(() -> part(id, "timeline", exchange));
     }
 

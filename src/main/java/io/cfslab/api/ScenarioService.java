@@ -67,9 +67,17 @@ public class ScenarioService {
      * prefix of 8+ hex digits, through the one resolver ({@link #resolveId}, {@link io.cfslab.store.RunIds}).
      *
      * @param pointer the field's pointer in the body
-     * @throws ApiException 422 {@code ENOENT} naming no scenario, {@code EINVAL} for a prefix of several
+     * @throws ApiException 422 {@code ENOENT} naming no scenario, {@code EINVAL} for a prefix of several or a control
+     *                      character (tab aside: trimmed around the id)
      */
     public ScenarioEntry referenced(String typed, String pointer) {
+        String control = UuidPathFilter.controlCharacter(typed);
+        if (control != null) {
+            // as in a path: a control character is refused, not echoed raw in an ENOENT (breaker 5 F5)
+            throw ApiException.of(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid argument", pointer, pointer.substring(1)
+                    + " holds a control character (" + control + "); only ASCII spaces and tabs around an id are trimmed",
+                    "EINVAL");
+        }
         io.cfslab.store.RunIds.Resolution r = resolveId(typed);
         if (r.ambiguous()) {
             throw ApiException.of(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid argument", pointer, r.ambiguity(), "EINVAL");

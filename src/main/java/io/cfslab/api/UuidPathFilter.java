@@ -1,5 +1,7 @@
 package io.cfslab.api;
 
+import io.cfslab.store.ReadyMadeExperiments;
+import io.cfslab.store.ReadyMadeScenarios;
 import io.cfslab.store.RunIds;
 import java.nio.charset.StandardCharsets;
 import java.util.regex.Matcher;
@@ -20,13 +22,28 @@ import reactor.core.publisher.Mono;
  * {@code /api/experiments/{id}…} and {@code /api/scenarios/{id}…}. The path is rewritten to the stored form before
  * anything routes it, so every endpoint below answers alike, and the pages' {@code /runs/{id}} trims and resolves the
  * same way ({@link RunIds#canonical}). A shorter hex prefix stays what it was: the API takes full ids only.
+ *
+ * <p>A ready-made scenario's id ({@code /api/scenarios/{id}…}) and a ready-made experiment's
+ * ({@code /api/experiments/ready-made/{id}}) are read by the same rule (breaker 5 F12: the page trimmed
+ * {@code %20e1-one-hog-10pct}, the API answered 404): ASCII spaces and tabs around them trimmed, ASCII letters in
+ * any case, rewritten to the shipped id when that names one; anything else stays as typed, to be 404.
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE + 4) // after RequestTargetFilter (+2), which refuses malformed percent-encoding
 public class UuidPathFilter implements WebFilter {
     private static final Pattern ID_PATH = Pattern.compile("^(/api/(?:runs|experiments|scenarios)/)([^/]+)(.*)$");
     /** The same ids in the pages' paths, where a control character is refused too. */
+    private static final Pattern READY_MADE_SCENARIO_PATH = Pattern.compile("^(/api/scenarios/)([^/]+)(.*)$");
+    private static final Pattern READY_MADE_EXPERIMENT_PATH = Pattern.compile("^(/api/experiments/ready-made/)([^/]+)(.*)$");
     private static final Pattern PAGE_ID_PATH = Pattern.compile("^/(?:api/)?(?:runs|experiments|scenarios)/([^/]+).*$");
+
+    private final ReadyMadeScenarios readyMadeScenarios;
+    private final ReadyMadeExperiments readyMadeExperiments;
+
+    public UuidPathFilter(ReadyMadeScenarios readyMadeScenarios, ReadyMadeExperiments readyMadeExperiments) {
+        this.readyMadeScenarios = readyMadeScenarios;
+        this.readyMadeExperiments = readyMadeExperiments;
+    }
 
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
@@ -38,6 +55,12 @@ public class UuidPathFilter implements WebFilter {
                             + "); only ASCII spaces and tabs around an id are trimmed", "EINVAL"));
         }
         String rewritten = raw == null ? null : canonicalPath(raw);
+        if (rewritten == null && raw != null) {
+            rewritten = readyMadePath(raw, READY_MADE_SCENARIO_PATH, id -> readyMadeScenarios.find(id).isPresent());
+        }
+        if (rewritten == null && raw != null) {
+            rewritten = readyMadePath(raw, READY_MADE_EXPERIMENT_PATH, id -> readyMadeExperiments.find(id).isPresent());
+        }
         if (rewritten == null) return chain.filter(exchange);
         return chain.filter(exchange.mutate().request(exchange.getRequest().mutate().path(rewritten).build()).build());
     }
@@ -77,6 +100,15 @@ public class UuidPathFilter implements WebFilter {
         if (segment.indexOf('\n') >= 0 || segment.indexOf('\r') >= 0 || !RunIds.isFullId(segment)) return null;
         String id = RunIds.canonical(segment);
         return id.equals(m.group(2)) ? null : m.group(1) + id + m.group(3);
+    }
+
+    /** @return {@code rawPath} with the ready-made id it names in its shipped form, or null if it names none otherwise */
+    private static String readyMadePath(String rawPath, Pattern pattern, java.util.function.Predicate<String> shipped) {
+        Matcher m = pattern.matcher(rawPath);
+        String segment = m.matches() ? decoded(m.group(2)) : null;
+        if (segment == null || segment.indexOf('\n') >= 0 || segment.indexOf('\r') >= 0) return null;
+        String id = RunIds.canonical(segment);
+        return id.equals(m.group(2)) || !shipped.test(id) ? null : m.group(1) + id + m.group(3);
     }
 
     /** A path segment percent-decoded, or null if its encoding is malformed (RequestTargetFilter answers that). */

@@ -32,11 +32,18 @@ public final class Cli {
     /**
      * The first segments of the Spring properties the service reads: its own ({@code cfslab.*}), those of
      * application.yml ({@code server}, {@code spring}, {@code management}, {@code springdoc}) and Spring Boot's
-     * {@code logging.*}, {@code debug}, {@code trace} and the actuator's {@code info.*}. A property under any other
-     * name binds to nothing, so Spring would start the service and ignore it ({@code --sever.port=1} served on 8080).
+     * {@code logging.*} and the actuator's {@code info.*}. A property under any other name binds to nothing, so
+     * Spring would start the service and ignore it ({@code --sever.port=1} served on 8080).
      */
     static final java.util.Set<String> PROPERTY_ROOTS = java.util.Set.of("cfslab", "server", "spring", "management",
-            "springdoc", "logging", "debug", "trace", "info");
+            "springdoc", "logging", "info");
+
+    /**
+     * Spring Boot's switches, {@code --debug} and {@code --trace} (also as {@code --debug=true}): single properties,
+     * not roots ({@code --debug.x=1} names nothing), so the usage line names them as README.md does, not as
+     * {@code debug.*}.
+     */
+    static final java.util.List<String> SWITCHES = java.util.List.of("debug", "trace");
 
     /**
      * Whether {@code arg} is {@code --name=value} with a name under {@link #PROPERTY_ROOTS}, compared as Spring's
@@ -45,8 +52,9 @@ public final class Cli {
     static boolean isKnownProperty(String arg) {
         if (!PROPERTY.matcher(arg).matches()) return false;
         String name = arg.substring(2, arg.indexOf('='));
-        String root = name.split("[.\\[]", 2)[0].replace("-", "").replace("_", "").toLowerCase(java.util.Locale.ROOT);
-        return PROPERTY_ROOTS.contains(root);
+        String[] segments = name.split("[.\\[]", 2);
+        String root = segments[0].replace("-", "").replace("_", "").toLowerCase(java.util.Locale.ROOT);
+        return PROPERTY_ROOTS.contains(root) || (segments.length == 1 && SWITCHES.contains(root));
     }
 
     /**
@@ -89,8 +97,8 @@ public final class Cli {
         if (commands.contains(first) || cl.getCommandSpec().optionsMap().containsKey(first)) return null;
         if (PROPERTY.matcher(first).matches() && !isKnownProperty(first)) {
             return "cfslab: unknown property '" + first + "': the service reads properties under "
-                    + String.join(".*, ", new java.util.TreeSet<>(PROPERTY_ROOTS)) + ".* (a misspelt one would be"
-                    + " ignored)" + hint;
+                    + String.join(".*, ", new java.util.TreeSet<>(PROPERTY_ROOTS)) + ".* and Spring Boot's --"
+                    + String.join(", --", SWITCHES) + " (a misspelt one would be ignored)" + hint;
         }
         if (PROPERTY.matcher(first).matches() || "--debug".equals(first) || "--trace".equals(first)) {
             for (String a : args) {

@@ -107,7 +107,7 @@ final class ExperimentCommand implements Callable<Integer> {
                     return Cli.EXIT_BAD_INPUT;
                 }
             }
-            plan = ExperimentPlan.of(e, base, e.scenario() == null ? e.scenarioId() : null, ScenarioParser::parse);
+            plan = ExperimentPlan.of(e, base, e.scenario() == null ? io.cfslab.store.RunIds.canonical(e.scenarioId()) : null, ScenarioParser::parse);
         } catch (ExperimentException ex) {
             List<Problem> problems = new java.util.ArrayList<>();
             for (Problem p : ex.problems()) {
@@ -153,8 +153,10 @@ final class ExperimentCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** A ready-made scenario of the classpath ({@code scenarios/ID.json}), or null. */
-    static ObjectNode readyMade(String id) {
+    /** A ready-made scenario of the classpath ({@code scenarios/ID.json}), its id read as the service reads it, or null. */
+    static ObjectNode readyMade(String typed) {
+        // the service's rule for an id (RunIds.canonical): white space around it trimmed, any case of its letters
+        String id = typed == null ? null : io.cfslab.store.RunIds.canonical(typed);
         if (id == null || !id.matches("[A-Za-z0-9_.-]+")) return null;
         try (InputStream in = ExperimentCommand.class.getResourceAsStream("/scenarios/" + id + ".json")) {
             if (in == null) return null;

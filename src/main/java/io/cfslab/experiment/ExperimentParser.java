@@ -68,7 +68,7 @@ public final class ExperimentParser {
             throw new ExperimentException(List.of(new Problem("", io.cfslab.scenario.JsonNodeWords.notAnObject(root), "EINVAL")));
         }
         for (String k : o.propertyNames()) {
-            if (!KEYS.contains(k)) problems.add(new Problem("/" + esc(k), "unknown key \"" + k + "\" (expected one of "
+            if (!KEYS.contains(k)) problems.add(new Problem("/" + esc(k), io.cfslab.scenario.ScenarioText.unknownKey(k) + " (expected one of "
                     + String.join(", ", KEYS) + ")", null));
         }
         String name = string(o, "name", problems);
@@ -85,7 +85,9 @@ public final class ExperimentParser {
 
         ObjectNode scenario = null;
         JsonNode sn = value(o, "scenario");
-        String scenarioId = string(o, "scenario_id", problems);
+        // an id is read by one rule in every body and path: ASCII spaces and tabs around it are a paste's, trimmed
+        // where it is resolved; any other control character is refused (a run's scenarioId took a tab this refused)
+        String scenarioId = idString(o, "scenario_id", problems);
         if (sn != null && !(sn instanceof ObjectNode)) {
             problems.add(new Problem("/scenario", "must be a scenario object, not " + type(sn), null));
         } else if (sn != null) {
@@ -135,8 +137,8 @@ public final class ExperimentParser {
                     continue;
                 }
                 for (String k : arm.propertyNames()) {
-                    if (!ARM_KEYS.contains(k)) problems.add(new Problem(at + "/" + esc(k), "unknown key \"" + k
-                            + "\" (expected name, set)", null));
+                    if (!ARM_KEYS.contains(k)) problems.add(new Problem(at + "/" + esc(k), io.cfslab.scenario.ScenarioText.unknownKey(k)
+                            + " (expected name, set)", null));
                 }
                 String armName = null;
                 JsonNode nn = value(arm, "name");
@@ -284,6 +286,18 @@ public final class ExperimentParser {
         String bad = io.cfslab.scenario.ScenarioText.badText(v.stringValue());
         if (bad != null) {
             problems.add(new Problem("/" + key, key + " " + bad, "EINVAL"));
+            return null;
+        }
+        return v.stringValue();
+    }
+
+    /** {@link #string}, but a tab is no fault: around an id it is trimmed, inside one the id names nothing. */
+    private static String idString(ObjectNode o, String key, Set<Problem> problems) {
+        JsonNode v = value(o, key);
+        if (v == null || !v.isString()) return string(o, key, problems);
+        String bad = io.cfslab.scenario.ScenarioText.badText(v.stringValue().replace('\t', ' '));
+        if (bad != null) {
+            problems.add(new Problem("/" + key, key + " " + bad + "; only ASCII spaces and tabs around an id are trimmed", "EINVAL"));
             return null;
         }
         return v.stringValue();

@@ -34,6 +34,6 @@ final class CheckedObject {
 
     /** Reports every key not read as {@code unknown key "k"}. */
     void finish(ParseContext c) {
-        for (String k : node.propertyNames()) if (!used.contains(k)) c.add(at(k), "unknown key \"" + k + "\"", null);
+        for (String k : node.propertyNames()) if (!used.contains(k)) c.add(at(k), ScenarioText.unknownKey(k), null);
     }
 }

@@ -58,6 +58,13 @@ public final class ScenarioText {
         // '[' too: a JSON array (a scenario or experiment file that is not an object, or cut short as "[1,2") is
         // reported in JSON's words; no YAML flow sequence is a scenario either
         boolean json = t.charAt(first) == '{' || t.charAt(first) == '[';
+        if (!json) {
+            String nel = SyntaxWords.nelIn(t);
+            if (nel != null) {
+                c.add("", nel, null);
+                return null;
+            }
+        }
         try {
             if (!json && usesYamlAliases(t)) {
                 c.add("", "YAML anchors and aliases are not supported in a scenario; write the values out", null);
@@ -195,6 +202,9 @@ public final class ScenarioText {
         }
     }
 
+    /** The ids a document names another by (an experiment's {@code scenario_id}), read by the rule of a path's id. */
+    private static final java.util.Set<String> ID_POINTERS = java.util.Set.of("/scenario_id");
+
     /**
      * Every key and string must be printable text: no control characters, C0 or C1 (a newline in a name would
      * forge lines of output, a U+009B a terminal escape) and no unpaired UTF-16 surrogates (not encodable as UTF-8).
@@ -205,7 +215,8 @@ public final class ScenarioText {
             return false;
         }
         if (n.isString()) {
-            String bad = badText(n.stringValue());
+            // a tab around an id is a paste's white space, trimmed where the id is resolved, as in a path (RunIds)
+            String bad = badText(ID_POINTERS.contains(ptr) ? n.stringValue().replace('\t', ' ') : n.stringValue());
             if (bad != null) { c.add(ptr, label(ptr) + " " + bad, "EINVAL"); return false; }
             return true;
         }
@@ -255,6 +266,36 @@ public final class ScenarioText {
             }
             if (Character.isLowSurrogate(ch)) return "contains an unpaired surrogate (not valid Unicode)";
         }
+        return null;
+    }
+
+    /**
+     * An unknown key as a refusal names it: quoted, and, if it holds a character that shows as nothing or as a plain
+     * space, which one and what YAML made of it (breaker 5 F13: {@code unknown key " x"} hid a U+2028 that YAML 1.2
+     * reads as text, not as the line end it looks like), e.g. {@code " x" (U+2028 LINE SEPARATOR at character 1:
+     * YAML 1.2 reads it as text, not as a line end)}.
+     */
+    public static String unknownKey(String key) {
+        for (int i = 0; i < key.length(); ) {
+            int cp = key.codePointAt(i);
+            String what = invisibleWords(cp);
+            if (what != null) {
+                return "unknown key \"" + key + "\" (" + String.format("U+%04X", cp) + " " + Character.getName(cp)
+                        + " at character " + (key.codePointCount(0, i) + 1) + ": " + what + ")";
+            }
+            i += Character.charCount(cp);
+        }
+        return "unknown key \"" + key + "\"";
+    }
+
+    /** What YAML makes of a character that shows as nothing or as a space, or null for any other. */
+    private static String invisibleWords(int cp) {
+        if (cp == 0x2028 || cp == 0x2029) return "YAML 1.2 reads it as text, not as a line end";
+        if (cp == 0xFEFF) return "a byte order mark, which YAML takes only at the start of the text";
+        if (cp == 0x09) return null;
+        int type = Character.getType(cp);
+        if (type == Character.SPACE_SEPARATOR && cp != ' ') return "no white space to YAML or JSON (only space and tab are)";
+        if (type == Character.FORMAT) return "an invisible format character";
         return null;
     }
 

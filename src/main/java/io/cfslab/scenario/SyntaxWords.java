@@ -122,6 +122,30 @@ public final class SyntaxWords {
         return null;
     }
 
+    /**
+     * The refusal of a NEL (U+0085) in a YAML text, or null if it holds none (breaker 5 F13: at a line's start it was
+     * "a ':' where no key can start"; after a value the text was read as if the line ended there). YAML 1.1 made NEL
+     * a line break; YAML 1.2, which bodies follow, reads it as an ordinary printable character, and SnakeYAML's reader
+     * takes it as a break in some places and as text in others. A scenario holds no control character (Cc) in any
+     * string either ({@link ScenarioText#badText}), so it is refused wherever it is, named at its line and column
+     * (lines end at line feeds and carriage returns only, as YAML 1.2 counts them), before anything is read.
+     */
+    public static String nelIn(String text) {
+        int line = 1, column = 1;
+        for (int i = 0; i < text.length(); ) {
+            int cp = text.codePointAt(i);
+            if (cp == 0x85) {
+                return "malformed YAML" + at(line, column) + ": a NEL character (U+0085), a control character: YAML 1.2"
+                        + " reads it as text, not as the line end YAML 1.1 made it, and no key or value here may hold"
+                        + " it; end the line with a line feed";
+            }
+            i += Character.charCount(cp);
+            if (cp == '\n' || (cp == '\r' && (i >= text.length() || text.charAt(i) != '\n'))) { line++; column = 1; }
+            else column++;
+        }
+        return null;
+    }
+
     private static String at(Integer line, Integer column) {
         return line == null ? "" : " at line " + line + ", column " + column;
     }

@@ -98,16 +98,29 @@ public final class RunIds {
 
     /**
      * {@code typed} in the stored form of an id: lower case, dashes after hex digits 8, 12, 16 and 20, trimmed; a
-     * prefix likewise as far as it goes ({@code E8619716B1EB} is {@code e8619716-b1eb}); anything that is not hex
-     * digits and dashes is returned trimmed as it is (it names no run).
+     * prefix likewise as far as it goes ({@code E8619716B1EB} is {@code e8619716-b1eb}); anything else is returned
+     * trimmed with its ASCII letters in lower case (breaker 5 F12): a ready-made scenario's or experiment's id is its
+     * file name, lower case by construction ({@code ReadyMadeIdsTest}), so {@code E1-ONE-HOG-10PCT} names
+     * {@code e1-one-hog-10pct} as an upper-case UUID names its run, on every route, page and body alike; an id
+     * that names nothing stays one that names nothing.
      */
     public static String canonical(String typed) {
         String hex = hexDigits(typed);
-        if (hex == null) return typed == null ? null : trim(typed);
+        if (hex == null) return typed == null ? null : asciiLowerCase(trim(typed));
         StringBuilder b = new StringBuilder(36);
         for (int i = 0; i < hex.length(); i++) {
             if (i == 8 || i == 12 || i == 16 || i == 20) b.append('-');
             b.append(hex.charAt(i));
+        }
+        return b.toString();
+    }
+
+    /** {@code s} with A-Z as a-z and nothing else changed (no locale's rules: Turkish I, German sharp s). */
+    static String asciiLowerCase(String s) {
+        StringBuilder b = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            b.append(c >= 'A' && c <= 'Z' ? (char) (c + ('a' - 'A')) : c);
         }
         return b.toString();
     }

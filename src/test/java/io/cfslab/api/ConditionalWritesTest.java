@@ -219,9 +219,9 @@ class ConditionalWritesTest {
     }
 
     /**
-     * Runs and experiments have no ETag (their representation changes with progress): an {@code If-Match} naming a
-     * tag is false (RFC 9110 13.1.1), so a conditional cancel or DELETE answers 412 and performs nothing (breaker5 F2:
-     * it deleted anyway); {@code If-None-Match: *} is false on them too (they exist); {@code If-Match: *} holds.
+     * An {@code If-Match} naming a tag that is not the run's or experiment's current one is false (RFC 9110 13.1.1), so
+     * a conditional cancel or DELETE answers 412 and performs nothing (breaker5 F2: it deleted anyway);
+     * {@code If-None-Match: *} is false on them too (they exist); {@code If-Match: *} holds.
      */
     @Test
     void aTaggedIfMatchOnARunOrExperimentPerformsNothing() {
@@ -259,5 +259,70 @@ class ConditionalWritesTest {
         web.delete().uri("/api/experiments/" + experiment).header("If-Match", "*").exchange().expectStatus().isNoContent();
         // a missing one is 404 whatever the condition
         web.delete().uri("/api/runs/" + run).header("If-Match", "\"1\"").exchange().expectStatus().isNotFound();
+    }
+
+    private static EntityExchangeResult<byte[]> call(HttpMethod method, String uri, String header, String value) {
+        var spec = web.method(method).uri(uri);
+        return (header == null ? spec : spec.header(header, value)).exchange().expectBody().returnResult();
+    }
+
+    private static String etagOf(String uri) {
+        var r = call(HttpMethod.GET, uri, null, null);
+        assertThat(r.getStatus().value()).as(uri).isEqualTo(200);
+        return r.getResponseHeaders().getETag();
+    }
+
+    /**
+     * Runs and experiments have strong ETags (brief item 5): their GET answers one derived from the stored state (the
+     * same on every GET of the same state; a cancel changes it, and the cancel's answer carries the new one), so
+     * {@code If-None-Match} is 304 on a GET and {@code If-Match} holds on a cancel or DELETE exactly when it names the
+     * current tag; a stale or other tag is 412 with the current {@code ETag}, and nothing is performed.
+     */
+    @Test
+    void runsAndExperimentsHaveStrongEtagsThatConditionTheirWrites() {
+        String scenario = ApiTestSupport.createScenario(web, SCENARIO);
+        String run = "/api/runs/" + ApiTestSupport.submitRun(web, Map.of("scenarioId", scenario));
+        String experiment = "/api/experiments/" + ApiTestSupport.JSON.readTree(new String(web.post().uri("/api/experiments")
+                .contentType(MediaType.APPLICATION_JSON).bodyValue("""
+                        {"name": "e", "scenario": %s, "repeats": 1, "arms": [{"name": "a"}]}""".formatted(SCENARIO))
+                .exchange().expectStatus().isAccepted().expectBody().returnResult().getResponseBody())).path("id").asString();
+        for (String uri : List.of(run, experiment)) {
+            String tag = etagOf(uri);
+            assertThat(tag).as(uri).matches("\"[0-9a-f]{20}\"");
+            assertThat(etagOf(uri)).as(uri + ": the same state, the same tag").isEqualTo(tag);
+            // conditional reads
+            for (String same : List.of(tag, "W/" + tag, "\"x\", " + tag, "*")) {
+                var r = call(HttpMethod.GET, uri, "If-None-Match", same);
+                assertThat(r.getStatus().value()).as(uri + " If-None-Match " + same).isEqualTo(304);
+                assertThat(r.getResponseBody()).as("no body").isNull();
+                assertThat(r.getResponseHeaders().getETag()).isEqualTo(tag);
+            }
+            assertThat(call(HttpMethod.GET, uri, "If-None-Match", "\"x\"").getStatus().value()).isEqualTo(200);
+            var staleRead = call(HttpMethod.GET, uri, "If-Match", "\"x\"");
+            assertThat(staleRead.getStatus().value()).as(uri + " GET with another If-Match").isEqualTo(412);
+            assertThat(staleRead.getResponseHeaders().getETag()).isEqualTo(tag);
+            assertThat(call(HttpMethod.GET, uri, "If-Match", tag).getStatus().value()).isEqualTo(200);
+            // conditional cancel: another tag, W/ of the current one (strong comparison), If-None-Match naming it
+            for (String[] h : List.of(new String[] {"If-Match", "\"x\""}, new String[] {"If-Match", "W/" + tag},
+                    new String[] {"If-None-Match", tag}, new String[] {"If-None-Match", "*"})) {
+                var r = call(HttpMethod.POST, uri + "/cancel", h[0], h[1]);
+                assertThat(r.getStatus().value()).as(uri + " cancel with " + h[0] + ": " + h[1]).isEqualTo(412);
+                assertThat(r.getResponseHeaders().getETag()).isEqualTo(tag);
+                assertThat(etagOf(uri)).as("nothing performed").isEqualTo(tag);
+            }
+            var cancelled = call(HttpMethod.POST, uri + "/cancel", "If-Match", tag);
+            assertThat(cancelled.getStatus().value()).as(uri + " cancel with its tag").isEqualTo(202);
+            String after = etagOf(uri);
+            assertThat(after).as(uri + ": the state changed, so did the tag").isNotEqualTo(tag);
+            assertThat(cancelled.getResponseHeaders().getETag()).as("the cancel answers the new tag").isEqualTo(after);
+            // conditional DELETE: the tag from before the cancel is stale
+            var stale = call(HttpMethod.DELETE, uri, "If-Match", tag);
+            assertThat(stale.getStatus().value()).as(uri + " DELETE with the stale tag").isEqualTo(412);
+            assertThat(stale.getResponseHeaders().getETag()).isEqualTo(after);
+            assertThat(call(HttpMethod.DELETE, uri, "If-None-Match", after).getStatus().value()).isEqualTo(412);
+            assertThat(etagOf(uri)).as(uri + " still there, unchanged").isEqualTo(after);
+            assertThat(call(HttpMethod.DELETE, uri, "If-Match", "\"x\", " + after).getStatus().value()).isEqualTo(204);
+            assertThat(call(HttpMethod.GET, uri, null, null).getStatus().value()).isEqualTo(404);
+        }
     }
 }

@@ -249,6 +249,65 @@ class ProblemWordsTest {
         soft.assertAll();
     }
 
+    /**
+     * Breaker 5 F13: the characters YAML 1.1 took as line breaks or that show as a space are explained as YAML 1.2
+     * (which bodies follow) reads them, at every operation that reads a body. NEL (U+0085), a control character that
+     * SnakeYAML's reader took as a line end in some places ("a ':' where no key can start" at a line's start; after a
+     * value the scenario ran) and as text in others, is 400 naming its line and column wherever it is (a key, after a
+     * value, in a comment, quoted). U+2028, U+2029, a byte order mark inside the text and NBSP are text in YAML 1.2:
+     * at a line's start they begin a key, refused as unknown naming the character, where it is and what YAML made of
+     * it (the key " x" showed nothing).
+     */
+    @Test
+    void yamlLineBreakAndSpaceLookalikesAreExplainedAsYaml12ReadsThem() {
+        String id = createScenario(web, tiny("lookalikes"));
+        List<String> uris = List.of("/api/scenarios", "/api/scenarios/" + id + "/tasks", "/api/scenarios/" + id + "/timeline",
+                "/api/scenarios/" + id + "/cgroups:generate", "/api/runs", "/api/experiments");
+        String[][] places = {{"duration: 1s\nname: ab\n", "x: 1\n"}, {"duration: 1s\nname: ab ", "\n"},
+                {"duration: 1s # a comment ", "x: 1\n"}, {"duration: 1s\nname: \"ab", "\"\n"}, {"", "x: 1\n"}};
+        SoftAssertions soft = new SoftAssertions();
+        int checked = 0;
+        for (String[] place : places) {
+            String before = place[0];
+            int line = before.split("\n", -1).length;
+            int column = before.substring(before.lastIndexOf('\n') + 1).length() + 1;
+            for (String uri : uris) {
+                Answer a = send(HttpMethod.POST, uri, YAML, before + "\u0085" + place[1], "POST " + uri + " NEL " + cut(before));
+                soft.assertThat(a.status()).as(a.what()).isEqualTo(400);
+                soft.assertThat(a.body().path("detail").asString()).as(a.what()).isEqualTo("malformed YAML at line " + line
+                        + ", column " + column + ": a NEL character (U+0085), a control character: YAML 1.2 reads it as"
+                        + " text, not as the line end YAML 1.1 made it, and no key or value here may hold it; end the line"
+                        + " with a line feed");
+                noLibraryWords(soft, a);
+                checked++;
+            }
+        }
+        String[][] lookalikes = {{"\u2028", "U+2028 LINE SEPARATOR at character 1: YAML 1.2 reads it as text, not as a line end"},
+                {"\u2029", "U+2029 PARAGRAPH SEPARATOR at character 1: YAML 1.2 reads it as text, not as a line end"},
+                {"\ufeff", "U+FEFF ZERO WIDTH NO-BREAK SPACE at character 1: a byte order mark, which YAML takes only at the start of the text"},
+                {"\u00a0", "U+00A0 NO-BREAK SPACE at character 1: no white space to YAML or JSON (only space and tab are)"}};
+        for (String[] l : lookalikes) {
+            for (String uri : uris) {
+                // on the second line: a byte order mark there is inside the text
+                // a timeline entry without its action reports only that: give it one
+                String entry = uri.endsWith("/timeline") ? "at: 100ms\nkill: nop" : "";
+                Answer a = send(HttpMethod.POST, uri, YAML, entry + "\n" + l[0] + "x: 1\n", "POST " + uri + " " + l[1]);
+                soft.assertThat(a.status()).as(a.what() + " " + a.body()).isEqualTo(422);
+                List<String> reasons = new ArrayList<>();
+                a.body().path("errors").forEach(e -> {
+                    if (e.path("pointer").asString().endsWith("/" + l[0] + "x")) reasons.add(e.path("reason").asString());
+                });
+                soft.assertThat(reasons).as(a.what() + " " + a.body()).hasSize(1);
+                soft.assertThat(String.join("|", reasons)).as(a.what())
+                        .startsWith("unknown key \"" + l[0] + "x\" (" + l[1] + ")");
+                noLibraryWords(soft, a);
+                checked++;
+            }
+        }
+        assertThat(checked).isEqualTo((places.length + lookalikes.length) * uris.size());
+        soft.assertAll();
+    }
+
     /** Asserts a 4xx problem in the client's words; 1 if it is a syntax error (then it names line and column). */
     private static int check(SoftAssertions soft, Answer a) {
         soft.assertThat(a.status()).as(a.what() + " " + a.body()).isBetween(400, 499);

@@ -101,6 +101,32 @@ class CliArgumentsTest {
         assertThat(commandLines).as("documented command lines").isGreaterThan(10);
     }
 
+    /**
+     * The usage line of a misspelt root lists what README.md lists, no more: the roots ({@code cfslab.*}, …) and
+     * Spring Boot's switches {@code --debug}, {@code --trace} (it listed {@code debug.*} and {@code trace.*}, which
+     * name nothing: {@code --debug.x=1} is refused too).
+     */
+    @Test
+    void theUsageLineOfAMisspeltRootListsWhatTheReadmeLists() throws Exception {
+        String readme = Files.readString(Path.of("README.md")).replaceAll("\\s+", " ");
+        Matcher m = Pattern.compile("only Spring properties \\(`--name=value` under (.*?)\\);").matcher(readme);
+        assertThat(m.find()).as("README names the roots").isTrue();
+        List<String> roots = new ArrayList<>(), switches = new ArrayList<>();
+        Matcher t = Pattern.compile("`([^`]+)`").matcher(m.group(1));
+        while (t.find()) {
+            if (t.group(1).startsWith("--")) switches.add(t.group(1));
+            else roots.add(t.group(1).replaceAll("\\.$", ""));
+        }
+        assertThat(new java.util.TreeSet<>(roots)).isEqualTo(new java.util.TreeSet<>(Cli.PROPERTY_ROOTS));
+        assertThat(switches).isEqualTo(Cli.SWITCHES.stream().map(x -> "--" + x).toList());
+        String said = ExperimentCommandTest.run("--sever.port=1").err().strip();
+        for (String r : roots) assertThat(said).as(said).contains(r + ".*");
+        for (String sw : switches) assertThat(said).as(said).contains(sw);
+        assertThat(said).doesNotContain("debug.*").doesNotContain("trace.*");
+        assertThat(Cli.startsService(new String[] {"--debug.x=1"})).isFalse();
+        assertThat(Cli.startsService(new String[] {"--debug=true"})).isTrue();
+    }
+
     @Test
     void anythingElseIsAUsageErrorNamingTheArgument() {
         for (List<String> args : NOT_COMMANDS) {

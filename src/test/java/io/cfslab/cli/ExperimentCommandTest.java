@@ -52,6 +52,15 @@ class ExperimentCommandTest {
         }
     }
 
+    /** A ready-made scenario_id is read as the service reads an id: white space around it, any case (breaker 5 F12). */
+    @Test
+    void aReadyMadeScenarioIdIsReadAsTheServiceReadsIt() {
+        for (String typed : new String[] {"e1-one-hog-10pct", "\te1-one-hog-10pct ", "E1-ONE-HOG-10PCT"}) {
+            assertThat(ExperimentCommand.readyMade(typed)).as(typed).isNotNull();
+        }
+        assertThat(ExperimentCommand.readyMade("e1-one-hog")).isNull();
+    }
+
     @Test
     void printsTheTableAndWritesTheResult(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("exp.json");
