@@ -49,6 +49,8 @@ final class FairRq {
     /** Tasks on each CPU's list: queued fair tasks, in a throttled subtree or not, and queued RT tasks. */
     final int[] cpuTaskCount;
     final int[] cpuTaskNext, cpuTaskPrev;
+    /** The last task of each CPU's list (rq->cfs_tasks' tail, where detach_tasks() starts), or NONE. */
+    final int[] cpuTaskTail;
 
     /*
      * EEVDF's lag (kernel/sched/fair.c, 6.6+): per cfs_rq the sum of its queued entities' vruntimes less its
@@ -100,6 +102,8 @@ final class FairRq {
         queued = new EntityQueue(records, ntasks + k.ngroups * k.ncpu);
         cpuTaskHead = new int[k.ncpu];
         Arrays.fill(cpuTaskHead, NONE);
+        cpuTaskTail = new int[k.ncpu];
+        Arrays.fill(cpuTaskTail, NONE);
         cpuTaskCount = new int[k.ncpu];
         cpuTaskNext = new int[ntasks];
         cpuTaskPrev = new int[ntasks];
@@ -347,19 +351,34 @@ final class FairRq {
     void cpuTaskAdd(int c, int t) {
         cpuTaskCount[c]++;
         k.forkInputsChanged(c);
-        int h = cpuTaskHead[c];
-        cpuTaskPrev[t] = NONE;
-        cpuTaskNext[t] = h;
-        if (h != NONE) cpuTaskPrev[h] = t;
-        cpuTaskHead[c] = t;
+        linkHead(c, t);
     }
 
     void cpuTaskRemove(int c, int t) {
         cpuTaskCount[c]--;
         k.forkInputsChanged(c);
+        unlink(c, t);
+    }
+
+    /** list_move(&p->se.group_node, &rq->cfs_tasks) of a queued task t on CPU c: to the head, nothing else changes. */
+    void cpuTaskMoveToHead(int c, int t) {
+        if (cpuTaskHead[c] == t) return;
+        unlink(c, t);
+        linkHead(c, t);
+    }
+
+    private void linkHead(int c, int t) {
+        int h = cpuTaskHead[c];
+        cpuTaskPrev[t] = NONE;
+        cpuTaskNext[t] = h;
+        if (h != NONE) cpuTaskPrev[h] = t; else cpuTaskTail[c] = t;
+        cpuTaskHead[c] = t;
+    }
+
+    private void unlink(int c, int t) {
         int p = cpuTaskPrev[t], n = cpuTaskNext[t];
         if (p == NONE) cpuTaskHead[c] = n; else cpuTaskNext[p] = n;
-        if (n != NONE) cpuTaskPrev[n] = p;
+        if (n != NONE) cpuTaskPrev[n] = p; else cpuTaskTail[c] = p;
     }
 
     /**
