@@ -49,7 +49,11 @@ final class FairRq {
     /** Tasks on each CPU's list: queued fair tasks, in a throttled subtree or not, and queued RT tasks. */
     final int[] cpuTaskCount;
     final int[] cpuTaskNext, cpuTaskPrev;
-    /** The last task of each CPU's list (rq->cfs_tasks' tail, where detach_tasks() starts), or NONE. */
+    /**
+     * The last task of each CPU's list, or NONE: the least recently enqueued, where new-idle's detach_tasks() starts.
+     * The list is kept in enqueue order: pick_next_task_fair()'s MRU list_move() of the picked task is not modelled
+     * (see LoadBalancer.detachTasks).
+     */
     final int[] cpuTaskTail;
 
     /*
@@ -358,13 +362,6 @@ final class FairRq {
         cpuTaskCount[c]--;
         k.forkInputsChanged(c);
         unlink(c, t);
-    }
-
-    /** list_move(&p->se.group_node, &rq->cfs_tasks) of a queued task t on CPU c: to the head, nothing else changes. */
-    void cpuTaskMoveToHead(int c, int t) {
-        if (cpuTaskHead[c] == t) return;
-        unlink(c, t);
-        linkHead(c, t);
     }
 
     private void linkHead(int c, int t) {

@@ -648,9 +648,6 @@ public final class Kernel implements WorkloadContext {
         curr[c] = next;
         tState[next] = T_RUNNING;
         tExecStartNs[next] = now; // set_next_entity(): update_stats_curr_start()
-        // pick_next_task_fair(): "Move the next running task to the front of the list, so our cfs_tasks list
-        // becomes MRU one", which detach_tasks() walks from the tail, the coldest first
-        if (isFair(next)) fair.cpuTaskMoveToHead(c, next);
         latency.arrive(next, c, now);
         clock.startRun(c);
         pickedAtNs[c] = now;

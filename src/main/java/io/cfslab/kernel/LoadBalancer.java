@@ -417,8 +417,9 @@ final class LoadBalancer {
 
     /**
      * {@code detach_tasks()} for one task, with {@code can_migrate_task()}'s checks (kernel/sched/fair.c, 6.18): at
-     * new-idle from the tail of src's list (the least recently picked first, as {@code rq->cfs_tasks} is kept MRU;
-     * the periodic balance from the head), at most
+     * new-idle from the tail of src's list, the task queued longest (the kernel keeps {@code rq->cfs_tasks} MRU, so
+     * its tail is the least recently picked; the model's list is in enqueue order, the same for a task not picked
+     * since it was queued [simplified]; the periodic balance walks from the head), at most
      * {@link #NR_MIGRATE} tasks looked at, the first queued, not running fair task that is allowed on dst and passes
      * the throttle check: in a throttled hierarchy on neither CPU ({@code pair}, throttled_lb_pair()), not on dst
      * ({@code dst}, lb_throttled_hierarchy(), 6.18), or anywhere ({@code none}: a task pulled into a throttled
@@ -443,8 +444,7 @@ final class LoadBalancer {
         int loopMax = Math.min(NR_MIGRATE, load(src)), loop = 0;
         boolean allPinned = true;
         // new-idle walks from the tail, as detach_tasks() does; the periodic balance, the model's own spreading by
-        // counts rather than sched_balance_rq(), keeps its walk from the head (from the tail it was measured to
-        // lose 4 rows of E11's leaf-usage spread: docs/seed-reproductions.md, "seeds14")
+        // counts rather than sched_balance_rq(), keeps its walk from the head (docs/seed-reproductions.md, "seeds14")
         boolean fromTail = level != PERIODIC;
         for (int t = fromTail ? fair.cpuTaskTail[src] : fair.cpuTaskHead[src]; t != NONE;
                 t = fromTail ? fair.cpuTaskPrev[t] : fair.cpuTaskNext[t]) {

@@ -95,31 +95,33 @@ class TaskHotTest {
 
     @Test
     void theWalkStartsAtTheTailAndLooksAtMostAt32Tasks() {
-        // CPU 2: the running task 0 and 34 queued tasks, enqueued in order 1..34 (each at the list's head): the
-        // tail is task 1. All hot but task 34, at the head: loop_max = min(32, nr_running 35) = 32 tasks looked at,
-        // tasks 1..32, so 34 is never reached and the balance fails
+        // CPU 2: tasks 0..34 enqueued in that order (each at the list's head), task 0 running: the tail is task 0.
+        // All hot but task 34, at the head: loop_max = min(32, nr_running 35) = 32 tasks looked at, tasks 0..31
+        // (the running one counts), so 34 is never reached and the balance fails
         int[] cpus = new int[35];
         java.util.Arrays.fill(cpus, 2);
         Kernel k = kernel(cpus);
         for (int t = 1; t < 35; t++) k.tExecStartNs[t] = NOW - 100 * US;
         k.tExecStartNs[34] = Kernel.EXEC_START_COLD;
         assertThat(k.balancer.newIdleBalance(0)).isFalse();
-        // made cold, task 32 (the 32nd from the tail) is within reach and is the one pulled
+        // made cold, task 31 (the 32nd looked at) is within reach and is the one pulled; task 32 would not be
         k.tExecStartNs[32] = Kernel.EXEC_START_COLD;
+        assertThat(k.balancer.newIdleBalance(0)).isFalse();
+        k.tExecStartNs[31] = Kernel.EXEC_START_COLD;
         assertThat(k.balancer.newIdleBalance(0)).isTrue();
-        assertThat(k.tCpu[32]).isEqualTo(0);
-        assertThat(k.tCpu[34]).isEqualTo(2);
+        assertThat(k.tCpu[31]).isEqualTo(0);
+        assertThat(k.tCpu[32]).isEqualTo(2);
     }
 
     @Test
-    void thePickMovesATaskToTheHeadSoTheLeastRecentlyPickedIsLookedAtFirst() {
-        // tasks 1, 2, 3 queued on CPU 2 behind the running 0, all cold: the tail (task 1) is pulled; after task 1
-        // is picked once (moved to the head) the tail is task 2
+    void theTaskQueuedLongestIsLookedAtFirst() {
+        // tasks 1, 2, 3 queued on CPU 2 after the running 0, all cold: the tail's first queued task, 1, is pulled;
+        // the periodic balance walks from the head and takes 3
         Kernel k = kernel(new int[] {2, 2, 2, 2});
-        k.fair.cpuTaskMoveToHead(2, 1);
         assertThat(k.balancer.newIdleBalance(0)).isTrue();
-        assertThat(k.tCpu[2]).isEqualTo(0);
-        assertThat(k.tCpu[1]).isEqualTo(2);
+        assertThat(k.tCpu[1]).isEqualTo(0);
+        assertThat(k.balancer.pullOne(2, 4)).isTrue();
+        assertThat(k.tCpu[3]).isEqualTo(4);
     }
 
     @Test
@@ -146,7 +148,7 @@ class TaskHotTest {
 
     /**
      * Hogs in an unlimited group, task i queued on CPU {@code cpus[i]}, allowed everywhere, never run (cold); the
-     * first task of each CPU runs there (at the head of the list, as a pick leaves it). Nothing else is queued.
+     * first task of each CPU runs there (at the tail of the list: it was queued first). Nothing else is queued.
      */
     private static Kernel kernel(int[] cpus) {
         Scenario s = ScenarioParser.parse("""
@@ -175,7 +177,6 @@ class TaskHotTest {
                 k.tState[t] = Kernel.T_RUNNING;
             }
         }
-        for (int c = 0; c < 8; c++) if (k.curr[c] != Kernel.NONE) k.fair.cpuTaskMoveToHead(c, k.curr[c]); // as picked
         k.now = NOW;
         return k;
     }
