@@ -49,6 +49,12 @@ final class FairRq {
     /** Tasks on each CPU's list: queued fair tasks, in a throttled subtree or not, and queued RT tasks. */
     final int[] cpuTaskCount;
     final int[] cpuTaskNext, cpuTaskPrev;
+    /**
+     * The last task of each CPU's list, or NONE: the least recently enqueued, where new-idle's detach_tasks() starts.
+     * The list is kept in enqueue order: pick_next_task_fair()'s MRU list_move() of the picked task is not modelled
+     * (see LoadBalancer.detachTasks).
+     */
+    final int[] cpuTaskTail;
 
     /*
      * EEVDF's lag (kernel/sched/fair.c, 6.6+): per cfs_rq the sum of its queued entities' vruntimes less its
@@ -100,6 +106,8 @@ final class FairRq {
         queued = new EntityQueue(records, ntasks + k.ngroups * k.ncpu);
         cpuTaskHead = new int[k.ncpu];
         Arrays.fill(cpuTaskHead, NONE);
+        cpuTaskTail = new int[k.ncpu];
+        Arrays.fill(cpuTaskTail, NONE);
         cpuTaskCount = new int[k.ncpu];
         cpuTaskNext = new int[ntasks];
         cpuTaskPrev = new int[ntasks];
@@ -347,19 +355,27 @@ final class FairRq {
     void cpuTaskAdd(int c, int t) {
         cpuTaskCount[c]++;
         k.forkInputsChanged(c);
-        int h = cpuTaskHead[c];
-        cpuTaskPrev[t] = NONE;
-        cpuTaskNext[t] = h;
-        if (h != NONE) cpuTaskPrev[h] = t;
-        cpuTaskHead[c] = t;
+        linkHead(c, t);
     }
 
     void cpuTaskRemove(int c, int t) {
         cpuTaskCount[c]--;
         k.forkInputsChanged(c);
+        unlink(c, t);
+    }
+
+    private void linkHead(int c, int t) {
+        int h = cpuTaskHead[c];
+        cpuTaskPrev[t] = NONE;
+        cpuTaskNext[t] = h;
+        if (h != NONE) cpuTaskPrev[h] = t; else cpuTaskTail[c] = t;
+        cpuTaskHead[c] = t;
+    }
+
+    private void unlink(int c, int t) {
         int p = cpuTaskPrev[t], n = cpuTaskNext[t];
         if (p == NONE) cpuTaskHead[c] = n; else cpuTaskNext[p] = n;
-        if (n != NONE) cpuTaskPrev[n] = p;
+        if (n != NONE) cpuTaskPrev[n] = p; else cpuTaskTail[c] = p;
     }
 
     /**

@@ -62,6 +62,8 @@ public final class Kernel implements WorkloadContext {
     public static final int EV_RT_PERIOD_PRIORITY = 12;
 
     static final int NONE = -1;
+    /** {@link #tExecStartNs} of a task that never ran on its CPU: older than any migration cost (the kernel's 0). */
+    static final long EXEC_START_COLD = Long.MIN_VALUE / 4;
     static final long NO_CLOCK = -1;
     static final long NICE_0_LOAD = 1024;
 
@@ -124,6 +126,14 @@ public final class Kernel implements WorkloadContext {
     final long[] segRemainingNs;
     final boolean[] throttleWorkPending;
     final long[] nrSwitches, nrMigrations, exitNs;
+    /**
+     * Each task's {@code se.exec_start}, ns: when it last ran (set when it is picked and at every
+     * {@code update_curr()}, so a task that stopped running keeps the time it stopped). {@link #EXEC_START_COLD}
+     * for a task that never ran here: {@code __sched_fork()} starts it at 0 and {@code enqueue_entity()} with
+     * {@code ENQUEUE_MIGRATED} (6.3+; {@code migrate_task_rq_fair()} before) zeroes it at a move, "no longer
+     * consider this task hot". {@code task_hot()} ({@link LoadBalancer}) reads it.
+     */
+    final long[] tExecStartNs;
     final long[] wakeGen;
     final int[] pendingWakeups;
     /** The task whose wake-up of each task is pending (wake-affine placement), or NONE (a timer's or none). */
@@ -241,6 +251,8 @@ public final class Kernel implements WorkloadContext {
         nrMigrations = new long[ntasks];
         exitNs = new long[ntasks];
         Arrays.fill(exitNs, -1);
+        tExecStartNs = new long[ntasks];
+        Arrays.fill(tExecStartNs, EXEC_START_COLD);
         wakeGen = new long[ntasks];
         pendingWakeups = new int[ntasks];
         killPending = new boolean[ntasks];
@@ -496,6 +508,7 @@ public final class Kernel implements WorkloadContext {
     void updateCurr(int c) {
         int t = curr[c];
         if (t == NONE) return;
+        tExecStartNs[t] = now; // update_curr(): curr->exec_start = now
         long d = clock.execDelta(c);
         if (d <= 0) return;
         if (!isFair(t)) {
@@ -640,6 +653,7 @@ public final class Kernel implements WorkloadContext {
         lastRan[c] = next;
         curr[c] = next;
         tState[next] = T_RUNNING;
+        tExecStartNs[next] = now; // set_next_entity(): update_stats_curr_start()
         latency.arrive(next, c, now);
         clock.startRun(c);
         pickedAtNs[c] = now;
@@ -1067,6 +1081,7 @@ public final class Kernel implements WorkloadContext {
      */
     void migrated(int t, int from, int to) {
         nrMigrations[t]++;
+        tExecStartNs[t] = EXEC_START_COLD; // ENQUEUE_MIGRATED: "no longer consider this task hot"
         if (loads != null) loads.migrated(t, from, to);
         if (topo.llcOf(from) == topo.llcOf(to)) return;
         llcMigrations++;

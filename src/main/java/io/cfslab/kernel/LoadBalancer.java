@@ -15,9 +15,11 @@ import static io.cfslab.kernel.Kernel.T_RUNNING;
  * Where tasks run (kernel/sched/fair.c): wake-up CPU selection ({@code select_task_rq_fair()} with
  * {@code wake_affine()}'s target, {@link WakeAffine}, and {@code select_idle_sibling()}'s idle-core-first scan of
  * the target's LLC), the idle-CPU count per LLC that lets it
- * skip busy LLCs, the periodic load balance and {@code newidle_balance()}, which even out runnable task
+ * skip busy LLCs, the periodic load balance and {@code sched_balance_newidle()}, which even out runnable task
  * counts by moving queued fair tasks ({@code can_migrate_task()} with the kernel's throttle check: {@code
- * throttled_lb_pair()}, {@code lb_throttled_hierarchy()} or none, {@code kernel.throttled_lb}).
+ * throttled_lb_pair()}, {@code lb_throttled_hierarchy()} or none, {@code kernel.throttled_lb}); at new-idle also
+ * {@code task_hot()}, {@code detach_tasks()}'s walk and, across LLCs, {@code sched_balance_find_src_group()}
+ * ({@link SrcGroupFinder}).
  */
 final class LoadBalancer {
     static final long BALANCE_INTERVAL_NS = 4_000_000L;
@@ -67,6 +69,8 @@ final class LoadBalancer {
      */
     private final long crossLlcIntervalNs;
     private long lastCrossLlcNs;
+    /** sched_balance_find_src_group() over the LLCs: whether and from where new-idle pulls across them. */
+    final SrcGroupFinder groups;
 
     /** Scratch for {@link #pullOne}: the throttled subtrees of the source and destination CPUs. */
     private final int[] srcThrottled = new int[16], dstThrottled = new int[16];
@@ -103,6 +107,9 @@ final class LoadBalancer {
         java.util.Arrays.fill(perLlc, 0);
         for (int c = 0; c < ncpu; c++) { int l = topo.llcOf(c); llcCpus[l][perLlc[l]++] = c; }
         crossLlcIntervalNs = Math.max(BALANCE_INTERVAL_NS, ncpu * 1_000_000L);
+        cacheNiceTries = new int[] {0, 1, topo.llcs() > 1 && topo.sockets() > 1 ? 2 : 1};
+        groups = new SrcGroupFinder(llcCpus, runnableCount, llcIdle, utilAvg, runnableAvg);
+        nrBalanceFailed = new int[3][ncpu];
     }
 
     void link(FairRq fair, Throttling thr) {
@@ -264,6 +271,7 @@ final class LoadBalancer {
             runnableAvg[c] = (runnableAvg[c] * PELT_DECAY + run * (1024 - PELT_DECAY)) >> 10;
         }
         lastPeltNs = k.now;
+        groups.peltUpdated();
     }
 
     /**
@@ -288,27 +296,39 @@ final class LoadBalancer {
     }
 
     /**
-     * New-idle balance ({@code sched_balance_newidle()}): an idle CPU walks its sched domains from the smallest up,
-     * its LLC first, then the whole machine, and at each pulls one task from the busiest CPU of that span (the first
-     * of equals) that has one it may take; it stops at the first domain that gave it one. So a task crosses an LLC
-     * only when nothing in the idle CPU's own LLC could be taken, as in the kernel, whose MC domain is balanced before
-     * PKG and NUMA. A CPU without runnable tasks has a load of at most 1 and is never the busiest, so only CPUs with
-     * runnable tasks are looked at, in CPU order.
+     * New-idle balance ({@code sched_balance_newidle()}, kernel/sched/fair.c, 6.18): an idle CPU walks its sched
+     * domains from the smallest up, its SMT core first (where the machine has SMT), then its LLC, then the whole
+     * machine, and at each pulls one task (CONFIG_PREEMPTION: {@code detach_tasks()} stops after the first at
+     * CPU_NEWLY_IDLE) from the busiest CPU of that span that has one it may take; it stops at the first domain that
+     * gave it one. So a task crosses an LLC only when nothing in the idle CPU's own LLC could be taken, as in the
+     * kernel, whose MC domain is balanced before PKG and NUMA, and only from the LLC that {@link SrcGroupFinder}
+     * finds imbalanced against the idle CPU's. Above the SMT level a task that ran on its CPU within
+     * {@link #MIGRATION_COST_NS} is refused ({@link #taskHot}). A CPU without runnable tasks has a load of at most 1
+     * and is never the busiest, so only CPUs with runnable tasks are looked at, in CPU order.
      */
     boolean newIdleBalance(int c) {
-        int llc = topo.llcOf(c);
-        if (topo.llcs() > 1 && pullBusiest(c, llc)) return true;
-        return pullBusiest(c, -1);
+        if (topo.smt() > 1 && pullBusiest(c, LEVEL_SMT)) return true;
+        if (topo.llcs() > 1 && pullBusiest(c, LEVEL_LLC)) return true;
+        return pullBusiest(c, LEVEL_TOP);
     }
 
     /**
-     * Pulls one task to idle CPU c from the busiest CPU of LLC {@code llc} (-1: any CPU) from which one can be taken:
-     * the busiest first (the first of equals), and if every task there is refused (throttled, pinned: the kernel's
-     * LBF_ALL_PINNED redo without that CPU), the next busiest, up to {@link #CANDIDATES} CPUs. A refused pull changes
-     * nothing, so the loads stay as they were: one pass over the CPUs finds all the candidates, in the order that a
-     * new search after each refusal would find them.
+     * Pulls one task to idle CPU c from the busiest CPU of c's span at {@code level} (its SMT core, its LLC, or the
+     * machine) from which one can be taken: the busiest first (the first of equals), and if every task there is
+     * refused for its hierarchy or its affinity (the kernel's LBF_ALL_PINNED redo without that CPU), the next
+     * busiest, up to {@link #CANDIDATES} CPUs. A CPU whose tasks were refused for another reason (running, cache
+     * hot) ends the domain's balance, as in {@code sched_balance_rq()}, which redoes only when all were pinned. A
+     * refused pull changes nothing, so the loads stay as they were: one pass over the CPUs finds all the
+     * candidates, in the order that a new search after each refusal would find them.
      */
-    private boolean pullBusiest(int c, int llc) {
+    private boolean pullBusiest(int c, int level) {
+        int llc = level == LEVEL_LLC ? topo.llcOf(c) : -1;
+        if (level == LEVEL_TOP && topo.llcs() > 1) {
+            // across LLCs only from the LLC sched_balance_find_src_group() names, if it finds an imbalance
+            llc = groups.findSrcGroup(topo.llcOf(c));
+            if (llc < 0) return false;
+        }
+        int core = level == LEVEL_SMT ? topo.coreOf(c) : -1;
         int n = 0; // candidates found: by load, highest first, then by CPU (the scan goes up, so a tie stays behind)
         for (int w = 0; w < hasRunnable.length; w++) {
             for (long bits = hasRunnable[w]; bits != 0; bits &= bits - 1) {
@@ -316,6 +336,7 @@ final class LoadBalancer {
                 int least = n == CANDIDATES ? candidateLoad[CANDIDATES - 1] : 1; // what s must beat to be one
                 if (s == c || runnableCount[s] + 1 <= least) continue; // load(s) <= nrRunnable(s) + 1: cannot beat it
                 if (llc >= 0 && topo.llcOf(s) != llc) continue;
+                if (core >= 0 && topo.coreOf(s) != core) continue;
                 int l = load(s);
                 if (l <= least) continue;
                 int i = n < CANDIDATES ? n++ : CANDIDATES - 1;
@@ -327,7 +348,11 @@ final class LoadBalancer {
                 candidate[i] = s;
             }
         }
-        for (int i = 0; i < n; i++) if (pullOne(candidate[i], c)) return true;
+        for (int i = 0; i < n; i++) {
+            int r = detachTasks(candidate[i], c, level);
+            if (r == PULLED) return true;
+            if (r == REFUSED) return false;
+        }
         return false;
     }
 
@@ -337,13 +362,72 @@ final class LoadBalancer {
     private final int[] candidate = new int[CANDIDATES], candidateLoad = new int[CANDIDATES];
 
     /**
-     * Moves one queued, not running, migratable fair task from src to dst: the first on src's list that is
-     * allowed on dst and passes can_migrate_task()'s throttle check: in a throttled hierarchy on neither CPU
-     * ({@code pair}, throttled_lb_pair()), not on dst ({@code dst}, lb_throttled_hierarchy(), 6.18), or
-     * anywhere ({@code none}: a task pulled into a throttled hierarchy is picked there and parks on its way
-     * back to user mode).
+     * A periodic balance's pull: {@link #detachTasks} without {@link #taskHot}, walking src's list from its head (see
+     * {@link #balance}; the kernel's periodic balance has task_hot() and the tail-first walk too, not modelled).
      */
     boolean pullOne(int src, int dst) {
+        return detachTasks(src, dst, PERIODIC) == PULLED;
+    }
+
+    /** {@link #detachTasks}: a task was moved. */
+    static final int PULLED = 1;
+    /** {@link #detachTasks}: none moved, but one could have run on dst (running or cache hot): no redo. */
+    static final int REFUSED = 0;
+    /** {@link #detachTasks}: none moved, every task looked at was refused for its hierarchy or affinity. */
+    static final int ALL_PINNED = -1;
+
+    /** Domain levels of {@link #newIdleBalance} ({@link #nrBalanceFailed}'s rows); {@link #PERIODIC}: the periodic balance. */
+    static final int LEVEL_SMT = 0, LEVEL_LLC = 1, LEVEL_TOP = 2, PERIODIC = -1;
+
+    /** {@code sysctl_sched_migration_cost}: 500 µs (kernel/sched/fair.c, every version modelled). */
+    static final long MIGRATION_COST_NS = 500_000L;
+    /**
+     * {@code sysctl_sched_nr_migrate} and {@code SCHED_NR_MIGRATE_BREAK}: 32 (8 with PREEMPT_RT, not modelled):
+     * {@code detach_tasks()} looks at most at min(32, src's nr_running) tasks ({@code env->loop_max}).
+     */
+    static final int NR_MIGRATE = 32;
+
+    /**
+     * {@code sd->cache_nice_tries} per level ({@code sd_init()}, kernel/sched/topology.c): 0 at SMT (task_hot()
+     * does not apply there), 1 at MC (SD_SHARE_LLC), 2 at a NUMA level, 1 at PKG. The model's top level is the
+     * whole machine: NUMA when it has more than one socket (Genoa's PKG level between its CCX and its socket is
+     * not modelled [simplified]), MC when the machine is one LLC.
+     */
+    private final int[] cacheNiceTries;
+    /**
+     * {@code sd->nr_balance_failed} of each CPU's domain at each level: counted by {@code sched_balance_rq()} only for
+     * periodic balances that found an imbalance and moved nothing ("We do not want newidle balance, which can be
+     * very frequent, pollute the failure counter"), reset at a move and when all tasks were pinned. The model's
+     * periodic balance refuses tasks only for their hierarchy or affinity (the LBF_ALL_PINNED kind, which resets
+     * it) and has no cache-hot refusal, so it stays 0 in runs [simplified]; tests set it.
+     */
+    final int[][] nrBalanceFailed;
+
+    /**
+     * {@code task_hot()} (kernel/sched/fair.c, 6.18; the same test since 2.6): a fair task that ran on its CPU
+     * within {@link #MIGRATION_COST_NS} is cache hot: {@code rq_clock_task(src) - p->se.exec_start <
+     * sysctl_sched_migration_cost}. A task moved since it last ran, or that never ran, is cold ({@code
+     * ENQUEUE_MIGRATED} zeroes exec_start). Not modelled: CACHE_HOT_BUDDY (it needs a busy destination, and a
+     * new-idle one is idle), core scheduling's cookie, and {@code migrate_degrades_locality()}, which without NUMA
+     * faults (the model has no memory) returns -1 or 0 and leaves the decision to task_hot().
+     */
+    boolean taskHot(int t, int src) {
+        return k.isFair(t) && k.now - k.tExecStartNs[t] < MIGRATION_COST_NS;
+    }
+
+    /**
+     * {@code detach_tasks()} for one task, with {@code can_migrate_task()}'s checks (kernel/sched/fair.c, 6.18): at
+     * new-idle from the tail of src's list, the task queued longest (the kernel keeps {@code rq->cfs_tasks} MRU, so
+     * its tail is the least recently picked; the model's list is in enqueue order, the same for a task not picked
+     * since it was queued [simplified]; the periodic balance walks from the head), at most
+     * {@link #NR_MIGRATE} tasks looked at, the first queued, not running fair task that is allowed on dst and passes
+     * the throttle check: in a throttled hierarchy on neither CPU ({@code pair}, throttled_lb_pair()), not on dst
+     * ({@code dst}, lb_throttled_hierarchy(), 6.18), or anywhere ({@code none}: a task pulled into a throttled
+     * hierarchy is picked there and parks on its way back to user mode); above the SMT level at new-idle ({@code
+     * level} &gt;= LEVEL_LLC) also not {@link #taskHot} unless dst's domain at that level has failed more than its
+     * {@link #cacheNiceTries}. Returns {@link #PULLED}, {@link #REFUSED} or {@link #ALL_PINNED}.
+     */
+    int detachTasks(int src, int dst, int level) {
         // the throttled subtrees of the CPUs checked, fetched once: the list may hold hundreds of throttled tasks
         int ns = checkSrc ? thr.throttledRanges(src, srcThrottled) : 0;
         int nd = checkDst ? thr.throttledRanges(dst, dstThrottled) : 0;
@@ -354,16 +438,27 @@ final class LoadBalancer {
             int cur = curr[src];
             if (cur != NONE && k.isFair(cur) && fair.onRq(cur) && !Throttling.inRanges(tGroup[cur], srcThrottled, ns)
                     && !(nd > 0 && Throttling.inRanges(tGroup[cur], dstThrottled, nd))) outside--;
-            if (outside <= 0) return false;
+            if (outside <= 0) return ALL_PINNED;
         }
-        for (int t = fair.cpuTaskHead[src]; t != NONE; t = fair.cpuTaskNext[t]) {
-            // the checks are pure; the throttled ones first, as they turn away most tasks without touching the
-            // task's policy and affinity objects
-            if (t == curr[src] || tState[t] != T_RUNNABLE) continue;
+        boolean hotRefused = level >= LEVEL_LLC && nrBalanceFailed[level][dst] <= cacheNiceTries[level];
+        int loopMax = Math.min(NR_MIGRATE, load(src)), loop = 0;
+        boolean allPinned = true;
+        // new-idle walks from the tail, as detach_tasks() does; the periodic balance, the model's own spreading by
+        // counts rather than sched_balance_rq(), keeps its walk from the head (docs/seed-reproductions.md, "seeds14")
+        boolean fromTail = level != PERIODIC;
+        for (int t = fromTail ? fair.cpuTaskTail[src] : fair.cpuTaskHead[src]; t != NONE;
+                t = fromTail ? fair.cpuTaskPrev[t] : fair.cpuTaskNext[t]) {
+            if (!k.isFair(t)) continue; // RT tasks share the model's list; they are not on rq->cfs_tasks
+            if (++loop > loopMax) break; // "We've more or less seen every task there is, call it quits"
+            // can_migrate_task()'s order: the throttle check and affinity leave LBF_ALL_PINNED set, the rest clear it;
+            // the throttled checks first, as they turn away most tasks without touching the task's affinity object
             int g = tGroup[t];
             if (checkSrc && (ns < 0 ? thr.throttledHierarchy(g, src) : Throttling.inRanges(g, srcThrottled, ns))) continue;
             if (checkDst && (nd < 0 ? thr.throttledHierarchy(g, dst) : Throttling.inRanges(g, dstThrottled, nd))) continue;
-            if (!k.isFair(t) || !tAllowed[t].get(dst)) continue;
+            if (!tAllowed[t].get(dst)) continue;
+            allPinned = false;
+            if (t == curr[src] || tState[t] != T_RUNNABLE) continue;
+            if (hotRefused && taskHot(t, src)) continue;
             if (!checkDst && thr.throttledHierarchy(g, dst)) k.pullsIntoThrottled++;
             fair.dequeueTask(t, src);
             fair.migrateVruntime(t, src, dst);
@@ -371,8 +466,8 @@ final class LoadBalancer {
             k.migrated(t, src, dst);
             fair.enqueueTask(t, dst, false);
             if (curr[dst] == NONE) k.requestResched(dst);
-            return true;
+            return PULLED;
         }
-        return false;
+        return allPinned ? ALL_PINNED : REFUSED;
     }
 }

@@ -1,0 +1,96 @@
+package io.cfslab.kernel;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@link SrcGroupFinder}: sched_balance_find_src_group()'s rules over two LLCs of 4 CPUs (LLC 0 = CPUs 0-3, the
+ * newly idle CPU's; LLC 1 = CPUs 4-7), each case computed by hand from the kernel's formulas. A CPU with n tasks
+ * has util_avg 1024 if n &gt; 0 (busy all the time) and runnable_avg n × 1024 unless said; capacity 1024 a CPU.
+ */
+class SrcGroupFinderTest {
+    private static final int[][] LLCS = {{0, 1, 2, 3}, {4, 5, 6, 7}};
+
+    /** A finder over {@link #LLCS} with {@code tasks[c]} runnable on CPU c; {@code runnable} overrides runnable_avg. */
+    private static SrcGroupFinder finder(int[] tasks, long... runnable) {
+        int[] llcIdle = new int[2];
+        long[] util = new long[8], run = new long[8];
+        for (int c = 0; c < 8; c++) {
+            if (tasks[c] == 0) llcIdle[c / 4]++;
+            util[c] = tasks[c] > 0 ? 1024 : 0;
+            run[c] = runnable.length > 0 ? runnable[c] : tasks[c] * 1024L;
+        }
+        SrcGroupFinder f = new SrcGroupFinder(LLCS, tasks, llcIdle, util, run);
+        f.peltUpdated();
+        return f;
+    }
+
+    @Test
+    void twoGroupsWithSpareAndAlikeIdleCpusAreBalanced() {
+        // LLC 0: 2 tasks, 2 idle (has spare); LLC 1: 3 tasks, 2 idle (has spare, util 2048 of 4096).
+        // sibling_imbalance = 3 - 2 = 1, not > 1; busiest not overloaded and local idle 2 <= 2 + 1: balanced
+        SrcGroupFinder f = finder(new int[] {0, 0, 1, 1, 2, 1, 0, 0});
+        assertThat(f.findSrcGroup(0)).isEqualTo(-1);
+        assertThat(f.type).containsExactly(SrcGroupFinder.HAS_SPARE, SrcGroupFinder.HAS_SPARE);
+    }
+
+    @Test
+    void preferSiblingForcesTheBalanceWhenTheTasksDifferByMoreThanOne() {
+        // LLC 1: 5 tasks on CPUs 4-5 (3 + 2), runnable_avg 4,000 in all: 5 > 4 tasks but neither util (2048 × 117 <
+        // 4096 × 100) nor runnable (4000 × 100 < 4096 × 117) past capacity: has spare. sibling_imbalance 5 - 2 = 3 > 1:
+        // force; calculate_imbalance: migrate_task, 3 >> 1 = 1 > 0: LLC 1
+        SrcGroupFinder f = finder(new int[] {0, 0, 1, 1, 3, 2, 0, 0}, 0, 0, 1024, 1024, 2000, 2000, 0, 0);
+        assertThat(f.findSrcGroup(0)).isEqualTo(1);
+        assertThat(f.type[1]).isEqualTo(SrcGroupFinder.HAS_SPARE);
+        assertThat(f.calculateImbalance(0, 1, 0)).isEqualTo(1);
+    }
+
+    @Test
+    void anOverloadedBusiestGroupFillsTheLocalSpareCapacity() {
+        // LLC 1: 2 tasks on each CPU: 8 > 4, runnable 8192 × 100 > 4096 × 117: overloaded. migrate_util:
+        // max(4096, 2048) - 2048 = 2048
+        SrcGroupFinder f = finder(new int[] {0, 0, 1, 1, 2, 2, 2, 2});
+        assertThat(f.findSrcGroup(0)).isEqualTo(1);
+        assertThat(f.type[1]).isEqualTo(SrcGroupFinder.OVERLOADED);
+        assertThat(f.calculateImbalance(0, 1, 0)).isEqualTo(2048);
+    }
+
+    @Test
+    void aLocalGroupBusierThanTheBusiestPullsNothing() {
+        // LLC 0: 9 tasks on CPUs 1-3, runnable 9216: overloaded although CPU 0 is idle; LLC 1: one task a CPU, util
+        // 4096 × 117 > 4096 × 100: fully busy. local overloaded > fully busy: balanced
+        SrcGroupFinder f = finder(new int[] {0, 3, 3, 3, 1, 1, 1, 1});
+        assertThat(f.findSrcGroup(0)).isEqualTo(-1);
+        assertThat(f.type).containsExactly(SrcGroupFinder.OVERLOADED, SrcGroupFinder.FULLY_BUSY);
+    }
+
+    @Test
+    void twoOverloadedGroupsNeedTheBusiestsAvgLoadPastImbalancePct() {
+        // LLC 0 avg_load 9216 × 1024 / 4096 = 2304; LLC 1 (3 tasks a CPU) with runnable 10,240: avg_load 2560;
+        // 100 × 2560 = 256,000 <= 117 × 2304 = 269,568: balanced
+        long[] run = {0, 3072, 3072, 3072, 2560, 2560, 2560, 2560};
+        assertThat(finder(new int[] {0, 3, 3, 3, 3, 3, 3, 3}, run).findSrcGroup(0)).isEqualTo(-1);
+        // runnable 12,288: avg_load 3072, 307,200 > 269,568; domain avg (9216 + 12288) × 1024 / 8192 = 2688:
+        // migrate_load min((3072 - 2688) × 4096, (2688 - 2304) × 4096) / 1024 = 1536
+        long[] run2 = {0, 3072, 3072, 3072, 3072, 3072, 3072, 3072};
+        SrcGroupFinder f = finder(new int[] {0, 3, 3, 3, 3, 3, 3, 3}, run2);
+        assertThat(f.findSrcGroup(0)).isEqualTo(1);
+        assertThat(f.calculateImbalance(0, 1, 2688)).isEqualTo(1536);
+    }
+
+    @Test
+    void aGroupWithoutTasksIsNeverTheBusiest() {
+        assertThat(finder(new int[] {0, 1, 1, 1, 0, 0, 0, 0}).findSrcGroup(0)).isEqualTo(-1);
+    }
+
+    @Test
+    void siblingImbalanceBetweenGroupsOfUnequalCoresIsPerCore() {
+        // local 2 CPUs with 0 tasks, busiest 4 CPUs with 5: (2 × 5 - 4 × 0) = 10, (2 × 10 + 2 + 4) / 6 = 4
+        int[][] llcs = {{0, 1}, {2, 3, 4, 5}};
+        int[] tasks = {0, 0, 2, 1, 1, 1};
+        SrcGroupFinder f = new SrcGroupFinder(llcs, tasks, new int[] {2, 0}, new long[6], new long[6]);
+        f.findSrcGroup(0);
+        assertThat(f.siblingImbalance(1, 0)).isEqualTo(4);
+    }
+}
