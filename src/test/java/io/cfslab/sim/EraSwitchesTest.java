@@ -130,10 +130,11 @@ class EraSwitchesTest {
                 inline("burst_stats", MIXED, true, false),
                 inline("burst_units_bug", REWRITE, true, false),
                 inline("cpu_stat_local", MIXED, true, false),
-                // (on the grid of 6.1's period timers, seed 1: with seed 5's boot tick offset, and since equal vruntimes are
-                // picked first-queued first, the two rules give the same counts)
+                // the rules differ only at a throttle that finds the cfs_rq empty (its last task blocked as the runtime
+                // ran out), which one second on 6.1's timer grid hits for some seeds only (seeds 1, 5 and 8 none since
+                // seeds14's new-idle balance); three seconds hit it for each of those
                 inline("throttled_clock_start", MIXED.replace("%s", "'version': '6.1', 'tick_aligned': true, %s")
-                        .replace("'seed': 5", "'seed': 1"),
+                        .replace("'seed': 5", "'seed': 1").replace("'duration': '1s'", "'duration': '3s'"),
                         "throttle", "nonempty"),
                 // a task picked in a throttled hierarchy in the kernel parks later than the throttle (exact time: with
                 // this seed's inexact time the two rules happen to give the same counts)
