@@ -145,7 +145,8 @@ final class SrcGroupFinder {
     }
 
     /**
-     * adjust_numa_imbalance() (kernel/sched/fair.c, 6.18; 7d2b5dd0bcc4, 5.18, and its local-group fix): at a NUMA
+     * adjust_numa_imbalance() (kernel/sched/fair.c, 6.18; Mel Gorman's "sched/fair: Adjust the allowed NUMA imbalance
+     * when SD_NUMA spans multiple LLCs", 5.18, with the destination as the local group, read in the patch mails): at a NUMA
      * domain, an imbalance of at most NUMA_IMBALANCE_MIN is dropped while the destination group, with the task it
      * would get ({@code dstRunning}), runs at most {@code imb_numa_nr} tasks; anything else stands. The kernel applies
      * it whatever the idle type, so at new-idle too.
