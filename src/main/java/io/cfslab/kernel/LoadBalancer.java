@@ -69,8 +69,22 @@ final class LoadBalancer {
      */
     private final long crossLlcIntervalNs;
     private long lastCrossLlcNs;
-    /** sched_balance_find_src_group() over the LLCs: whether and from where new-idle pulls across them. */
+    /**
+     * sched_balance_find_src_group() over the LLCs: whether and from where new-idle pulls across them (at the PKG
+     * level, the LLCs of the idle CPU's socket, when a socket has several; else the machine's).
+     */
     final SrcGroupFinder groups;
+    /**
+     * Whether the machine has several sockets of several LLCs each (AMD Genoa: 12 CCXs a socket): then the kernel's
+     * domains above the LLC are PKG (the socket, whose groups are its LLCs) and NUMA (the machine, whose groups are
+     * the sockets), each balanced in turn; otherwise the model's top level is the one domain above the LLC.
+     */
+    private final boolean llcsInSockets;
+    /** Idle CPUs per socket, and the CPUs of each socket: the NUMA level's groups when {@link #llcsInSockets}. */
+    private final int[] socketIdle;
+    private final int[][] socketCpus;
+    /** sched_balance_find_src_group() over the sockets (the NUMA level) when {@link #llcsInSockets}, else null. */
+    final SrcGroupFinder numaGroups;
 
     /** Scratch for {@link #pullOne}: the throttled subtrees of the source and destination CPUs. */
     private final int[] srcThrottled = new int[16], dstThrottled = new int[16];
@@ -107,9 +121,23 @@ final class LoadBalancer {
         java.util.Arrays.fill(perLlc, 0);
         for (int c = 0; c < ncpu; c++) { int l = topo.llcOf(c); llcCpus[l][perLlc[l]++] = c; }
         crossLlcIntervalNs = Math.max(BALANCE_INTERVAL_NS, ncpu * 1_000_000L);
-        cacheNiceTries = new int[] {0, 1, topo.llcs() > 1 && topo.sockets() > 1 ? 2 : 1};
-        groups = new SrcGroupFinder(llcCpus, runnableCount, llcIdle, utilAvg, runnableAvg);
-        nrBalanceFailed = new int[3][ncpu];
+        llcsInSockets = topo.sockets() > 1 && topo.llcs() > topo.sockets();
+        cacheNiceTries = new int[] {0, 1, topo.llcs() > 1 && topo.sockets() > 1 ? 2 : 1, 1};
+        socketIdle = new int[topo.sockets()];
+        socketCpus = new int[topo.sockets()][ncpu / topo.sockets()];
+        int[] perSocket = new int[topo.sockets()];
+        for (int c = 0; c < ncpu; c++) {
+            int s = topo.socketOf(c);
+            socketIdle[s]++;
+            socketCpus[s][perSocket[s]++] = c;
+        }
+        // imb_numa_nr (build_sched_domains()): the LLCs under the first domain above the LLC: a socket's LLCs when
+        // PKG is that domain, the machine's when NUMA is (one LLC a socket); 0 where the domain is not NUMA
+        groups = new SrcGroupFinder(llcCpus, runnableCount, llcIdle, utilAvg, runnableAvg,
+                topo.sockets() > 1 && !llcsInSockets ? topo.llcs() : 0);
+        numaGroups = llcsInSockets ? new SrcGroupFinder(socketCpus, runnableCount, socketIdle, utilAvg, runnableAvg,
+                topo.llcs() / topo.sockets()) : null;
+        nrBalanceFailed = new int[4][ncpu];
     }
 
     void link(FairRq fair, Throttling thr) {
@@ -125,6 +153,7 @@ final class LoadBalancer {
             idleSinceNs[c] = k.now;
             countedIdle[c] = idleNow;
             llcIdle[topo.llcOf(c)] += idleNow ? 1 : -1;
+            socketIdle[topo.socketOf(c)] += idleNow ? 1 : -1;
         }
     }
 
@@ -272,6 +301,7 @@ final class LoadBalancer {
         }
         lastPeltNs = k.now;
         groups.peltUpdated();
+        if (numaGroups != null) numaGroups.peltUpdated();
     }
 
     /**
@@ -297,8 +327,9 @@ final class LoadBalancer {
 
     /**
      * New-idle balance ({@code sched_balance_newidle()}, kernel/sched/fair.c, 6.18): an idle CPU walks its sched
-     * domains from the smallest up, its SMT core first (where the machine has SMT), then its LLC, then the whole
-     * machine, and at each pulls one task (CONFIG_PREEMPTION: {@code detach_tasks()} stops after the first at
+     * domains from the smallest up, its SMT core first (where the machine has SMT), then its LLC, then (on a
+     * machine with several LLCs a socket, Genoa's CCXs) its socket, the PKG level, whose groups are the socket's
+     * LLCs, then the whole machine (NUMA, whose groups are then the sockets), and at each pulls one task (CONFIG_PREEMPTION: {@code detach_tasks()} stops after the first at
      * CPU_NEWLY_IDLE) from the busiest CPU of that span that has one it may take; it stops at the first domain that
      * gave it one. So a task crosses an LLC only when nothing in the idle CPU's own LLC could be taken, as in the
      * kernel, whose MC domain is balanced before PKG and NUMA, and only from the LLC that {@link SrcGroupFinder}
@@ -309,6 +340,7 @@ final class LoadBalancer {
     boolean newIdleBalance(int c) {
         if (topo.smt() > 1 && pullBusiest(c, LEVEL_SMT)) return true;
         if (topo.llcs() > 1 && pullBusiest(c, LEVEL_LLC)) return true;
+        if (llcsInSockets && pullBusiest(c, LEVEL_PKG)) return true;
         return pullBusiest(c, LEVEL_TOP);
     }
 
@@ -322,8 +354,17 @@ final class LoadBalancer {
      * candidates, in the order that a new search after each refusal would find them.
      */
     private boolean pullBusiest(int c, int level) {
-        int llc = level == LEVEL_LLC ? topo.llcOf(c) : -1;
-        if (level == LEVEL_TOP && topo.llcs() > 1) {
+        int llc = level == LEVEL_LLC ? topo.llcOf(c) : -1, socket = -1;
+        if (level == LEVEL_PKG) {
+            // the socket's LLCs (contiguous: llcOf follows the cores), from the one the group rules name
+            int perSocket = topo.llcs() / topo.sockets(), first = topo.socketOf(c) * perSocket;
+            llc = groups.findSrcGroup(topo.llcOf(c), first, first + perSocket);
+            if (llc < 0) return false;
+        } else if (level == LEVEL_TOP && llcsInSockets) {
+            // NUMA: the groups are the sockets; the busiest CPU of the socket named, whichever LLC it is in
+            socket = numaGroups.findSrcGroup(topo.socketOf(c));
+            if (socket < 0) return false;
+        } else if (level == LEVEL_TOP && topo.llcs() > 1) {
             // across LLCs only from the LLC sched_balance_find_src_group() names, if it finds an imbalance
             llc = groups.findSrcGroup(topo.llcOf(c));
             if (llc < 0) return false;
@@ -336,6 +377,7 @@ final class LoadBalancer {
                 int least = n == CANDIDATES ? candidateLoad[CANDIDATES - 1] : 1; // what s must beat to be one
                 if (s == c || runnableCount[s] + 1 <= least) continue; // load(s) <= nrRunnable(s) + 1: cannot beat it
                 if (llc >= 0 && topo.llcOf(s) != llc) continue;
+                if (socket >= 0 && topo.socketOf(s) != socket) continue;
                 if (core >= 0 && topo.coreOf(s) != core) continue;
                 int l = load(s);
                 if (l <= least) continue;
@@ -377,7 +419,7 @@ final class LoadBalancer {
     static final int ALL_PINNED = -1;
 
     /** Domain levels of {@link #newIdleBalance} ({@link #nrBalanceFailed}'s rows); {@link #PERIODIC}: the periodic balance. */
-    static final int LEVEL_SMT = 0, LEVEL_LLC = 1, LEVEL_TOP = 2, PERIODIC = -1;
+    static final int LEVEL_SMT = 0, LEVEL_LLC = 1, LEVEL_TOP = 2, LEVEL_PKG = 3, PERIODIC = -1;
 
     /** {@code sysctl_sched_migration_cost}: 500 µs (kernel/sched/fair.c, every version modelled). */
     static final long MIGRATION_COST_NS = 500_000L;
@@ -389,9 +431,9 @@ final class LoadBalancer {
 
     /**
      * {@code sd->cache_nice_tries} per level ({@code sd_init()}, kernel/sched/topology.c): 0 at SMT (task_hot()
-     * does not apply there), 1 at MC (SD_SHARE_LLC), 2 at a NUMA level, 1 at PKG. The model's top level is the
-     * whole machine: NUMA when it has more than one socket (Genoa's PKG level between its CCX and its socket is
-     * not modelled [simplified]), MC when the machine is one LLC.
+     * does not apply there), 1 at MC (SD_SHARE_LLC), 2 at a NUMA level, 1 at PKG. Indexed by level: the model's top
+     * level ({@link #LEVEL_TOP}) is the whole machine: NUMA when it has more than one socket, PKG (1) with one;
+     * {@link #LEVEL_PKG} is the socket of a machine with several LLCs a socket.
      */
     private final int[] cacheNiceTries;
     /**

@@ -3,13 +3,16 @@ package io.cfslab.kernel;
 /**
  * {@code sched_balance_find_src_group()} (kernel/sched/fair.c, 6.18; the rules of 0b0695f2b34a "sched/fair: Rework
  * load_balance()", 5.5, with 16b0a7a1a0af's spreading inside an LLC, 5.10, and 7ff1693236f5's
- * {@code sibling_imbalance()}, 6.6) for the model's domain above the LLC, whose groups are the LLCs: whether a newly
- * idle CPU may pull across LLCs at all, and from which LLC. Per group (update_sg_lb_stats()): {@code sum_nr_running}
+ * {@code sibling_imbalance()}, 6.6) for one of the model's domains above the LLC: the LLCs of a socket (Genoa's PKG
+ * level), the LLCs of the machine (its top level when each socket is one LLC, or with one socket), or the sockets
+ * (the NUMA level of a machine with several LLCs per socket): whether a newly idle CPU may pull from another group of
+ * the domain at all, and from which. At a NUMA level ({@code imbNumaNr} &gt; 0) {@code calculate_imbalance()} applies
+ * {@code adjust_numa_imbalance()}. Per group (update_sg_lb_stats()): {@code sum_nr_running}
  * (the CPUs' runnable counts), {@code idle_cpus}, {@code group_weight}, {@code group_capacity} (1024 per CPU: equal
  * capacities), {@code group_util} and {@code group_runnable} (the CPUs' PELT averages, sampled at the periodic
  * balance); {@code group_classify()} gives overloaded, fully busy or has spare; {@code update_sd_pick_busiest()} the
  * busiest; then the balanced/force rules and {@code calculate_imbalance()}'s sign. Not modelled: misfit, asym
- * packing, group_imbalanced (affinity), smt_balance, NUMA's {@code adjust_numa_imbalance()}, and the amount of the
+ * packing, group_imbalanced (affinity), smt_balance, and the amount of the
  * imbalance beyond its sign (new-idle moves one task, and a task's own load or util is not in the model: every task
  * is taken to fit) [simplified]. {@code avg_load} uses {@code group_runnable} for {@code group_load}: in a
  * hierarchy of equal tasks {@code cpu_load()} follows the runnable share [INFERRED].
@@ -24,8 +27,17 @@ final class SrcGroupFinder {
     /** SCHED_CAPACITY_SCALE: one CPU's capacity. */
     static final long CAPACITY = 1024;
 
+    /** NUMA_IMBALANCE_MIN (kernel/sched/fair.c): the imbalance a pair of communicating tasks may leave. */
+    static final long NUMA_IMBALANCE_MIN = 2;
+
+    /** The groups' CPUs (named for the LLC groups; the sockets at a NUMA level) and their idle CPU counts. */
     private final int[][] llcCpus;
     private final int[] runnableCount, llcIdle;
+    /**
+     * {@code sd->imb_numa_nr} of the domain (build_sched_domains(), kernel/sched/topology.c, 5.18+: the number of
+     * LLCs under the first domain above the LLC), or 0 for a domain without SD_NUMA.
+     */
+    private final int imbNumaNr;
     private final long[] utilAvg, runnableAvg;
     /** Per LLC: sum_nr_running, group_util, group_runnable; the last two brought up to date by {@link #peltUpdated}. */
     final long[] nrRunning, util, runnable;
@@ -33,12 +45,24 @@ final class SrcGroupFinder {
     final int[] type;
 
     SrcGroupFinder(int[][] llcCpus, int[] runnableCount, int[] llcIdle, long[] utilAvg, long[] runnableAvg) {
-        this.llcCpus = llcCpus;
+        this(llcCpus, runnableCount, llcIdle, utilAvg, runnableAvg, 0);
+    }
+
+    /**
+     * @param groupCpus the CPUs of each group, ascending
+     * @param groupIdle idle CPUs per group, kept by the caller
+     * @param imbNumaNr {@code sd->imb_numa_nr} of a NUMA domain, 0 for any other
+     */
+    SrcGroupFinder(int[][] groupCpus, int[] runnableCount, int[] groupIdle, long[] utilAvg, long[] runnableAvg,
+            int imbNumaNr) {
+        if (imbNumaNr < 0) throw new IllegalArgumentException("imbNumaNr must be >= 0");
+        this.imbNumaNr = imbNumaNr;
+        this.llcCpus = groupCpus;
         this.runnableCount = runnableCount;
-        this.llcIdle = llcIdle;
+        this.llcIdle = groupIdle;
         this.utilAvg = utilAvg;
         this.runnableAvg = runnableAvg;
-        int n = llcCpus.length;
+        int n = groupCpus.length;
         nrRunning = new long[n];
         util = new long[n];
         runnable = new long[n];
@@ -60,10 +84,17 @@ final class SrcGroupFinder {
      * with a positive imbalance), or -1: balanced.
      */
     int findSrcGroup(int local) {
-        int n = llcCpus.length;
+        return findSrcGroup(local, 0, llcCpus.length);
+    }
+
+    /**
+     * {@link #findSrcGroup(int)} in a domain whose groups are {@code from} (inclusive) to {@code to} (exclusive), the
+     * local group among them: the LLCs of one socket at Genoa's PKG level.
+     */
+    int findSrcGroup(int local, int from, int to) {
         long totalRunnable = 0, totalCapacity = 0;
         int busiest = -1;
-        for (int l = 0; l < n; l++) {
+        for (int l = from; l < to; l++) {
             long sum = 0;
             for (int c : llcCpus[l]) sum += runnableCount[c];
             nrRunning[l] = sum;
@@ -102,7 +133,8 @@ final class SrcGroupFinder {
                 long imb = Math.max(capacity(local), util[local]) - util[local];
                 return imb == 0 ? 1 : imb; // "There is at least one waiting task in this overloaded busiest group"
             }
-            return siblingImbalance(busiest, local) >> 1;
+            // "Consider allowing a small imbalance between NUMA groups", then "Number of tasks to move"
+            return adjustNumaImbalance(siblingImbalance(busiest, local), nrRunning[local] + 1) >> 1;
         }
         if (type[local] < OVERLOADED) {
             if (avgLoad(local) >= avgLoad(busiest)) return 0;
@@ -110,6 +142,18 @@ final class SrcGroupFinder {
         }
         return Math.min((avgLoad(busiest) - sdsAvgLoad) * capacity(busiest),
                 (sdsAvgLoad - avgLoad(local)) * capacity(local)) / CAPACITY;
+    }
+
+    /**
+     * adjust_numa_imbalance() (kernel/sched/fair.c, 6.18; Mel Gorman's "sched/fair: Adjust the allowed NUMA imbalance
+     * when SD_NUMA spans multiple LLCs", 5.18, with the destination as the local group, read in the patch mails): at a NUMA
+     * domain, an imbalance of at most NUMA_IMBALANCE_MIN is dropped while the destination group, with the task it
+     * would get ({@code dstRunning}), runs at most {@code imb_numa_nr} tasks; anything else stands. The kernel applies
+     * it whatever the idle type, so at new-idle too.
+     */
+    long adjustNumaImbalance(long imbalance, long dstRunning) {
+        if (imbNumaNr == 0 || dstRunning > imbNumaNr) return imbalance;
+        return imbalance <= NUMA_IMBALANCE_MIN ? 0 : imbalance;
     }
 
     /**

@@ -93,4 +93,26 @@ class SrcGroupFinderTest {
         f.findSrcGroup(0);
         assertThat(f.siblingImbalance(1, 0)).isEqualTo(4);
     }
+
+    @Test
+    void adjustNumaImbalanceDropsAPairOnlyWhileTheDestinationIsLightlyLoaded() {
+        // Genoa's NUMA level: imb_numa_nr 12 (a socket's CCXs); the destination runs dstRunning tasks with the moved one
+        int[][] sockets = {{0, 1}, {2, 3}};
+        SrcGroupFinder numa = new SrcGroupFinder(sockets, new int[4], new int[] {2, 2}, new long[4], new long[4], 12);
+        assertThat(numa.adjustNumaImbalance(2, 12)).isEqualTo(0);
+        assertThat(numa.adjustNumaImbalance(3, 12)).as("more than NUMA_IMBALANCE_MIN").isEqualTo(3);
+        assertThat(numa.adjustNumaImbalance(2, 13)).as("destination past imb_numa_nr").isEqualTo(2);
+        SrcGroupFinder pkg = new SrcGroupFinder(sockets, new int[4], new int[] {2, 2}, new long[4], new long[4]);
+        assertThat(pkg.adjustNumaImbalance(2, 1)).as("not SD_NUMA").isEqualTo(2);
+    }
+
+    @Test
+    void aDomainOfSomeGroupsLooksOnlyAtThem() {
+        // four LLCs of 2 CPUs, the domain LLCs 0-1 (a socket): LLC 3's 4 tasks are outside it; LLC 1's 2 are not
+        int[][] llcs = {{0, 1}, {2, 3}, {4, 5}, {6, 7}};
+        int[] tasks = {0, 0, 1, 1, 0, 0, 2, 2};
+        SrcGroupFinder f = new SrcGroupFinder(llcs, tasks, new int[] {2, 0, 2, 0}, new long[8], new long[8]);
+        assertThat(f.findSrcGroup(0, 0, 2)).isEqualTo(1);
+        assertThat(f.findSrcGroup(0)).as("the whole machine").isEqualTo(3);
+    }
 }

@@ -61,10 +61,11 @@ class TaskHotTest {
 
     @Test
     void acrossTheSocketsTheNumaLevelAllowsTwoFailures() {
-        // the only queued task is on CPU 6 (the other socket): the LLC step finds nothing, the machine's step (NUMA,
-        // cache_nice_tries 2) refuses it while hot unless its domain failed 3 times
-        Kernel k = kernel(new int[] {6, 6});
-        k.tExecStartNs[1] = NOW - 100 * US;
+        // the only queued tasks are on CPU 6 (the other socket): the LLC step finds nothing, the machine's step (NUMA,
+        // cache_nice_tries 2) refuses them while hot unless its domain failed 3 times. Three tasks there, not two:
+        // sibling_imbalance 3 - 0 = 3 > NUMA_IMBALANCE_MIN, so adjust_numa_imbalance() keeps it (3 >> 1 = 1)
+        Kernel k = kernel(new int[] {6, 6, 6});
+        k.tExecStartNs[1] = k.tExecStartNs[2] = NOW - 100 * US;
         k.balancer.nrBalanceFailed[LoadBalancer.LEVEL_TOP][0] = 2;
         assertThat(k.balancer.newIdleBalance(0)).isFalse();
         k.balancer.nrBalanceFailed[LoadBalancer.LEVEL_TOP][0] = 3;
@@ -146,26 +147,41 @@ class TaskHotTest {
         assertThat(k.balancer.pullOne(2, 0)).isTrue();
     }
 
+    @Test
+    void aPairOnTheOtherSocketStaysThere() {
+        // two cold tasks on CPU 6, none on socket 0: sibling_imbalance 2 - 0 = 2 forces the balance, but
+        // adjust_numa_imbalance(2, 0 + 1, imb_numa_nr 2 = the machine's 2 LLCs) drops it: 1 <= 2 and 2 <= 2
+        Kernel k = kernel(new int[] {6, 6});
+        assertThat(k.balancer.newIdleBalance(0)).isFalse();
+        assertThat(k.tCpu[1]).isEqualTo(6);
+    }
+
     /**
      * Hogs in an unlimited group, task i queued on CPU {@code cpus[i]}, allowed everywhere, never run (cold); the
      * first task of each CPU runs there (at the tail of the list: it was queued first). Nothing else is queued.
      */
     private static Kernel kernel(int[] cpus) {
+        return kernel(new Topology(8, 2, 2, 2, true), cpus);
+    }
+
+    /** {@link #kernel(int[])} on the machine {@code topo}; the clock at {@link #NOW}. */
+    static Kernel kernel(Topology topo, int[] cpus) {
+        int n = topo.cpus();
         Scenario s = ScenarioParser.parse("""
-                {"duration": "1s", "machine": {"cpus": 8}, "cgroups": [{"path": "/g"}],
+                {"duration": "1s", "machine": {"cpus": %d}, "cgroups": [{"path": "/g"}],
                  "tasks": [{"name": "h", "cgroup": "/g", "count": %d, "workload": {"kind": "hog"}}]}
-                """.formatted(cpus.length));
+                """.formatted(n, cpus.length));
         GroupTree tree = new GroupTree(s.cgroups());
-        MachineProfile machine = new MachineProfile("test", new Topology(8, 2, 2, 2, true), CostModel.generic(),
+        MachineProfile machine = new MachineProfile("test", topo, CostModel.generic(),
                 SmtCurve.twoLevel(2, 0.6), IpcCosts.generic(), null);
         Kernel k = new Kernel(machine, s.kernel(), tree, cpus.length, new EventQueue(), new SplittableRandom(1),
                 new KernelObserver() { });
         int g = tree.indexOf("/g");
         TaskSpec ts = s.tasks().get(0);
-        boolean[] hasCurr = new boolean[8];
+        boolean[] hasCurr = new boolean[n];
         for (int t = 0; t < cpus.length; t++) {
             BitSet all = new BitSet();
-            all.set(0, 8);
+            all.set(0, n);
             k.initTask(t, g, ts.policy(), ts.rtPriority(), all, Workloads.create(ts.workload()));
             int c = cpus[t];
             k.tCpu[t] = c;
