@@ -71,12 +71,10 @@ public class ScenarioService {
      *                      character (tab aside: trimmed around the id)
      */
     public ScenarioEntry referenced(String typed, String pointer) {
-        String control = UuidPathFilter.controlCharacter(typed);
-        if (control != null) {
+        String fault = io.cfslab.scenario.ScenarioText.idFault(pointer.substring(1), typed);
+        if (fault != null) {
             // as in a path: a control character is refused, not echoed raw in an ENOENT (breaker 5 F5)
-            throw ApiException.of(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid argument", pointer, pointer.substring(1)
-                    + " holds a control character (" + control + "); only ASCII spaces and tabs around an id are trimmed",
-                    "EINVAL");
+            throw ApiException.of(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid argument", pointer, fault, "EINVAL");
         }
         io.cfslab.store.RunIds.Resolution r = resolveId(typed);
         if (r.ambiguous()) {
@@ -84,7 +82,7 @@ public class ScenarioService {
         }
         if (!r.unique()) {
             throw ApiException.of(HttpStatus.UNPROCESSABLE_CONTENT, "No such file or entry", pointer, "no scenario "
-                    + typed + " (" + io.cfslab.store.RunIds.whyNone(typed) + ")", "ENOENT");
+                    + io.cfslab.store.RunIds.trim(typed) + " (" + io.cfslab.store.RunIds.whyNone(typed) + ")", "ENOENT");
         }
         return get(r.id());
     }

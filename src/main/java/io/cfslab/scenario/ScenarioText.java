@@ -202,8 +202,12 @@ public final class ScenarioText {
         }
     }
 
-    /** The ids a document names another by (an experiment's {@code scenario_id}), read by the rule of a path's id. */
-    private static final java.util.Set<String> ID_POINTERS = java.util.Set.of("/scenario_id");
+    /**
+     * The ids a body names a scenario by (an experiment's {@code scenario_id}, a run's {@code scenarioId}): their text
+     * is checked by the id's own rule ({@link #idFault}) where the id is read, in one wording whatever the body's
+     * syntax, and not here (a YAML run body refused the tab its JSON took: breaker 6 F1).
+     */
+    private static final java.util.Set<String> ID_POINTERS = java.util.Set.of("/scenario_id", "/scenarioId");
 
     /**
      * Every key and string must be printable text: no control characters, C0 or C1 (a newline in a name would
@@ -215,8 +219,8 @@ public final class ScenarioText {
             return false;
         }
         if (n.isString()) {
-            // a tab around an id is a paste's white space, trimmed where the id is resolved, as in a path (RunIds)
-            String bad = badText(ID_POINTERS.contains(ptr) ? n.stringValue().replace('\t', ' ') : n.stringValue());
+            // an id's text is checked where the id is read ({@link #idFault}): one rule in JSON and YAML
+            String bad = ID_POINTERS.contains(ptr) ? null : badText(n.stringValue());
             if (bad != null) { c.add(ptr, label(ptr) + " " + bad, "EINVAL"); return false; }
             return true;
         }
@@ -267,6 +271,25 @@ public final class ScenarioText {
             if (Character.isLowSurrogate(ch)) return "contains an unpaired surrogate (not valid Unicode)";
         }
         return null;
+    }
+
+    /**
+     * The one rule for the text of an id a body names (a run's {@code scenarioId}, an experiment's {@code scenario_id})
+     * as for one in a path: ASCII spaces and tabs around it are a paste's and trimmed where it is resolved; any other
+     * control character (Unicode Cc) or an unpaired surrogate is refused, in the same words on every route and in
+     * every body syntax (breaker 6 F1, F12).
+     *
+     * @param key the body's key, which the refusal names
+     * @param id  the id as typed
+     * @return the refusal (errno EINVAL), such as {@code scenarioId holds a control character (U+000B); only ASCII
+     *         spaces and tabs around an id are trimmed} or {@code scenarioId must not be empty} (nothing but those
+     *         spaces and tabs), or null if the text is clean
+     */
+    public static String idFault(String key, String id) {
+        String bad = badText(id.replace('\t', ' '));
+        if (bad == null) return isBlank(id) ? key + " must not be empty" : null;
+        return key + " " + bad.replace("contains a control character", "holds a control character")
+                + "; only ASCII spaces and tabs around an id are trimmed";
     }
 
     /**
