@@ -299,20 +299,32 @@ public final class ScenarioText {
      * YAML 1.2 reads it as text, not as a line end)}.
      */
     public static String unknownKey(String key) {
-        for (int i = 0; i < key.length(); ) {
-            int cp = key.codePointAt(i);
+        String lookAlike = lookAlike(key);
+        return "unknown key \"" + key + "\"" + (lookAlike == null ? "" : " (" + lookAlike + ")");
+    }
+
+    /**
+     * The first character of {@code s} that shows as nothing or as a plain space but is text to YAML 1.2 and JSON
+     * (U+2028, U+2029, a byte order mark, NBSP and the other Unicode spaces, format characters), named with its place
+     * and what YAML made of it, e.g. {@code U+00A0 NO-BREAK SPACE at character 5: no white space to YAML or JSON (only
+     * space and tab are)}; null if there is none. A key, a value or a line that holds one looks right and is not
+     * (breaker 5 F13, breaker 6 F2, F3).
+     */
+    public static String lookAlike(String s) {
+        for (int i = 0; i < s.length(); ) {
+            int cp = s.codePointAt(i);
             String what = invisibleWords(cp);
             if (what != null) {
-                return "unknown key \"" + key + "\" (" + String.format("U+%04X", cp) + " " + Character.getName(cp)
-                        + " at character " + (key.codePointCount(0, i) + 1) + ": " + what + ")";
+                return String.format("U+%04X", cp) + " " + Character.getName(cp) + " at character "
+                        + (s.codePointCount(0, i) + 1) + ": " + what;
             }
             i += Character.charCount(cp);
         }
-        return "unknown key \"" + key + "\"";
+        return null;
     }
 
     /** What YAML makes of a character that shows as nothing or as a space, or null for any other. */
-    private static String invisibleWords(int cp) {
+    static String invisibleWords(int cp) {
         if (cp == 0x2028 || cp == 0x2029) return "YAML 1.2 reads it as text, not as a line end";
         if (cp == 0xFEFF) return "a byte order mark, which YAML takes only at the start of the text";
         if (cp == 0x09) return null;
