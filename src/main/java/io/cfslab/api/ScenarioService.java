@@ -171,11 +171,15 @@ public class ScenarioService {
      */
     static ScenarioEntry tagged(ScenarioEntry e, org.springframework.web.server.ServerWebExchange exchange) {
         if (exchange == null) return e;
-        // RFC 9110 13.1.1: If-Match applies to a GET too (a stale one is 412); If-None-Match on a read is 304's
-        // business, not a failure, so only If-Match is evaluated here
-        ApiException failed = new Preconditions(exchange.getRequest().getHeaders().getFirst(HttpHeaders.IF_MATCH), null)
-                .failure(e);
-        if (failed != null) throw failed;
+        // RFC 9110 13.1.1: If-Match applies to a GET too (a stale one is 412), but only once the part read is found
+        // (a missing task with a stale If-Match is 404, breaker 6 F6): a read's If-Match and If-None-Match are
+        // decided on its answer, with this ETag, by NotModifiedFilter; any other method's here
+        var method = exchange.getRequest().getMethod();
+        if (method != org.springframework.http.HttpMethod.GET && method != org.springframework.http.HttpMethod.HEAD) {
+            ApiException failed = new Preconditions(exchange.getRequest().getHeaders().getFirst(HttpHeaders.IF_MATCH), null)
+                    .failure(e);
+            if (failed != null) throw failed;
+        }
         exchange.getResponse().getHeaders().setETag(etag(e));
         return e;
     }
