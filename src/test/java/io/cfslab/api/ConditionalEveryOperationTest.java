@@ -154,4 +154,33 @@ class ConditionalEveryOperationTest {
         assertThat(count("/api/experiments")).isEqualTo(experiments);
         assertThat(ScenarioWrite.etag(web, scenario)).isEqualTo(etag);
     }
+
+    /**
+     * Breaker 6 F10: a PUT of the scenario's own document, as JSON, with its keys in another order, or as YAML, changes
+     * nothing, so it keeps the version (each one made a new version, and every other client's If-Match failed); a PUT
+     * that changes it makes the next one.
+     */
+    @Test
+    void aPutThatChangesNothingKeepsTheVersion() {
+        String scenario = ApiTestSupport.createScenario(web, ApiTestSupport.tiny("unchanged"));
+        String etag = ScenarioWrite.etag(web, scenario);
+        JsonNode doc = ApiTestSupport.json(web.get().uri("/api/scenarios/" + scenario).exchange().expectStatus().isOk()).path("scenario");
+        tools.jackson.databind.node.ObjectNode reordered = ApiTestSupport.JSON.createObjectNode();
+        List<String> keys = new ArrayList<>(doc.propertyNames());
+        java.util.Collections.reverse(keys);
+        for (String k : keys) reordered.set(k, doc.get(k));
+        String yaml = tools.jackson.dataformat.yaml.YAMLMapper.builder().build().writeValueAsString(doc);
+        for (String[] put : new String[][] {{ApiTestSupport.JSON.writeValueAsString(doc), "application/json"},
+                {ApiTestSupport.JSON.writeValueAsString(reordered), "application/json"}, {yaml, "application/yaml"}}) {
+            var r = web.put().uri("/api/scenarios/" + scenario).header("If-Match", etag)
+                    .contentType(MediaType.parseMediaType(put[1])).bodyValue(put[0]).exchange().expectBody().returnResult();
+            assertThat(r.getStatus().value()).as(put[1] + " " + text(r)).isEqualTo(200);
+            assertThat(r.getResponseHeaders().getETag()).as(put[1] + ": the version it left").isEqualTo(etag);
+            assertThat(ScenarioWrite.etag(web, scenario)).as(put[1]).isEqualTo(etag);
+        }
+        String changed = ApiTestSupport.tiny("changed");
+        web.put().uri("/api/scenarios/" + scenario).contentType(MediaType.APPLICATION_JSON).bodyValue(changed).exchange()
+                .expectStatus().isOk();
+        assertThat(ScenarioWrite.etag(web, scenario)).as("a change makes a new version").isNotEqualTo(etag);
+    }
 }
