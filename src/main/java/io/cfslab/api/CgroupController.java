@@ -169,6 +169,13 @@ public class CgroupController {
             // echo value > /web/tasks: a write, never a mkdir; the directory must exist and hold the file (ENOENT)
             t = t.asFile();
         }
+        if (t.file() == null && textPlain) {
+            // echo x > /sys/fs/cgroup/: a write to a directory, which the kernel refuses (EISDIR); it was a mkdir of the
+            // root that dropped the body (breaker 6 F9: "a text/plain PUT is always a write, never a mkdir")
+            return Mono.error(ApiException.of(HttpStatus.UNPROCESSABLE_CONTENT, "Is a directory", "/path",
+                    "the cgroup root is a directory: a text/plain PUT writes a file (…/cgroups/<group>/<file>), and a"
+                            + " mkdir is a PUT without a text/plain body", "EISDIR"));
+        }
         if (t.file() == null) {
             return mkdir(id, pre, t.group());
         }

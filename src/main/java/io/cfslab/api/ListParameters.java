@@ -30,12 +30,36 @@ final class ListParameters {
                         "parameter " + name + " given " + given.getValue().size() + " times: give it once", "EINVAL");
             }
         }
+        String raw = request.getURI().getRawQuery();
+        for (String element : raw == null ? new String[0] : raw.split("&")) {
+            if (element.startsWith("=")) {
+                // "?=1": the name is empty, "1" is its value (breaker 6 F7: the parsed parameters name it "1", and it
+                // was refused as the unknown parameter "1"), read from the query as sent
+                String v;
+                try {
+                    v = java.net.URLDecoder.decode(element.substring(1), java.nio.charset.StandardCharsets.UTF_8);
+                } catch (IllegalArgumentException badEscape) {
+                    v = element.substring(1);
+                }
+                throw ApiException.of(HttpStatus.BAD_REQUEST, "Invalid parameter", "/", "a query parameter with no name"
+                        + (v.isEmpty() ? "" : " (its value is \"" + v + "\")") + ": " + request.getMethod().name()
+                        + " " + request.getPath().value() + " takes " + (known.isEmpty() ? "no parameter"
+                        : String.join(", ", new TreeSet<>(known))), "EINVAL");
+            }
+        }
         for (String name : request.getQueryParams().keySet()) {
             if (!known.contains(name)) {
                 throw ApiException.of(HttpStatus.BAD_REQUEST, "Invalid parameter", "/" + name.replace("~", "~0").replace("/", "~1"),
                         "unknown query parameter \"" + name + "\": " + request.getMethod().name() + " "
                                 + request.getPath().value() + " takes "
                                 + (known.isEmpty() ? "no parameter" : String.join(", ", new TreeSet<>(known))), "EINVAL");
+            }
+            // one rule for a parameter given without a value, "?repeat" as "?repeat=" (breaker 6 F7: 0, the default, or
+            // 400, by parameter): a bad value, never the default; leave a parameter out for its default
+            String v = request.getQueryParams().getFirst(name);
+            if (v == null || v.isEmpty()) {
+                throw ApiException.of(HttpStatus.BAD_REQUEST, "Invalid parameter", "/" + name.replace("~", "~0").replace("/", "~1"),
+                        "parameter " + name + " has no value: give " + name + "=<value>, or leave it out for its default", "EINVAL");
             }
         }
     }

@@ -16,12 +16,18 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * Conditional reads, one rule for every API resource with an {@code ETag} (breaker5 F10): a {@code GET}/{@code HEAD}
- * whose answer would be 200 with an {@code ETag} answers 304 Not Modified, with that {@code ETag} and no body, when
- * {@code If-None-Match} is {@code *} or lists that tag (weak comparison, RFC 9110 13.1.2). Decided on the answer, not
- * before the handler, so that a missing resource stays 404 and a stale {@code If-Match} 412 (RFC 9110 13.2.2 order:
- * If-Match first); a scenario's parts (its cgroups, tasks, timeline, files) answered 200 to a matching tag, and a
- * scenario to {@code *}. The header's syntax is {@link ConditionalSyntaxFilter}'s.
+ * Conditional reads, one rule for every API resource (breaker5 F10, breaker6 F4), decided on the answer, not before
+ * the handler, so that a missing resource stays 404 (RFC 9110 13.2.2 order: If-Match first, then If-None-Match):
+ * <ul>
+ *   <li>{@code If-Match} (RFC 9110 13.1.1) on a {@code GET}/{@code HEAD} whose answer would be 2xx: {@code *} holds
+ *       (the resource exists); a list holds only if it names the answer's {@code ETag} (strong comparison); a
+ *       resource answered without an {@code ETag} (a run's or an experiment's {@code /result}, {@code /table}, …) has
+ *       no current tag a list can name, so the list is false: 412, with no body of the resource.</li>
+ *   <li>{@code If-None-Match} (13.1.2): {@code *} on an existing resource, or a list naming its {@code ETag} (weak
+ *       comparison): 304 Not Modified with that {@code ETag} (if any) and no body; a scenario's parts answered 200 to
+ *       a matching tag, and a scenario to {@code *}, and the reads below a run or an experiment to either.</li>
+ * </ul>
+ * The header's syntax is {@link ConditionalSyntaxFilter}'s.
  */
 @Component
 @Order(-39) // after ConditionalSyntaxFilter (-40)
@@ -30,13 +36,21 @@ public class NotModifiedFilter implements WebFilter {
     public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
         var request = exchange.getRequest();
         String ifNoneMatch = String.join(",", request.getHeaders().getOrEmpty(HttpHeaders.IF_NONE_MATCH));
-        if (ifNoneMatch.isBlank() || !request.getPath().value().startsWith("/api/")
+        String ifMatch = String.join(",", request.getHeaders().getOrEmpty(HttpHeaders.IF_MATCH));
+        if ((ifNoneMatch.isBlank() && ifMatch.isBlank()) || !request.getPath().value().startsWith("/api/")
                 || !(request.getMethod() == HttpMethod.GET || request.getMethod() == HttpMethod.HEAD)) {
             return chain.filter(exchange);
         }
         var response = new ServerHttpResponseDecorator(exchange.getResponse()) {
             @Override
             public Mono<Void> writeWith(Publisher<? extends DataBuffer> body) {
+                String failed = ifMatchFails(this, ifMatch);
+                if (failed != null) {
+                    getHeaders().remove(HttpHeaders.CONTENT_LENGTH);
+                    return Flux.from(body).doOnNext(DataBufferUtils::release).then(ProblemHandler.write(exchange,
+                            ProblemHandler.problem(HttpStatus.PRECONDITION_FAILED, "Precondition failed",
+                                    java.util.List.of(new FieldProblem("/id", failed, null)), exchange)));
+                }
                 if (!notModified(this, ifNoneMatch)) return super.writeWith(body);
                 setStatusCode(HttpStatus.NOT_MODIFIED);
                 getHeaders().remove(HttpHeaders.CONTENT_TYPE);
@@ -47,11 +61,31 @@ public class NotModifiedFilter implements WebFilter {
         return chain.filter(exchange.mutate().response(response).build());
     }
 
-    private static boolean notModified(ServerHttpResponseDecorator response, String ifNoneMatch) {
+    /** Whether the answer is a 2xx: a representation exists, so the conditions apply to it. */
+    private static boolean exists(ServerHttpResponseDecorator response) {
         var status = response.getStatusCode();
+        return status == null || status.is2xxSuccessful();
+    }
+
+    /** The reason {@code If-Match} is false for this answer, or null if it holds (or does not apply). */
+    private static String ifMatchFails(ServerHttpResponseDecorator response, String ifMatch) {
+        if (ifMatch.isBlank() || !exists(response) || ifMatch.strip().equals("*")) return null;
         String etag = response.getHeaders().getETag();
-        if (etag == null || (status != null && status.value() != 200)) return false;
+        if (etag == null) {
+            return "If-Match " + Preconditions.shown(ifMatch.strip()) + " names a tag, but this resource has none"
+                    + " (it answers no ETag), so no tag can match (RFC 9110 13.1.1); send If-Match: * or none";
+        }
+        if (Preconditions.matchesStrongly(ifMatch, etag)) return null;
+        return "If-Match " + Preconditions.shown(ifMatch.strip()) + " does not match the current tag " + etag;
+    }
+
+    private static boolean notModified(ServerHttpResponseDecorator response, String ifNoneMatch) {
+        if (ifNoneMatch.isBlank()) return false;
+        var status = response.getStatusCode();
+        if (status != null && status.value() != 200) return false;
         if (ifNoneMatch.strip().equals("*")) return true;
+        String etag = response.getHeaders().getETag();
+        if (etag == null) return false;
         return Preconditions.matchesWeakly(ifNoneMatch, etag.startsWith("W/") ? etag.substring(2) : etag);
     }
 }

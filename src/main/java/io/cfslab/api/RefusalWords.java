@@ -67,8 +67,7 @@ final class RefusalWords {
         if (e instanceof MethodNotAllowedException na) {
             return "method " + printable(exchange.getRequest().getMethod().name()) + " is not allowed on "
                     + printable(exchange.getRequest().getPath().value()) + " (it allows "
-                    + na.getSupportedMethods().stream().map(HttpMethod::name).sorted().collect(Collectors.joining(", "))
-                    + ")";
+                    + allows(na, exchange) + ")";
         }
         if (e instanceof UnsupportedMediaTypeStatusException um) {
             return unsupportedType(um, exchange);
@@ -78,6 +77,19 @@ final class RefusalWords {
             return "the body exceeds the size limit of the service (spring.http.codecs.max-in-memory-size)";
         }
         return title;
+    }
+
+    /**
+     * The methods a 405 names: those its {@code Allow} header lists ({@link ResourceMethods}: HEAD with GET, OPTIONS, a
+     * cgroup file without DELETE), in its order; the detail listed Spring's own set, which disagreed (breaker 6 F11).
+     */
+    private static String allows(MethodNotAllowedException na, ServerWebExchange exchange) {
+        Object allowed = exchange.getAttribute(ResourceMethods.ALLOWED);
+        if (allowed instanceof java.util.Set<?> set) {
+            @SuppressWarnings("unchecked") java.util.Set<HttpMethod> methods = (java.util.Set<HttpMethod>) set;
+            return ResourceMethods.format(methods).replace(",", ", ");
+        }
+        return na.getSupportedMethods().stream().map(HttpMethod::name).sorted().collect(Collectors.joining(", "));
     }
 
     private static String unsupportedType(UnsupportedMediaTypeStatusException e, ServerWebExchange exchange) {

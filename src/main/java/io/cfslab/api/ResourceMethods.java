@@ -73,6 +73,7 @@ public class ResourceMethods implements WebFilter {
         Map<PathPattern, Set<HttpMethod>> matching = matching(path);
         if (matching.isEmpty()) return chain.filter(exchange); // no such route: 404 (ProblemHandler)
         Set<HttpMethod> allowed = allowed(matching, path);
+        exchange.getAttributes().put(ALLOWED, allowed); // a 405's detail names these, as its Allow does (breaker 6 F11)
         exchange.getResponse().beforeCommit(() -> {
             var status = exchange.getResponse().getStatusCode();
             if (status != null && (status.value() == 405 || (request.getMethod() == HttpMethod.OPTIONS && status.is2xxSuccessful()))) {
@@ -134,6 +135,9 @@ public class ResourceMethods implements WebFilter {
         }
         return out;
     }
+
+    /** The exchange attribute holding the methods the resource answers ({@code Set<HttpMethod>}), as {@code Allow} lists them. */
+    static final String ALLOWED = ResourceMethods.class.getName() + ".allowed";
 
     static String format(Set<HttpMethod> methods) {
         return ORDER.stream().filter(methods::contains).map(HttpMethod::name).collect(Collectors.joining(","));

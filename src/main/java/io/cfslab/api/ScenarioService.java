@@ -71,12 +71,10 @@ public class ScenarioService {
      *                      character (tab aside: trimmed around the id)
      */
     public ScenarioEntry referenced(String typed, String pointer) {
-        String control = UuidPathFilter.controlCharacter(typed);
-        if (control != null) {
+        String fault = io.cfslab.scenario.ScenarioText.idFault(pointer.substring(1), typed);
+        if (fault != null) {
             // as in a path: a control character is refused, not echoed raw in an ENOENT (breaker 5 F5)
-            throw ApiException.of(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid argument", pointer, pointer.substring(1)
-                    + " holds a control character (" + control + "); only ASCII spaces and tabs around an id are trimmed",
-                    "EINVAL");
+            throw ApiException.of(HttpStatus.UNPROCESSABLE_CONTENT, "Invalid argument", pointer, fault, "EINVAL");
         }
         io.cfslab.store.RunIds.Resolution r = resolveId(typed);
         if (r.ambiguous()) {
@@ -84,7 +82,7 @@ public class ScenarioService {
         }
         if (!r.unique()) {
             throw ApiException.of(HttpStatus.UNPROCESSABLE_CONTENT, "No such file or entry", pointer, "no scenario "
-                    + typed + " (" + io.cfslab.store.RunIds.whyNone(typed) + ")", "ENOENT");
+                    + io.cfslab.store.RunIds.trim(typed) + " (" + io.cfslab.store.RunIds.whyNone(typed) + ")", "ENOENT");
         }
         return get(r.id());
     }
@@ -148,6 +146,12 @@ public class ScenarioService {
         } catch (ApiException x) {
             throw withVersion(x, e);
         }
+        if (e.document() != null && ScenarioDocs.JSON.readTree(e.document()).equals(ScenarioDocs.withoutNullMembers(doc))) {
+            // the document as stored (keys in any order, YAML or JSON): a write that changes nothing answers the
+            // version it left, as a file write of the current value does, so no other client's If-Match fails for a
+            // change that did not happen (breaker 6 F10: each identical PUT made a new version)
+            return e;
+        }
         boolean done = !pre.any()
                 ? repo.update(id, ScenarioDocs.name(doc, id), ScenarioDocs.writeStored(doc))
                 : repo.update(id, ScenarioDocs.name(doc, id), ScenarioDocs.writeStored(doc), e.version());
@@ -173,11 +177,15 @@ public class ScenarioService {
      */
     static ScenarioEntry tagged(ScenarioEntry e, org.springframework.web.server.ServerWebExchange exchange) {
         if (exchange == null) return e;
-        // RFC 9110 13.1.1: If-Match applies to a GET too (a stale one is 412); If-None-Match on a read is 304's
-        // business, not a failure, so only If-Match is evaluated here
-        ApiException failed = new Preconditions(exchange.getRequest().getHeaders().getFirst(HttpHeaders.IF_MATCH), null)
-                .failure(e);
-        if (failed != null) throw failed;
+        // RFC 9110 13.1.1: If-Match applies to a GET too (a stale one is 412), but only once the part read is found
+        // (a missing task with a stale If-Match is 404, breaker 6 F6): a read's If-Match and If-None-Match are
+        // decided on its answer, with this ETag, by NotModifiedFilter; any other method's here
+        var method = exchange.getRequest().getMethod();
+        if (method != org.springframework.http.HttpMethod.GET && method != org.springframework.http.HttpMethod.HEAD) {
+            ApiException failed = new Preconditions(exchange.getRequest().getHeaders().getFirst(HttpHeaders.IF_MATCH), null)
+                    .failure(e);
+            if (failed != null) throw failed;
+        }
         exchange.getResponse().getHeaders().setETag(etag(e));
         return e;
     }

@@ -35,7 +35,8 @@ public class UuidPathFilter implements WebFilter {
     /** The same ids in the pages' paths, where a control character is refused too. */
     private static final Pattern READY_MADE_SCENARIO_PATH = Pattern.compile("^(/api/scenarios/)([^/]+)(.*)$");
     private static final Pattern READY_MADE_EXPERIMENT_PATH = Pattern.compile("^(/api/experiments/ready-made/)([^/]+)(.*)$");
-    private static final Pattern PAGE_ID_PATH = Pattern.compile("^/(?:api/)?(?:runs|experiments|scenarios)/([^/]+).*$");
+    /** The id segment of every id route: a run's, a scenario's, an experiment's and a ready-made experiment's (breaker 6 F5). */
+    private static final Pattern PAGE_ID_PATH = Pattern.compile("^/(?:api/)?(?:runs|scenarios|experiments(?:/ready-made)?)/([^/]+).*$");
 
     private final ReadyMadeScenarios readyMadeScenarios;
     private final ReadyMadeExperiments readyMadeExperiments;

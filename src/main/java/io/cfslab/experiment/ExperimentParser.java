@@ -99,8 +99,6 @@ public final class ExperimentParser {
                     + " (a stored or ready-made one)", null));
         } else if (sn != null && idNode != null) {
             problems.add(new Problem("/scenario_id", "give either \"scenario\" or \"scenario_id\", not both", "EINVAL"));
-        } else if (scenarioId != null && scenarioId.isBlank()) {
-            problems.add(new Problem("/scenario_id", "must not be empty", null));
         }
 
         Long seed = null;
@@ -295,9 +293,9 @@ public final class ExperimentParser {
     private static String idString(ObjectNode o, String key, Set<Problem> problems) {
         JsonNode v = value(o, key);
         if (v == null || !v.isString()) return string(o, key, problems);
-        String bad = io.cfslab.scenario.ScenarioText.badText(v.stringValue().replace('\t', ' '));
+        String bad = io.cfslab.scenario.ScenarioText.idFault(key, v.stringValue());
         if (bad != null) {
-            problems.add(new Problem("/" + key, key + " " + bad + "; only ASCII spaces and tabs around an id are trimmed", "EINVAL"));
+            problems.add(new Problem("/" + key, bad, "EINVAL"));
             return null;
         }
         return v.stringValue();

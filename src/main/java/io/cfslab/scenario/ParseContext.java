@@ -38,6 +38,25 @@ final class ParseContext {
 
     ScenarioException failure() { return new ScenarioException(new ArrayList<>(problems), problems.size() + dropped); }
 
+    /**
+     * {@link #failure()}, each problem of a string value that holds a character showing as nothing or as a space
+     * ({@link ScenarioText#lookAlike}) saying which and where: {@code must be an integer, not string "2 "} hid the
+     * NBSP that made {@code 2} a string (breaker 6 F3), whatever the reader that refused the value.
+     *
+     * @param root the document the problems' pointers point into
+     */
+    ScenarioException failure(JsonNode root) {
+        List<Problem> explained = new ArrayList<>(problems.size());
+        for (Problem p : problems) {
+            JsonNode n = p.path() == null || !(p.path().isEmpty() || p.path().startsWith("/")) ? null
+                    : root.at(tools.jackson.core.JsonPointer.compile(p.path()));
+            String lookAlike = n != null && n.isString() ? ScenarioText.lookAlike(n.stringValue()) : null;
+            explained.add(lookAlike == null || p.reason().contains(lookAlike) ? p
+                    : new Problem(p.path(), p.reason() + " (" + lookAlike + ")", p.errno()));
+        }
+        return new ScenarioException(explained, problems.size() + dropped);
+    }
+
     // --- objects and scalars ---
 
     CheckedObject obj(JsonNode n, String ptr) {

@@ -56,7 +56,7 @@ public final class ScenarioParser {
         JsonNode root = ScenarioText.read(text, c);
         if (root == null) throw c.failure();
         Scenario s = scenario(root, c);
-        if (c.hasProblems()) throw c.failure();
+        if (c.hasProblems()) throw c.failure(root);
         return s;
     }
 

@@ -202,8 +202,12 @@ public final class ScenarioText {
         }
     }
 
-    /** The ids a document names another by (an experiment's {@code scenario_id}), read by the rule of a path's id. */
-    private static final java.util.Set<String> ID_POINTERS = java.util.Set.of("/scenario_id");
+    /**
+     * The ids a body names a scenario by (an experiment's {@code scenario_id}, a run's {@code scenarioId}): their text
+     * is checked by the id's own rule ({@link #idFault}) where the id is read, in one wording whatever the body's
+     * syntax, and not here (a YAML run body refused the tab its JSON took: breaker 6 F1).
+     */
+    private static final java.util.Set<String> ID_POINTERS = java.util.Set.of("/scenario_id", "/scenarioId");
 
     /**
      * Every key and string must be printable text: no control characters, C0 or C1 (a newline in a name would
@@ -215,8 +219,8 @@ public final class ScenarioText {
             return false;
         }
         if (n.isString()) {
-            // a tab around an id is a paste's white space, trimmed where the id is resolved, as in a path (RunIds)
-            String bad = badText(ID_POINTERS.contains(ptr) ? n.stringValue().replace('\t', ' ') : n.stringValue());
+            // an id's text is checked where the id is read ({@link #idFault}): one rule in JSON and YAML
+            String bad = ID_POINTERS.contains(ptr) ? null : badText(n.stringValue());
             if (bad != null) { c.add(ptr, label(ptr) + " " + bad, "EINVAL"); return false; }
             return true;
         }
@@ -270,26 +274,57 @@ public final class ScenarioText {
     }
 
     /**
+     * The one rule for the text of an id a body names (a run's {@code scenarioId}, an experiment's {@code scenario_id})
+     * as for one in a path: ASCII spaces and tabs around it are a paste's and trimmed where it is resolved; any other
+     * control character (Unicode Cc) or an unpaired surrogate is refused, in the same words on every route and in
+     * every body syntax (breaker 6 F1, F12).
+     *
+     * @param key the body's key, which the refusal names
+     * @param id  the id as typed
+     * @return the refusal (errno EINVAL), such as {@code scenarioId holds a control character (U+000B); only ASCII
+     *         spaces and tabs around an id are trimmed} or {@code scenarioId must not be empty} (nothing but those
+     *         spaces and tabs), or null if the text is clean
+     */
+    public static String idFault(String key, String id) {
+        String bad = badText(id.replace('\t', ' '));
+        if (bad == null) return isBlank(id) ? key + " must not be empty" : null;
+        return key + " " + bad.replace("contains a control character", "holds a control character")
+                + "; only ASCII spaces and tabs around an id are trimmed";
+    }
+
+    /**
      * An unknown key as a refusal names it: quoted, and, if it holds a character that shows as nothing or as a plain
      * space, which one and what YAML made of it (breaker 5 F13: {@code unknown key " x"} hid a U+2028 that YAML 1.2
      * reads as text, not as the line end it looks like), e.g. {@code " x" (U+2028 LINE SEPARATOR at character 1:
      * YAML 1.2 reads it as text, not as a line end)}.
      */
     public static String unknownKey(String key) {
-        for (int i = 0; i < key.length(); ) {
-            int cp = key.codePointAt(i);
+        String lookAlike = lookAlike(key);
+        return "unknown key \"" + key + "\"" + (lookAlike == null ? "" : " (" + lookAlike + ")");
+    }
+
+    /**
+     * The first character of {@code s} that shows as nothing or as a plain space but is text to YAML 1.2 and JSON
+     * (U+2028, U+2029, a byte order mark, NBSP and the other Unicode spaces, format characters), named with its place
+     * and what YAML made of it, e.g. {@code U+00A0 NO-BREAK SPACE at character 5: no white space to YAML or JSON (only
+     * space and tab are)}; null if there is none. A key, a value or a line that holds one looks right and is not
+     * (breaker 5 F13, breaker 6 F2, F3).
+     */
+    public static String lookAlike(String s) {
+        for (int i = 0; i < s.length(); ) {
+            int cp = s.codePointAt(i);
             String what = invisibleWords(cp);
             if (what != null) {
-                return "unknown key \"" + key + "\" (" + String.format("U+%04X", cp) + " " + Character.getName(cp)
-                        + " at character " + (key.codePointCount(0, i) + 1) + ": " + what + ")";
+                return String.format("U+%04X", cp) + " " + Character.getName(cp) + " at character "
+                        + (s.codePointCount(0, i) + 1) + ": " + what;
             }
             i += Character.charCount(cp);
         }
-        return "unknown key \"" + key + "\"";
+        return null;
     }
 
     /** What YAML makes of a character that shows as nothing or as a space, or null for any other. */
-    private static String invisibleWords(int cp) {
+    static String invisibleWords(int cp) {
         if (cp == 0x2028 || cp == 0x2029) return "YAML 1.2 reads it as text, not as a line end";
         if (cp == 0xFEFF) return "a byte order mark, which YAML takes only at the start of the text";
         if (cp == 0x09) return null;

@@ -99,7 +99,35 @@ public final class SyntaxWords {
         } else {
             what = yaml ? jacksonYamlWords(e) : jsonWords(e, text);
         }
+        int[] lookAlike = yaml && unprintable == null ? firstLookAlike(text) : null;
+        if (lookAlike != null && (line == null || lookAlike[0] < line || (lookAlike[0] == line && lookAlike[1] <= column))) {
+            // a line holding U+2028, NBSP or an inner BOM looks right, and YAML 1.2 reads it as text: the reader stops
+            // further on (the next line, the end), where nothing is wrong; name the character where it is
+            // (breaker 6 F2: "line 3, column 1: a key without a ':' after it" for an NBSP alone on line 2)
+            boolean here = line != null && lookAlike[0] == line && lookAlike[1] == column;
+            return new Problem("", "malformed YAML" + at(lookAlike[0], lookAlike[1]) + ": "
+                    + String.format(Locale.ROOT, "U+%04X", lookAlike[2]) + " " + Character.getName(lookAlike[2]) + ", "
+                    + ScenarioText.invisibleWords(lookAlike[2]) + "; " + (here ? "here " : "")
+                    + "the reader stopped" + (here || line == null ? "" : at(line, column)) + ": " + what, null);
+        }
         return new Problem("", "malformed " + syntax + at(line, column) + ": " + what, null);
+    }
+
+    /**
+     * The first character of {@code text} that shows as nothing or as a space but is text to YAML 1.2
+     * ({@link ScenarioText#lookAlike}; a byte order mark at the very start is the encoding's, not text), as {line,
+     * column, code point}, counted as {@link #firstUnprintable} counts; null if there is none.
+     */
+    static int[] firstLookAlike(String text) {
+        int line = 1, column = 1;
+        for (int i = 0; i < text.length(); ) {
+            int cp = text.codePointAt(i);
+            if (ScenarioText.invisibleWords(cp) != null && !(i == 0 && cp == 0xFEFF)) return new int[] {line, column, cp};
+            i += Character.charCount(cp);
+            if (cp == '\n' || (cp == '\r' && (i >= text.length() || text.charAt(i) != '\n'))) { line++; column = 1; }
+            else column++;
+        }
+        return null;
     }
 
     /**
@@ -211,7 +239,7 @@ public final class SyntaxWords {
         return "the text exceeds a limit of the reader (size, nesting or length of a value)";
     }
 
-    private static final Pattern CODE = Pattern.compile("code (\\d+)\\)");
+    private static final Pattern CODE = Pattern.compile("code (\\d+)(?: / 0x[0-9a-fA-F]+)?\\)");
     private static final Pattern TOKEN = Pattern.compile("token '([^']{0,40})'");
     private static final Pattern PROPERTY = Pattern.compile("^Duplicate Object property \"");
 
@@ -327,8 +355,10 @@ public final class SyntaxWords {
         if (!c.find()) return "a character";
         int cp = Integer.parseInt(c.group(1));
         String hex = String.format(Locale.ROOT, "U+%04X", cp);
-        return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) ? "a control character (" + hex + ")"
-                : "'" + new String(Character.toChars(cp)) + "' (" + hex + ")";
+        if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f)) return "a control character (" + hex + ")";
+        // a character that shows as nothing or as a space is named, not only shown (breaker 6 F3)
+        return "'" + new String(Character.toChars(cp)) + "' (" + hex
+                + (ScenarioText.invisibleWords(cp) != null ? " " + Character.getName(cp) : "") + ")";
     }
 
     /** At most 40 characters of the writer's own text, control characters escaped. */

@@ -308,6 +308,78 @@ class ProblemWordsTest {
         soft.assertAll();
     }
 
+    /**
+     * Breaker 6 F2, F3: a line or a value holding U+2028, U+2029, NBSP or an inner byte order mark looks right and is
+     * text to YAML 1.2. Alone on a line, or inside one, the reader stops further on where nothing is wrong ("line 3,
+     * column 1: a key without a ':' after it" for an NBSP on line 2); the answer names the character at its own line
+     * and column, at every operation that reads a body. In a value it made the value a string that reads as correct
+     * ({@code must be an integer, not string "2 "}): the refusal names the character and where it is in the value,
+     * in YAML and JSON alike. JSON's reader names it too where it stops on one.
+     */
+    @Test
+    void yamlLookalikesOnALineOrInAValueAreNamedWhereTheyAre() {
+        String id = createScenario(web, tiny("lookalike lines"));
+        List<String> uris = List.of("/api/scenarios", "/api/scenarios/" + id + "/tasks", "/api/scenarios/" + id + "/timeline",
+                "/api/scenarios/" + id + "/cgroups:generate", "/api/runs", "/api/experiments");
+        String[][] chars = {{"\u2028", "U+2028 LINE SEPARATOR, YAML 1.2 reads it as text, not as a line end"},
+                {"\u2029", "U+2029 PARAGRAPH SEPARATOR, YAML 1.2 reads it as text, not as a line end"},
+                {"\ufeff", "U+FEFF ZERO WIDTH NO-BREAK SPACE, a byte order mark, which YAML takes only at the start of the text"},
+                {"\u00a0", "U+00A0 NO-BREAK SPACE, no white space to YAML or JSON (only space and tab are)"}};
+        SoftAssertions soft = new SoftAssertions();
+        int checked = 0;
+        for (String[] c : chars) {
+            // {text, line, column} of the character: alone on a line, alone on the last line, after a key's colon
+            String[][] lines = {{"name: ab\n" + c[0] + "\nduration: 500ms\n", "2", "1"},
+                    {"name: ab\nduration: 500ms\nmachine:\n  cpus: 2\n" + c[0] + "\n", "5", "1"},
+                    {"name: ab" + c[0] + "duration: 500ms\n", "1", "9"}};
+            for (String[] l : lines) {
+                for (String uri : uris) {
+                    Answer a = send(HttpMethod.POST, uri, YAML, l[0], "POST " + uri + " " + c[1] + " at " + l[1] + ":" + l[2]);
+                    soft.assertThat(a.status()).as(a.what() + " " + a.body()).isEqualTo(400);
+                    soft.assertThat(a.body().path("detail").asString()).as(a.what())
+                            .startsWith("malformed YAML at line " + l[1] + ", column " + l[2] + ": " + c[1] + "; ");
+                    noLibraryWords(soft, a);
+                    checked++;
+                }
+            }
+            // in a value: named in the refusal of the value, in YAML and in JSON, with its place in the value
+            String name = c[1].substring(0, c[1].indexOf(','));
+            String[][] values = {{"/duration", "name: ab\nduration: 500ms" + c[0] + "\n", "{\"name\": \"ab\", \"duration\": \"500ms" + c[0] + "\"}", "6"},
+                    {"/machine/cpus", "name: ab\nduration: 500ms\nmachine:\n  cpus: 2" + c[0] + "\n",
+                            "{\"name\": \"ab\", \"duration\": \"500ms\", \"machine\": {\"cpus\": \"2" + c[0] + "\"}}", "2"}};
+            for (String[] v : values) {
+                for (int json = 0; json < 2; json++) {
+                    for (String[] route : List.of(new String[] {"/api/scenarios", ""}, new String[] {"/api/runs", "/scenario"})) {
+                        String body = json == 1 ? v[2] : v[1];
+                        if (!route[1].isEmpty()) {
+                            body = json == 1 ? "{\"scenario\": " + body + "}" : "scenario:\n" + body.replaceAll("(?m)^(?=.)", "  ");
+                        }
+                        Answer a = send(HttpMethod.POST, route[0], json == 1 ? MediaType.APPLICATION_JSON : YAML, body,
+                                "POST " + route[0] + (json == 1 ? " JSON " : " YAML ") + name + " in " + v[0]);
+                        soft.assertThat(a.status()).as(a.what() + " " + a.body()).isEqualTo(422);
+                        List<String> reasons = new ArrayList<>();
+                        a.body().path("errors").forEach(e -> {
+                            if (e.path("pointer").asString().equals(route[1] + v[0])) reasons.add(e.path("reason").asString());
+                        });
+                        soft.assertThat(reasons).as(a.what() + " " + a.body()).hasSize(1);
+                        soft.assertThat(String.join("|", reasons)).as(a.what()).contains("(" + name + " at character " + v[3] + ": ");
+                        noLibraryWords(soft, a);
+                        checked++;
+                    }
+                }
+            }
+            // JSON's reader stopping on one between tokens names it
+            Answer a = send(HttpMethod.POST, "/api/scenarios", MediaType.APPLICATION_JSON,
+                    "{\"name\": \"ab\"," + c[0] + "\"duration\": \"500ms\"}", "POST JSON " + name + " between tokens");
+            soft.assertThat(a.status()).as(a.what() + " " + a.body()).isEqualTo(400);
+            soft.assertThat(a.body().path("detail").asString()).as(a.what()).startsWith("malformed JSON at line 1, column 15: ")
+                    .contains(name + ")");
+            checked++;
+        }
+        assertThat(checked).isEqualTo(chars.length * (3 * uris.size() + 2 * 2 * 2 + 1));
+        soft.assertAll();
+    }
+
     /** Asserts a 4xx problem in the client's words; 1 if it is a syntax error (then it names line and column). */
     private static int check(SoftAssertions soft, Answer a) {
         soft.assertThat(a.status()).as(a.what() + " " + a.body()).isBetween(400, 499);

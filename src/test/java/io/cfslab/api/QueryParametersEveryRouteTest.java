@@ -146,4 +146,45 @@ class QueryParametersEveryRouteTest {
         assertThat(checked).as("declared parameters enumerated (status, standalone, id_prefix, repeat, format, ...)")
                 .isGreaterThan(6);
     }
+
+    /**
+     * Breaker 6 F7: a declared parameter given with an empty value or with none ({@code ?repeat=}, {@code ?repeat}) is
+     * one bad value on every operation, 400 {@code EINVAL} at {@code /<name>} (it was the default 0, the default, or
+     * 400, by parameter); a parameter with no name ({@code ?=1}) is 400 saying so (it was named as the parameter "1").
+     */
+    @Test
+    void aParameterWithoutAValueOrANameIsOneBadValueEverywhere() {
+        String scenario = ApiTestSupport.createScenario(web, ApiTestSupport.tiny("empty values"));
+        SoftAssertions soft = new SoftAssertions();
+        int checked = 0;
+        for (Op op : operations(scenario)) {
+            for (JsonNode param : op.node().path("parameters")) {
+                if (!param.path("in").asString().equals("query")) continue;
+                String name = param.path("name").asString();
+                for (String given : new String[] {name + "=", name}) {
+                    var r = send(op.method(), op.uri() + "?" + given, "{}");
+                    String text = new String(r.getResponseBody());
+                    String what = op.method() + " " + op.uri() + "?" + given + " -> " + text;
+                    soft.assertThat(r.getStatus().value()).as(what).isEqualTo(400);
+                    JsonNode p = ApiTestSupport.JSON.readTree(text);
+                    soft.assertThat(p.path("pointer").asString()).as(what).isEqualTo("/" + name);
+                    soft.assertThat(p.path("errno").asString()).as(what).isEqualTo("EINVAL");
+                    soft.assertThat(p.path("detail").asString()).as(what).contains("parameter " + name + " has no value");
+                    checked++;
+                }
+            }
+            // sent as written: a URI template reads "?=1" as the parameter "1"
+            String base = "http://127.0.0.1:" + app.getEnvironment().getProperty("local.server.port");
+            var spec = web.method(op.method()).uri(java.net.URI.create(base + op.uri() + "?=1"));
+            var r = (op.method() == HttpMethod.GET || op.method() == HttpMethod.DELETE ? spec
+                    : spec.contentType(MediaType.APPLICATION_JSON).bodyValue("{}")).exchange().expectBody().returnResult();
+            String text = new String(r.getResponseBody());
+            String what = op.method() + " " + op.uri() + "?=1 -> " + text;
+            soft.assertThat(r.getStatus().value()).as(what).isEqualTo(400);
+            soft.assertThat(ApiTestSupport.JSON.readTree(text).path("detail").asString()).as(what)
+                    .startsWith("a query parameter with no name (its value is \"1\")");
+        }
+        soft.assertAll();
+        assertThat(checked).as("declared parameters enumerated").isGreaterThan(12);
+    }
 }

@@ -136,7 +136,42 @@ class ReadyMadeIdsTest {
                 "/id", "ENOENT");
     }
 
-    /** The ids of a body, by the same rule, for every body that carries one: a run's and an experiment's. */
+    /** The two syntaxes a body is read in: JSON, and YAML in block style (a JSON text sent as YAML reads as JSON). */
+    private static final List<MediaType> FORMATS = List.of(MediaType.APPLICATION_JSON, MediaType.parseMediaType("application/yaml"));
+
+    /** A YAML double-quoted scalar of {@code s}: every character outside printable ASCII as a {@code \\u} escape. */
+    private static String yamlQuoted(String s) {
+        StringBuilder b = new StringBuilder("\"");
+        for (char ch : s.toCharArray()) {
+            if (ch == '"' || ch == '\\') b.append('\\').append(ch);
+            else if (ch < 0x20 || ch >= 0x7f) b.append(String.format("\\u%04x", (int) ch));
+            else b.append(ch);
+        }
+        return b.append('"').toString();
+    }
+
+    /** A run's body naming {@code id}, in {@code format}. */
+    private static String runBody(MediaType format, String id) {
+        return format.equals(MediaType.APPLICATION_JSON) ? ApiTestSupport.JSON.writeValueAsString(Map.of("scenarioId", id))
+                : "scenarioId: " + yamlQuoted(id) + "\n";
+    }
+
+    /** An experiment's body naming {@code id}, in {@code format}. */
+    private static String experimentBody(MediaType format, String id) {
+        return format.equals(MediaType.APPLICATION_JSON) ? ApiTestSupport.JSON.writeValueAsString(
+                Map.of("name", "x", "repeats", 1, "scenario_id", id, "arms", List.of(Map.of("name", "a"))))
+                : "name: x\nrepeats: 1\nscenario_id: " + yamlQuoted(id) + "\narms:\n  - name: a\n";
+    }
+
+    private static EntityExchangeResult<String> post(String path, MediaType format, String body) {
+        return web.post().uri(path).contentType(format).bodyValue(body).exchange().expectBody(String.class).returnResult();
+    }
+
+    /**
+     * The ids of a body, by the same rule, for every body that carries one (a run's and an experiment's) and in every
+     * syntax (JSON and YAML: a YAML run body refused the tab its JSON took, breaker 6 F1), with one wording for a
+     * fault whatever the body, key or syntax (breaker 6 F12).
+     */
     @Test
     void everyBodyIdIsReadByThePathsRule() {
         String stored = ApiTestSupport.createScenario(web, ApiTestSupport.tiny("body ids"));
@@ -145,27 +180,43 @@ class ReadyMadeIdsTest {
         for (String typed : List.of("\t" + stored, stored.toUpperCase(Locale.ROOT) + "\t", " \t" + stored.substring(0, 8))) {
             cases.add(new String[] {typed, stored});
         }
-        for (String[] c : cases) {
-            String run = ApiTestSupport.submitRun(web, Map.of("scenarioId", c[0]));
-            assertThat(ApiTestSupport.run(web, run).path("scenarioId").asString()).as("run of " + c[0]).isEqualTo(c[1]);
-            var posted = web.post().uri("/api/experiments").contentType(MediaType.APPLICATION_JSON)
-                    .bodyValue(Map.of("name", "x", "repeats", 1, "scenario_id", c[0], "arms", List.of(Map.of("name", "a"))))
-                    .exchange().expectBody(String.class).returnResult();
-            assertThat(posted.getStatus().value()).as("experiment of " + c[0] + ": " + posted.getResponseBody()).isEqualTo(202);
-            String x = ApiTestSupport.JSON.readTree(posted.getResponseBody()).path("id").asString();
-            assertThat(ApiTestSupport.json(web.get().uri("/api/experiments/" + x).exchange().expectStatus().isOk())
-                    .path("scenarioId").asString()).as("experiment of " + c[0]).isEqualTo(c[1]);
+        for (MediaType format : FORMATS) {
+            for (String[] c : cases) {
+                String as = format + " of " + c[0];
+                var run = post("/api/runs", format, runBody(format, c[0]));
+                assertThat(run.getStatus().value()).as("run " + as + ": " + run.getResponseBody()).isEqualTo(202);
+                assertThat(ApiTestSupport.JSON.readTree(run.getResponseBody()).path("scenarioId").asString()).as("run " + as)
+                        .isEqualTo(c[1]);
+                var posted = post("/api/experiments", format, experimentBody(format, c[0]));
+                assertThat(posted.getStatus().value()).as("experiment " + as + ": " + posted.getResponseBody()).isEqualTo(202);
+                String x = ApiTestSupport.JSON.readTree(posted.getResponseBody()).path("id").asString();
+                assertThat(ApiTestSupport.json(web.get().uri("/api/experiments/" + x).exchange().expectStatus().isOk())
+                        .path("scenarioId").asString()).as("experiment " + as).isEqualTo(c[1]);
+            }
         }
-        // another control character is refused in both, as in a path, and not echoed into an ENOENT
+        // another control character is refused in both, as in a path, and not echoed into an ENOENT; an id of nothing
+        // but spaces and tabs is empty: in one wording for both keys and both syntaxes
+        Map<String, String> faults = new java.util.LinkedHashMap<>();
         for (String control : List.of("\u000b", "\u001f", "\u0085", "\u007f")) {
-            JsonNode p = ApiTestSupport.problem(web.post().uri("/api/runs").contentType(MediaType.APPLICATION_JSON)
-                    .bodyValue(Map.of("scenarioId", ID + control)).exchange(), HttpStatus.UNPROCESSABLE_CONTENT,
-                    "/scenarioId", "EINVAL");
-            assertThat(p.path("detail").asString()).contains("control character").doesNotContain(control);
-            p = ApiTestSupport.problem(web.post().uri("/api/experiments").contentType(MediaType.APPLICATION_JSON)
-                    .bodyValue(Map.of("name", "x", "repeats", 1, "scenario_id", ID + control, "arms", List.of(Map.of("name", "a"))))
-                    .exchange(), HttpStatus.UNPROCESSABLE_CONTENT, "/scenario_id", "EINVAL");
-            assertThat(p.path("detail").asString()).contains("control character").doesNotContain(control);
+            faults.put(ID + control, " holds a control character (U+" + String.format("%04X", (int) control.charAt(0))
+                    + "); only ASCII spaces and tabs around an id are trimmed");
         }
+        for (String empty : List.of("", "   ", " \t ")) faults.put(empty, " must not be empty");
+        SoftAssertions soft = new SoftAssertions();
+        for (MediaType format : FORMATS) {
+            for (var f : faults.entrySet()) {
+                for (String[] route : List.of(new String[] {"/api/runs", "scenarioId"}, new String[] {"/api/experiments", "scenario_id"})) {
+                    String body = route[1].equals("scenarioId") ? runBody(format, f.getKey()) : experimentBody(format, f.getKey());
+                    var r = post(route[0], format, body);
+                    String as = route[0] + " " + format + " " + yamlQuoted(f.getKey()) + ": " + r.getResponseBody();
+                    soft.assertThat(r.getStatus().value()).as(as).isEqualTo(422);
+                    JsonNode p = ApiTestSupport.JSON.readTree(r.getResponseBody());
+                    soft.assertThat(p.path("pointer").asString()).as(as).isEqualTo("/" + route[1]);
+                    soft.assertThat(p.path("errno").asString()).as(as).isEqualTo("EINVAL");
+                    soft.assertThat(p.path("detail").asString()).as(as).isEqualTo(route[1] + f.getValue());
+                }
+            }
+        }
+        soft.assertAll();
     }
 }

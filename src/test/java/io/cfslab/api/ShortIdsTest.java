@@ -122,8 +122,9 @@ class ShortIdsTest {
         for (String v : List.of("true", "false")) web.get().uri("/api/runs?standalone=" + v).exchange().expectStatus().isOk();
         ApiTestSupport.problem(web.get().uri("/api/scenario-defaults?versoin=5.4").exchange(), HttpStatus.BAD_REQUEST,
                 "/versoin", "EINVAL");
+        // an empty value is a bad value of the parameter, as on every operation (breaker 6 F7: it was 422 /kernel/version)
         ApiTestSupport.problem(web.get().uri("/api/scenario-defaults?version=").exchange(),
-                HttpStatus.UNPROCESSABLE_CONTENT, "/kernel/version", null);
+                HttpStatus.BAD_REQUEST, "/version", "EINVAL");
         JsonNode d = ApiTestSupport.json(web.get().uri("/api/scenario-defaults?version=5.4").exchange().expectStatus().isOk());
         for (String key : d.path("kernel").propertyNames()) {
             // every key listed is one a document takes: 422 for none of them
@@ -149,8 +150,9 @@ class ShortIdsTest {
         String experiment = ApiTestSupport.json(web.post().uri("/api/experiments").contentType(org.springframework.http.MediaType.APPLICATION_JSON)
                 .bodyValue("{\"name\": \"x\", \"repeats\": 1, \"scenario_id\": \"" + scenario + "\", \"arms\": [{\"name\": \"a\"}]}")
                 .exchange().expectStatus().isAccepted()).path("id").asString();
+        // the ready-made experiment route too (breaker 6 F5: a 404 that echoed U+000B and a raw NEL)
         for (String path : List.of("/api/runs/" + run, "/api/scenarios/" + scenario, "/api/experiments/" + experiment,
-                "/runs/" + run, "/scenarios/" + scenario, "/experiments/" + experiment)) {
+                "/api/experiments/ready-made/seed00-netperf", "/runs/" + run, "/scenarios/" + scenario, "/experiments/" + experiment)) {
             String at = path.substring(0, path.lastIndexOf('/') + 1);
             String id = path.substring(path.lastIndexOf('/') + 1);
             // C1 too (breaker 5 F5: U+0085 was a 404 whose detail echoed it raw, naming an existing id as missing)

@@ -45,6 +45,24 @@ class StatisticsTest {
         assertSummary(Summary.of(ZERO_HEAD), 4, 8, 6, 6, 5.768998281229634, 5.538461538461538, 2.0, 33.333333333333336);
     }
 
+    /** Breaker 6 F13: every mean of equal values is that value exactly (a gmean of 513822 printed 513822.0000000003). */
+    @Test
+    void everyMeanOfEqualValuesIsThatValue() {
+        int checked = 0;
+        for (double v : new double[] {513822, 50, 0.1, 1e-9, 3.3, 123456789.123, 7}) {
+            for (int n = 1; n <= 12; n++) {
+                double[] same = new double[n];
+                java.util.Arrays.fill(same, v);
+                Summary s = Summary.of(same);
+                assertThat(s.amean()).as(n + " x " + v).isEqualTo(v);
+                assertThat(s.gmean()).as(n + " x " + v).isEqualTo(v);
+                assertThat(s.hmean()).as(n + " x " + v).isEqualTo(v);
+                checked++;
+            }
+        }
+        assertThat(checked).isEqualTo(84);
+    }
+
     @Test
     void welchGivesADifferenceWherePythonsTTestDoes() {
         Welch w = Welch.compare(SIG_BASE, SIG_HEAD);

@@ -1,0 +1,186 @@
+package io.cfslab.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cfslab.testsupport.TestApps;
+import io.cfslab.testsupport.TestDatabase;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.MediaType;
+import org.springframework.test.web.reactive.server.EntityExchangeResult;
+import org.springframework.test.web.reactive.server.WebTestClient;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * {@code If-Match} and {@code If-None-Match} mean one thing on every operation of the OpenAPI document (RFC 9110 13),
+ * whether the resource answers an {@code ETag} or not (breaker 6 F4, F6, F8):
+ * <ul>
+ *   <li>a {@code GET} that answers 200 answers 412 to {@code If-Match} with a tag that cannot match (a run's
+ *       {@code /result}, an experiment's {@code /table}, which have no tag, answered 200), 200 to {@code If-Match: *},
+ *       and 304 to {@code If-None-Match: *} (an existing representation);</li>
+ *   <li>a {@code GET} that answers 404 answers 404 with either header (a missing task with a stale {@code If-Match}
+ *       was 412);</li>
+ *   <li>a {@code POST}, {@code PUT} or {@code DELETE} with {@code If-Match} naming a tag that cannot match performs
+ *       nothing: a {@code POST} that creates in a collection (which has no tag) is 412 (it created).</li>
+ * </ul>
+ * Walking the document covers a route added later.
+ */
+class ConditionalEveryOperationTest {
+    private static ConfigurableApplicationContext app;
+    private static WebTestClient web;
+    private static final String NO_SUCH_TAG = "\"no-such-tag\"";
+
+    @BeforeAll
+    static void start() {
+        app = TestApps.start(TestDatabase.h2("conditionalops"), "conditionalops", Map.of());
+        web = TestApps.client(app);
+    }
+
+    @AfterAll
+    static void stop() { app.close(); }
+
+    private record Op(HttpMethod method, String template, String uri) {}
+
+    /** Every operation under /api but HEAD and OPTIONS, its variables naming stored, finished things. */
+    private static List<Op> operations(String scenario, String run, String experiment) {
+        JsonNode paths = ApiTestSupport.JSON.readTree(new String(web.get().uri("/v3/api-docs").exchange()
+                .expectStatus().isOk().expectBody().returnResult().getResponseBody())).path("paths");
+        List<Op> out = new ArrayList<>();
+        for (var path : paths.properties()) {
+            String t = path.getKey();
+            if (!t.startsWith("/api/")) continue;
+            String id = t.startsWith("/api/runs/") ? run : t.startsWith("/api/experiments/ready-made/") ? "seed00-netperf"
+                    : t.startsWith("/api/experiments/") ? experiment : scenario;
+            String uri = t.replace("{id}", id).replace("{path}", "a").replace("{file}", "cpu.max").replace("{name}", "nop")
+                    .replace("{index}", "0").replaceAll("\\{[^}]+}", "x");
+            for (var op : path.getValue().properties()) {
+                HttpMethod method = HttpMethod.valueOf(op.getKey().toUpperCase(Locale.ROOT));
+                if (method != HttpMethod.OPTIONS && method != HttpMethod.HEAD) out.add(new Op(method, t, uri));
+            }
+        }
+        return out;
+    }
+
+    private static EntityExchangeResult<byte[]> send(HttpMethod method, String uri, String header, String value, String body) {
+        var spec = web.method(method).uri(uri);
+        if (header != null) spec = spec.header(header, value);
+        return (body == null ? spec : spec.contentType(MediaType.APPLICATION_JSON).bodyValue(body)).exchange()
+                .expectBody().returnResult();
+    }
+
+    private static String text(EntityExchangeResult<byte[]> r) {
+        return r.getResponseBody() == null ? "" : new String(r.getResponseBody());
+    }
+
+    private static int count(String list) {
+        return ApiTestSupport.json(web.get().uri(list).exchange().expectStatus().isOk()).size();
+    }
+
+    @Test
+    void everyOperationHonoursTheConditionalHeaders() throws InterruptedException {
+        String scenario = ApiTestSupport.createScenario(web, ApiTestSupport.tiny("conditional"));
+        String run = ApiTestSupport.submitRun(web, Map.of("scenarioId", scenario));
+        ApiTestSupport.awaitStatus(web, run, "done", Duration.ofSeconds(60));
+        String experiment = ApiTestSupport.json(web.post().uri("/api/experiments").contentType(MediaType.APPLICATION_JSON)
+                .bodyValue("{\"name\": \"x\", \"repeats\": 1, \"scenario_id\": \"" + scenario + "\", \"arms\": [{\"name\": \"a\"}]}")
+                .exchange().expectStatus().isAccepted()).path("id").asString();
+        long end = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (!ApiTestSupport.json(web.get().uri("/api/experiments/" + experiment).exchange()).path("status").asString().equals("done")) {
+            assertThat(System.nanoTime()).as("experiment done").isLessThan(end);
+            Thread.sleep(50);
+        }
+        String etag = ScenarioWrite.etag(web, scenario);
+        int scenarios = count("/api/scenarios"), runs = count("/api/runs"), experiments = count("/api/experiments");
+        String runBody = "{\"scenarioId\": \"" + scenario + "\"}";
+        Map<String, String> creates = Map.of("/api/scenarios", ApiTestSupport.tiny("created anyway"), "/api/runs", runBody,
+                "/api/experiments", "{\"name\": \"x\", \"repeats\": 1, \"scenario_id\": \"" + scenario
+                        + "\", \"arms\": [{\"name\": \"a\"}]}");
+        SoftAssertions soft = new SoftAssertions();
+        Set<String> ok = new TreeSet<>();
+        int missing = 0, writes = 0;
+        for (Op op : operations(scenario, run, experiment)) {
+            if (op.method() == HttpMethod.GET) {
+                var plain = send(HttpMethod.GET, op.uri(), null, null, null);
+                int status = plain.getStatus().value();
+                String what = "GET " + op.uri() + " (" + status + " without a condition)";
+                var stale = send(HttpMethod.GET, op.uri(), "If-Match", NO_SUCH_TAG, null);
+                var any = send(HttpMethod.GET, op.uri(), "If-Match", "*", null);
+                var none = send(HttpMethod.GET, op.uri(), "If-None-Match", "*", null);
+                if (status == 200) {
+                    ok.add(op.template());
+                    soft.assertThat(stale.getStatus().value()).as(what + " If-Match " + NO_SUCH_TAG + ": " + text(stale)).isEqualTo(412);
+                    // at the resource's id, as every 412 of a scenario, a run or an experiment
+                    soft.assertThat(text(stale)).as(what).contains("\"pointer\":\"/id\"");
+                    soft.assertThat(any.getStatus().value()).as(what + " If-Match *").isEqualTo(200);
+                    soft.assertThat(none.getStatus().value()).as(what + " If-None-Match *").isEqualTo(304);
+                    soft.assertThat(none.getResponseBody()).as(what + " If-None-Match * body").isNullOrEmpty();
+                } else if (status == 404) {
+                    missing++;
+                    soft.assertThat(stale.getStatus().value()).as(what + " If-Match " + NO_SUCH_TAG).isEqualTo(404);
+                    soft.assertThat(none.getStatus().value()).as(what + " If-None-Match *").isEqualTo(404);
+                }
+            } else {
+                String body = op.method() == HttpMethod.DELETE ? null : creates.getOrDefault(op.uri(), runBody);
+                var r = send(op.method(), op.uri(), "If-Match", NO_SUCH_TAG, body);
+                String what = op.method() + " " + op.uri() + " If-Match " + NO_SUCH_TAG + ": " + text(r);
+                soft.assertThat(r.getStatus().is2xxSuccessful()).as(what).isFalse();
+                if (creates.containsKey(op.uri())) {
+                    soft.assertThat(r.getStatus().value()).as(what).isEqualTo(412);
+                    soft.assertThat(text(r)).as(what).contains("\"pointer\":\"/id\"");
+                }
+                writes++;
+            }
+        }
+        // the reads of the finding, which answer no ETag, among those walked; and a missing part of a scenario
+        soft.assertThat(ok).contains("/api/runs/{id}/result", "/api/runs/{id}/scenario", "/api/runs/{id}/cpu.stat",
+                "/api/experiments/{id}/table", "/api/experiments/{id}/definition", "/api/experiments/{id}/result");
+        soft.assertAll();
+        assertThat(missing).as("404 reads walked (a task nop does not exist, an index 0 of an empty timeline)").isGreaterThan(0);
+        assertThat(writes).as("writes walked").isGreaterThan(10);
+        // nothing was performed
+        assertThat(count("/api/scenarios")).isEqualTo(scenarios);
+        assertThat(count("/api/runs")).isEqualTo(runs);
+        assertThat(count("/api/experiments")).isEqualTo(experiments);
+        assertThat(ScenarioWrite.etag(web, scenario)).isEqualTo(etag);
+    }
+
+    /**
+     * Breaker 6 F10: a PUT of the scenario's own document, as JSON, with its keys in another order, or as YAML, changes
+     * nothing, so it keeps the version (each one made a new version, and every other client's If-Match failed); a PUT
+     * that changes it makes the next one.
+     */
+    @Test
+    void aPutThatChangesNothingKeepsTheVersion() {
+        String scenario = ApiTestSupport.createScenario(web, ApiTestSupport.tiny("unchanged"));
+        String etag = ScenarioWrite.etag(web, scenario);
+        JsonNode doc = ApiTestSupport.json(web.get().uri("/api/scenarios/" + scenario).exchange().expectStatus().isOk()).path("scenario");
+        tools.jackson.databind.node.ObjectNode reordered = ApiTestSupport.JSON.createObjectNode();
+        List<String> keys = new ArrayList<>(doc.propertyNames());
+        java.util.Collections.reverse(keys);
+        for (String k : keys) reordered.set(k, doc.get(k));
+        String yaml = tools.jackson.dataformat.yaml.YAMLMapper.builder().build().writeValueAsString(doc);
+        for (String[] put : new String[][] {{ApiTestSupport.JSON.writeValueAsString(doc), "application/json"},
+                {ApiTestSupport.JSON.writeValueAsString(reordered), "application/json"}, {yaml, "application/yaml"}}) {
+            var r = web.put().uri("/api/scenarios/" + scenario).header("If-Match", etag)
+                    .contentType(MediaType.parseMediaType(put[1])).bodyValue(put[0]).exchange().expectBody().returnResult();
+            assertThat(r.getStatus().value()).as(put[1] + " " + text(r)).isEqualTo(200);
+            assertThat(r.getResponseHeaders().getETag()).as(put[1] + ": the version it left").isEqualTo(etag);
+            assertThat(ScenarioWrite.etag(web, scenario)).as(put[1]).isEqualTo(etag);
+        }
+        String changed = ApiTestSupport.tiny("changed");
+        web.put().uri("/api/scenarios/" + scenario).contentType(MediaType.APPLICATION_JSON).bodyValue(changed).exchange()
+                .expectStatus().isOk();
+        assertThat(ScenarioWrite.etag(web, scenario)).as("a change makes a new version").isNotEqualTo(etag);
+    }
+}
