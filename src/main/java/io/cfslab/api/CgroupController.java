@@ -171,10 +171,9 @@ public class CgroupController {
         }
         if (t.file() == null && textPlain) {
             // echo x > /sys/fs/cgroup/: a write to a directory, which the kernel refuses (EISDIR); it was a mkdir of the
-            // root that dropped the body (breaker 6 F9: "a text/plain PUT is always a write, never a mkdir")
-            return Mono.error(ApiException.of(HttpStatus.UNPROCESSABLE_CONTENT, "Is a directory", "/path",
-                    "the cgroup root is a directory: a text/plain PUT writes a file (…/cgroups/<group>/<file>), and a"
-                            + " mkdir is a PUT without a text/plain body", "EISDIR"));
+            // root that dropped the body (breaker 6 F9). Judged as content, after the scenario, ready-made and
+            // If-Match checks, as every write (breaker 7 N3: it answered 422 for a scenario that does not exist)
+            return scenarios.editFile(id, pre, (doc, s) -> { throw eisdir("/"); });
         }
         if (t.file() == null) {
             return mkdir(id, pre, t.group());
@@ -321,6 +320,10 @@ public class CgroupController {
             CgroupFiles.Rules rules = CgroupFiles.Rules.of(s.kernel());
             CgroupSpec c = t.group().equals("/") ? CgroupFiles.newGroupV1("/") : find(s, t.group());
             if (c == null) throw enoent(t.group()); // the path's directory first, as open() walks it
+            String whole = (t.group().equals("/") ? "" : t.group()) + "/" + t.file();
+            // echo x > /sys/fs/cgroup/a for an existing group a: EISDIR as for the root (breaker 7 N3: it said /a
+            // "does not exist"); a group is never named as a file (mkdir refuses those names), so this is no file
+            if (find(s, whole) != null) throw eisdir(whole);
             if (firstFileDecides(rules, t.file(), doc)) {
                 rules = rules.withCgroupVersion(1); // every group is at its defaults: v1's are taken
                 c = CgroupFiles.newGroupV1(c.path());
@@ -377,6 +380,13 @@ public class CgroupController {
      * files with RT group scheduling); cgroup v2's root has none ({@code CFTYPE_NOT_ON_ROOT}). 404 {@code ENOENT}
      * otherwise, as the kernel's directory has no such file.
      */
+    /** 422 {@code EISDIR} at {@code /path}: a text/plain PUT (a write) to the group {@code group}, a directory. */
+    private static ApiException eisdir(String group) {
+        return ApiException.of(HttpStatus.UNPROCESSABLE_CONTENT, "Is a directory", "/path",
+                (group.equals("/") ? "the cgroup root" : "the group " + group) + " is a directory: a text/plain PUT"
+                        + " writes a file (…/cgroups/<group>/<file>), and a mkdir is a PUT without a text/plain body", "EISDIR");
+    }
+
     private static void checkFileHere(Target t, CgroupFiles.Rules rules) {
         try {
             CgroupFiles.checkFile(t.file(), rules);

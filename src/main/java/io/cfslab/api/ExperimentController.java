@@ -91,6 +91,7 @@ public class ExperimentController {
         String client = clients.client(); // the token holder, or the whole local service (RunClients)
         return jdbc.call(() -> {
             ObjectNode doc = ScenarioDocs.readObject(body, "", request.getHeaders().getContentType());
+            Preconditions.requireOnCollection(request);
             Experiment e;
             try {
                 e = ExperimentParser.parse(ScenarioDocs.write(doc)); // the text checks of a scenario file too

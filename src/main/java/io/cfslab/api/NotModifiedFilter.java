@@ -7,6 +7,7 @@ import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
 import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
 import org.springframework.stereotype.Component;
 import org.springframework.web.server.ServerWebExchange;
@@ -47,18 +48,32 @@ public class NotModifiedFilter implements WebFilter {
                 String failed = ifMatchFails(this, ifMatch);
                 if (failed != null) {
                     getHeaders().remove(HttpHeaders.CONTENT_LENGTH);
-                    return Flux.from(body).doOnNext(DataBufferUtils::release).then(ProblemHandler.write(exchange,
+                    return dropped(this, body).then(ProblemHandler.write(exchange,
                             ProblemHandler.problem(HttpStatus.PRECONDITION_FAILED, "Precondition failed",
                                     java.util.List.of(new FieldProblem("/id", failed, null)), exchange)));
                 }
                 if (!notModified(this, ifNoneMatch)) return super.writeWith(body);
+                Mono<Void> drop = dropped(this, body); // on the answer's type, before it is removed
                 setStatusCode(HttpStatus.NOT_MODIFIED);
                 getHeaders().remove(HttpHeaders.CONTENT_TYPE);
                 getHeaders().remove(HttpHeaders.CONTENT_LENGTH);
-                return Flux.from(body).doOnNext(DataBufferUtils::release).then(getDelegate().setComplete());
+                return drop.then(getDelegate().setComplete());
             }
         };
         return chain.filter(exchange.mutate().response(response).build());
+    }
+
+    /**
+     * The answer's body, dropped: a finite one read and released (a pre-made buffer must not leak), a stream never
+     * subscribed (breaker 7 N2: {@code GET /api/runs/{id}/events} with a false {@code If-Match} was drained until the
+     * run ended, a held connection with no status line for minutes, then 412). The conditions are decided when the
+     * handler starts writing, on the status and {@code ETag} it set, so a stream's are decided before its first event.
+     */
+    private static Mono<Void> dropped(ServerHttpResponseDecorator response, Publisher<? extends DataBuffer> body) {
+        var type = response.getHeaders().getContentType();
+        boolean stream = type != null && (MediaType.TEXT_EVENT_STREAM.isCompatibleWith(type)
+                || MediaType.APPLICATION_NDJSON.isCompatibleWith(type));
+        return stream ? Mono.empty() : Flux.from(body).doOnNext(DataBufferUtils::release).then();
     }
 
     /** Whether the answer is a 2xx: a representation exists, so the conditions apply to it. */

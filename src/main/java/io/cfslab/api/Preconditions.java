@@ -85,6 +85,29 @@ public record Preconditions(String ifMatch, String ifNoneMatch) {
         }
     }
 
+    /**
+     * The conditions of a {@code POST} that creates in a collection ({@code /api/scenarios}, {@code /api/runs},
+     * {@code /api/experiments}), called once the body has been read as JSON or YAML: after its syntax (400) and
+     * type (415), before its content (422), as every write (docs/api.md, "Order of checks"; breaker 7 N4: the 412
+     * came before a malformed body). The collection exists and has no ETag: an {@code If-Match} list names none of
+     * its tags and {@code If-None-Match: *} is false as it exists (RFC 9110 13.1.1, 13.1.2; breaker 6 F8, breaker 7
+     * N5), both 412 at {@code /id} with nothing created; {@code If-Match: *} and an {@code If-None-Match} list hold.
+     */
+    static void requireOnCollection(ServerHttpRequest request) {
+        Preconditions pre = of(request);
+        String path = request.getPath().value();
+        if (pre.ifMatch() != null && !pre.ifMatch().strip().equals("*")) {
+            throw ApiException.of(org.springframework.http.HttpStatus.PRECONDITION_FAILED, "Precondition failed", "/id",
+                    "If-Match " + shown(pre.ifMatch().strip()) + " names a tag, but " + path + " (a collection) has none,"
+                            + " so no tag can match (RFC 9110 13.1.1): nothing was created; send If-Match: * or none", null);
+        }
+        if (pre.ifNoneMatch() != null && pre.ifNoneMatch().strip().equals("*")) {
+            throw ApiException.of(org.springframework.http.HttpStatus.PRECONDITION_FAILED, "Precondition failed", "/id",
+                    "If-None-Match: * holds only where nothing exists, but " + path + " (a collection) exists"
+                            + " (RFC 9110 13.1.2): nothing was created; send If-None-Match without * or none", null);
+        }
+    }
+
     /** The conditional headers of a request. */
     public static Preconditions of(ServerHttpRequest request) {
         HttpHeaders h = request.getHeaders();

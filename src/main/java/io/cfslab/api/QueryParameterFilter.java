@@ -50,7 +50,9 @@ public class QueryParameterFilter implements WebFilter {
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
         var request = exchange.getRequest();
-        if (!request.getPath().value().startsWith("/api/") || request.getQueryParams().isEmpty()) return chain.filter(exchange);
+        // the raw query, not the parsed parameters: "?=" parses to none, and was dropped silently (breaker 7 N8)
+        String rawQuery = request.getURI().getRawQuery();
+        if (!request.getPath().value().startsWith("/api/") || rawQuery == null || rawQuery.isEmpty()) return chain.filter(exchange);
         HttpMethod method = request.getMethod() == HttpMethod.HEAD ? HttpMethod.GET : request.getMethod();
         PathContainer path = request.getPath().pathWithinApplication();
         Set<String> known = new HashSet<>();

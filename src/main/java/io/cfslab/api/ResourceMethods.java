@@ -81,10 +81,16 @@ public class ResourceMethods implements WebFilter {
             }
             return Mono.empty();
         });
+        PathPattern best = mostSpecific(matching.keySet());
+        if (literal(best) && request.getMethod() != HttpMethod.OPTIONS && !allowed.contains(request.getMethod())) {
+            // a method only a variable's pattern declares (DELETE /api/experiments/{id}) on a literal path that shadows
+            // it (/api/experiments/ready-made): 405, as Allow says (breaker 7 N10: a 404 "experiment ready-made")
+            return ProblemHandler.write(exchange, ProblemHandler.statusProblem(
+                    new org.springframework.web.server.MethodNotAllowedException(request.getMethod(), allowed), exchange));
+        }
         boolean declared = matching.values().stream().anyMatch(m -> m.contains(request.getMethod()))
                 || (request.getMethod() == HttpMethod.HEAD && allowed.contains(HttpMethod.GET));
         if (declared && request.getMethod() != HttpMethod.OPTIONS) return chain.filter(exchange);
-        PathPattern best = mostSpecific(matching.keySet());
         var vars = best.matchAndExtract(path);
         Map<String, String> v = vars == null ? Map.of() : vars.getUriVariables();
         return jdbc.call(() -> {
@@ -121,13 +127,21 @@ public class ResourceMethods implements WebFilter {
         return out;
     }
 
-    /** What the resource answers: the declared methods, HEAD with GET, OPTIONS; a cgroup file's DELETE left out. */
+    /** Whether {@code p} is a path without variables, which shadows every pattern with a variable that also matches. */
+    private static boolean literal(PathPattern p) { return p.getPatternString().indexOf('{') < 0; }
+
+    /**
+     * What the resource answers: the declared methods, HEAD with GET, OPTIONS; a cgroup file's DELETE left out; on a
+     * literal path only its own mapping's (breaker 7 N10: {@code /api/experiments/ready-made} listed the DELETE of
+     * {@code /api/experiments/{id}}, which answered 404 for the id "ready-made").
+     */
     private static Set<HttpMethod> allowed(Map<PathPattern, Set<HttpMethod>> matching, PathContainer path) {
         Set<HttpMethod> out = new java.util.HashSet<>();
-        matching.values().forEach(out::addAll);
+        PathPattern best = mostSpecific(matching.keySet());
+        if (literal(best)) out.addAll(matching.get(best));
+        else matching.values().forEach(out::addAll);
         if (out.contains(HttpMethod.GET)) out.add(HttpMethod.HEAD);
         out.add(HttpMethod.OPTIONS);
-        PathPattern best = mostSpecific(matching.keySet());
         if (best.getPatternString().endsWith("/cgroups/{*path}")) {
             var vars = best.matchAndExtract(path);
             String p = vars == null ? "" : vars.getUriVariables().getOrDefault("path", "");

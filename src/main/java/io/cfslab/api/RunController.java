@@ -100,6 +100,7 @@ public class RunController {
         String client = clients.client(); // the token holder, or the whole local service (RunClients)
         return jdbc.call(() -> {
             ObjectNode req = ScenarioDocs.readObject(body, "", request.getHeaders().getContentType());
+            Preconditions.requireOnCollection(request);
             // every problem of the request at once, as a scenario's validation reports them (not the first alone)
             List<FieldProblem> problems = new ArrayList<>();
             for (String key : req.propertyNames()) {

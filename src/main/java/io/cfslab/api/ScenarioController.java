@@ -47,7 +47,11 @@ public class ScenarioController {
     @PostMapping(consumes = {MediaType.APPLICATION_JSON_VALUE, ScenarioDocs.YAML, ScenarioDocs.X_YAML, ScenarioDocs.TEXT_YAML, ScenarioDocs.TEXT_X_YAML})
     public Mono<ResponseEntity<Map<String, Object>>> create(@io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = {@Content(mediaType = "application/json", schema = @Schema(ref = "Scenario")), @Content(mediaType = "application/yaml", schema = @Schema(ref = "Scenario"))}) @RequestBody(required = false) String body,
             org.springframework.http.server.reactive.ServerHttpRequest request) {
-        return jdbc.call(() -> scenarios.create(ScenarioDocs.readObject(body, "", request.getHeaders().getContentType())))
+        return jdbc.call(() -> {
+                    tools.jackson.databind.node.ObjectNode doc = ScenarioDocs.readObject(body, "", request.getHeaders().getContentType());
+                    Preconditions.requireOnCollection(request);
+                    return scenarios.create(doc);
+                })
                 .map(e -> ResponseEntity.created(Locations.api("scenarios", e.id())).eTag(ScenarioService.etag(e))
                         .body(view(e, true)));
     }

@@ -46,4 +46,29 @@ class CgroupRootWriteTest {
         web.put().uri("/api/scenarios/" + scenario + "/cgroups/").exchange().expectStatus().isOk();
         assertThat(ScenarioWrite.etag(web, scenario)).isEqualTo(etag);
     }
+
+    /**
+     * Breaker 7 N3: a text/plain PUT to a directory, the root or an existing group, is one fault, 422 {@code EISDIR},
+     * judged as content: after the scenario (404), a ready-made one (409 {@code EPERM}) and a false If-Match (412).
+     */
+    @Test
+    void aTextPlainPutToAnyDirectoryIsEisdirAfterTheScenarioAndIfMatchChecks() {
+        String scenario = ApiTestSupport.createScenario(web, ApiTestSupport.tiny("dir write"));
+        web.put().uri("/api/scenarios/" + scenario + "/cgroups/g").exchange().expectStatus().isCreated();
+        String etag = ScenarioWrite.etag(web, scenario);
+        for (String dir : List.of("/cgroups", "/cgroups/", "/cgroups/g", "/cgroups/g/")) {
+            ApiTestSupport.problem(web.put().uri("/api/scenarios/00000000-0000-0000-0000-000000000000" + dir)
+                    .contentType(MediaType.TEXT_PLAIN).bodyValue("x").exchange(), HttpStatus.NOT_FOUND, null, "ENOENT");
+            if (!dir.startsWith("/cgroups/g")) {
+                ApiTestSupport.problem(web.put().uri("/api/scenarios/e1-one-hog-10pct" + dir)
+                        .contentType(MediaType.TEXT_PLAIN).bodyValue("x").exchange(), HttpStatus.CONFLICT, null, "EPERM");
+            }
+            web.put().uri("/api/scenarios/" + scenario + dir).header("If-Match", "\"99\"").contentType(MediaType.TEXT_PLAIN)
+                    .bodyValue("x").exchange().expectStatus().isEqualTo(HttpStatus.PRECONDITION_FAILED);
+            JsonNode p = ApiTestSupport.problem(web.put().uri("/api/scenarios/" + scenario + dir).contentType(MediaType.TEXT_PLAIN)
+                    .bodyValue("x").exchange(), HttpStatus.UNPROCESSABLE_CONTENT, "/path", "EISDIR");
+            assertThat(p.path("detail").asString()).as(dir).contains("is a directory");
+        }
+        assertThat(ScenarioWrite.etag(web, scenario)).isEqualTo(etag);
+    }
 }

@@ -50,7 +50,8 @@ class ConditionalEveryOperationTest {
     @AfterAll
     static void stop() { app.close(); }
 
-    private record Op(HttpMethod method, String template, String uri) {}
+    /** One documented operation; {@code json}: its request body may be JSON. */
+    private record Op(HttpMethod method, String template, String uri, boolean json) {}
 
     /** Every operation under /api but HEAD and OPTIONS, its variables naming stored, finished things. */
     private static List<Op> operations(String scenario, String run, String experiment) {
@@ -66,7 +67,9 @@ class ConditionalEveryOperationTest {
                     .replace("{index}", "0").replaceAll("\\{[^}]+}", "x");
             for (var op : path.getValue().properties()) {
                 HttpMethod method = HttpMethod.valueOf(op.getKey().toUpperCase(Locale.ROOT));
-                if (method != HttpMethod.OPTIONS && method != HttpMethod.HEAD) out.add(new Op(method, t, uri));
+                if (method != HttpMethod.OPTIONS && method != HttpMethod.HEAD) {
+                    out.add(new Op(method, t, uri, op.getValue().path("requestBody").path("content").has("application/json")));
+                }
             }
         }
         return out;
@@ -108,7 +111,7 @@ class ConditionalEveryOperationTest {
                         + "\", \"arms\": [{\"name\": \"a\"}]}");
         SoftAssertions soft = new SoftAssertions();
         Set<String> ok = new TreeSet<>();
-        int missing = 0, writes = 0;
+        int missing = 0, writes = 0, jsonWrites = 0;
         for (Op op : operations(scenario, run, experiment)) {
             if (op.method() == HttpMethod.GET) {
                 var plain = send(HttpMethod.GET, op.uri(), null, null, null);
@@ -138,6 +141,25 @@ class ConditionalEveryOperationTest {
                 if (creates.containsKey(op.uri())) {
                     soft.assertThat(r.getStatus().value()).as(what).isEqualTo(412);
                     soft.assertThat(text(r)).as(what).contains("\"pointer\":\"/id\"");
+                    // the collection exists, so If-None-Match: * is false too (breaker 7 N5: it created)
+                    var none = send(op.method(), op.uri(), "If-None-Match", "*", body);
+                    soft.assertThat(none.getStatus().value()).as(op.uri() + " If-None-Match *: " + text(none)).isEqualTo(412);
+                }
+                if (op.json()) {
+                    // "Order of checks": the body's syntax (400) and type (415) before a false condition (412), on
+                    // every operation that takes a body (breaker 7 N4: a POST to a collection answered 412 first)
+                    var malformed = send(op.method(), op.uri(), "If-Match", NO_SUCH_TAG, "{\"name\":");
+                    soft.assertThat(malformed.getStatus().value()).as(op.method() + " " + op.uri() + " malformed: " + text(malformed))
+                            .isIn(400, 404);
+                    var type = web.method(op.method()).uri(op.uri()).header("If-Match", NO_SUCH_TAG)
+                            .contentType(MediaType.parseMediaType("application/x-nope")).bodyValue("x").exchange().expectBody().returnResult();
+                    soft.assertThat(type.getStatus().value()).as(op.method() + " " + op.uri() + " wrong type: " + text(type))
+                            .isIn(404, 415);
+                    if (creates.containsKey(op.uri())) {
+                        soft.assertThat(malformed.getStatus().value()).as(op.uri() + " malformed").isEqualTo(400);
+                        soft.assertThat(type.getStatus().value()).as(op.uri() + " wrong type").isEqualTo(415);
+                    }
+                    jsonWrites++;
                 }
                 writes++;
             }
@@ -148,6 +170,7 @@ class ConditionalEveryOperationTest {
         soft.assertAll();
         assertThat(missing).as("404 reads walked (a task nop does not exist, an index 0 of an empty timeline)").isGreaterThan(0);
         assertThat(writes).as("writes walked").isGreaterThan(10);
+        assertThat(jsonWrites).as("writes with a JSON body walked").isGreaterThan(5);
         // nothing was performed
         assertThat(count("/api/scenarios")).isEqualTo(scenarios);
         assertThat(count("/api/runs")).isEqualTo(runs);

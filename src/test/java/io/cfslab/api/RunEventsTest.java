@@ -319,6 +319,40 @@ class RunEventsTest {
         assertThat(names(all).get(names(all).size() - 1)).isEqualTo("done");
     }
 
+    /**
+     * Breaker 7 N2: a conditional GET of a live stream was drained until the run ended, then answered 412/304. The
+     * conditions are decided on the run's answer before its first event (no ETag: a tag list is false, {@code *}
+     * holds): each answer arrives while the run is still running, and a holding condition streams at once.
+     */
+    @Test
+    void aConditionalGetOfALiveStreamIsDecidedBeforeTheStreamNotAfterTheRun() throws Exception {
+        PacedEngine.wallMsPerSimulatedSecond = 10; // 3600 s simulated = 36 s of paced wall time
+        String id = submit(longRun("conditional", LONG));
+        awaitStatus(web, id, "running", Duration.ofSeconds(30));
+        web.get().uri("/api/runs/" + id + "/events").accept(MediaType.TEXT_EVENT_STREAM).header("If-Match", "\"x\"")
+                .exchange().expectStatus().isEqualTo(HttpStatus.PRECONDITION_FAILED);
+        assertThat(run(web, id).path("status").asString()).as("412 answered while the run runs").isEqualTo("running");
+        web.get().uri("/api/runs/" + id + "/events").accept(MediaType.TEXT_EVENT_STREAM).header("If-None-Match", "*")
+                .exchange().expectStatus().isNotModified().expectBody().isEmpty();
+        assertThat(run(web, id).path("status").asString()).as("304 answered while the run runs").isEqualTo("running");
+        for (String[] header : List.of(new String[] {"If-Match", "*"}, new String[] {"If-None-Match", "\"abc\""})) {
+            String first = web.get().uri("/api/runs/" + id + "/events").accept(MediaType.TEXT_EVENT_STREAM)
+                    .header(header[0], header[1]).exchange().expectStatus().isOk()
+                    .returnResult(DataBuffer.class).getResponseBody()
+                    .map(b -> {
+                        String t = b.toString(StandardCharsets.UTF_8);
+                        DataBufferUtils.release(b);
+                        return t;
+                    })
+                    .scan(new StringBuilder(), StringBuilder::append).map(StringBuilder::toString)
+                    .filter(t -> t.contains("\n\n")).blockFirst(Duration.ofSeconds(30));
+            Sse event = parse(first.substring(0, first.indexOf("\n\n")), 0);
+            assertThat(event.event()).as(header[0]).isEqualTo("progress");
+            assertThat(event.json().path("status").asString()).as("first event of a running run").isEqualTo("running");
+        }
+        web.post().uri("/api/runs/" + id + "/cancel").exchange().expectStatus().isAccepted();
+    }
+
     @Test
     void aCancelledRunEndsItsStreamWithFailedCancelled() throws Exception {
         PacedEngine.wallMsPerSimulatedSecond = 10; // 3600 s simulated = 36 s of paced wall time
