@@ -354,6 +354,24 @@ class RunEventsTest {
     }
 
     @Test
+    void aHeadOfALiveStreamAnswersItsHeadersWhileTheRunRuns() throws Exception {
+        PacedEngine.wallMsPerSimulatedSecond = 10; // 3600 s simulated = 36 s of paced wall time
+        String id = submit(longRun("head", LONG));
+        awaitStatus(web, id, "running", Duration.ofSeconds(30));
+        try {
+            web.head().uri("/api/runs/" + id + "/events").accept(MediaType.TEXT_EVENT_STREAM).exchange()
+                    .expectStatus().isOk().expectHeader().contentTypeCompatibleWith(MediaType.TEXT_EVENT_STREAM)
+                    .expectBody().isEmpty();
+            assertThat(run(web, id).path("status").asString()).as("HEAD answered while the run runs").isEqualTo("running");
+            web.head().uri("/api/runs/" + id + "/events").header("If-Match", "\"x\"").exchange()
+                    .expectStatus().isEqualTo(HttpStatus.PRECONDITION_FAILED);
+            assertThat(run(web, id).path("status").asString()).as("412 to a HEAD while the run runs").isEqualTo("running");
+        } finally {
+            web.post().uri("/api/runs/" + id + "/cancel").exchange().expectStatus().isAccepted();
+        }
+    }
+
+    @Test
     void aCancelledRunEndsItsStreamWithFailedCancelled() throws Exception {
         PacedEngine.wallMsPerSimulatedSecond = 10; // 3600 s simulated = 36 s of paced wall time
         String id = submit(longRun("cancel", LONG));
