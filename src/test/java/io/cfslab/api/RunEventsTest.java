@@ -329,43 +329,36 @@ class RunEventsTest {
         PacedEngine.wallMsPerSimulatedSecond = 10; // 3600 s simulated = 36 s of paced wall time
         String id = submit(longRun("conditional", LONG));
         awaitStatus(web, id, "running", Duration.ofSeconds(30));
-        web.get().uri("/api/runs/" + id + "/events").accept(MediaType.TEXT_EVENT_STREAM).header("If-Match", "\"x\"")
-                .exchange().expectStatus().isEqualTo(HttpStatus.PRECONDITION_FAILED);
-        assertThat(run(web, id).path("status").asString()).as("412 answered while the run runs").isEqualTo("running");
-        web.get().uri("/api/runs/" + id + "/events").accept(MediaType.TEXT_EVENT_STREAM).header("If-None-Match", "*")
-                .exchange().expectStatus().isNotModified().expectBody().isEmpty();
-        assertThat(run(web, id).path("status").asString()).as("304 answered while the run runs").isEqualTo("running");
-        for (String[] header : List.of(new String[] {"If-Match", "*"}, new String[] {"If-None-Match", "\"abc\""})) {
-            String first = web.get().uri("/api/runs/" + id + "/events").accept(MediaType.TEXT_EVENT_STREAM)
-                    .header(header[0], header[1]).exchange().expectStatus().isOk()
-                    .returnResult(DataBuffer.class).getResponseBody()
-                    .map(b -> {
-                        String t = b.toString(StandardCharsets.UTF_8);
-                        DataBufferUtils.release(b);
-                        return t;
-                    })
-                    .scan(new StringBuilder(), StringBuilder::append).map(StringBuilder::toString)
-                    .filter(t -> t.contains("\n\n")).blockFirst(Duration.ofSeconds(30));
-            Sse event = parse(first.substring(0, first.indexOf("\n\n")), 0);
-            assertThat(event.event()).as(header[0]).isEqualTo("progress");
-            assertThat(event.json().path("status").asString()).as("first event of a running run").isEqualTo("running");
-        }
-        web.post().uri("/api/runs/" + id + "/cancel").exchange().expectStatus().isAccepted();
-    }
-
-    @Test
-    void aHeadOfALiveStreamAnswersItsHeadersWhileTheRunRuns() throws Exception {
-        PacedEngine.wallMsPerSimulatedSecond = 10; // 3600 s simulated = 36 s of paced wall time
-        String id = submit(longRun("head", LONG));
-        awaitStatus(web, id, "running", Duration.ofSeconds(30));
         try {
+            web.get().uri("/api/runs/" + id + "/events").accept(MediaType.TEXT_EVENT_STREAM).header("If-Match", "\"x\"")
+                    .exchange().expectStatus().isEqualTo(HttpStatus.PRECONDITION_FAILED);
+            assertThat(run(web, id).path("status").asString()).as("412 answered while the run runs").isEqualTo("running");
+            web.get().uri("/api/runs/" + id + "/events").accept(MediaType.TEXT_EVENT_STREAM).header("If-None-Match", "*")
+                    .exchange().expectStatus().isNotModified().expectBody().isEmpty();
+            assertThat(run(web, id).path("status").asString()).as("304 answered while the run runs").isEqualTo("running");
+            for (String[] header : List.of(new String[] {"If-Match", "*"}, new String[] {"If-None-Match", "\"abc\""})) {
+                String first = web.get().uri("/api/runs/" + id + "/events").accept(MediaType.TEXT_EVENT_STREAM)
+                        .header(header[0], header[1]).exchange().expectStatus().isOk()
+                        .returnResult(DataBuffer.class).getResponseBody()
+                        .map(b -> {
+                            String t = b.toString(StandardCharsets.UTF_8);
+                            DataBufferUtils.release(b);
+                            return t;
+                        })
+                        .scan(new StringBuilder(), StringBuilder::append).map(StringBuilder::toString)
+                        .filter(t -> t.contains("\n\n")).blockFirst(Duration.ofSeconds(30));
+                Sse event = parse(first.substring(0, first.indexOf("\n\n")), 0);
+                assertThat(event.event()).as(header[0]).isEqualTo("progress");
+                assertThat(event.json().path("status").asString()).as("first event of a running run").isEqualTo("running");
+            }
+            // a HEAD answers its headers at once too (breaker 8 F1: Spring's HEAD handling read the stream to its end)
             web.head().uri("/api/runs/" + id + "/events").accept(MediaType.TEXT_EVENT_STREAM).exchange()
                     .expectStatus().isOk().expectHeader().contentTypeCompatibleWith(MediaType.TEXT_EVENT_STREAM)
                     .expectBody().isEmpty();
-            assertThat(run(web, id).path("status").asString()).as("HEAD answered while the run runs").isEqualTo("running");
             web.head().uri("/api/runs/" + id + "/events").header("If-Match", "\"x\"").exchange()
                     .expectStatus().isEqualTo(HttpStatus.PRECONDITION_FAILED);
-            assertThat(run(web, id).path("status").asString()).as("412 to a HEAD while the run runs").isEqualTo("running");
+            web.head().uri("/api/runs/" + id + "/events").header("If-None-Match", "*").exchange().expectStatus().isNotModified();
+            assertThat(run(web, id).path("status").asString()).as("HEAD answered while the run runs").isEqualTo("running");
         } finally {
             web.post().uri("/api/runs/" + id + "/cancel").exchange().expectStatus().isAccepted();
         }
