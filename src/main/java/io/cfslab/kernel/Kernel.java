@@ -278,7 +278,7 @@ public final class Kernel implements WorkloadContext {
         rt = new RtClass(this, k);
         bwc = new BandwidthControl(this, k);
         thr = new Throttling(this, k);
-        balancer = new LoadBalancer(this, k.throttledLb());
+        balancer = new LoadBalancer(this, k.throttledLb(), k.periodicBalance());
         latency = new TaskLatency(ntasks);
         fair.link(bwc, thr);
         rt.link(fair);
@@ -654,6 +654,9 @@ public final class Kernel implements WorkloadContext {
         curr[c] = next;
         tState[next] = T_RUNNING;
         tExecStartNs[next] = now; // set_next_entity(): update_stats_curr_start()
+        // __set_next_task_fair() (6.18): "Move the next running task to the front of the list, so our cfs_tasks
+        // list becomes MRU one"
+        if (balancer.mruTasks && isFair(next) && fair.onRq(next)) fair.cpuTaskToHead(c, next);
         latency.arrive(next, c, now);
         clock.startRun(c);
         pickedAtNs[c] = now;
