@@ -1,19 +1,7 @@
 package io.cfslab.kernel;
 
-import io.cfslab.event.EventQueue;
-import io.cfslab.machine.CostModel;
-import io.cfslab.machine.IpcCosts;
-import io.cfslab.machine.MachineProfile;
-import io.cfslab.machine.SmtCurve;
 import io.cfslab.machine.Topology;
-import io.cfslab.scenario.Scenario;
-import io.cfslab.scenario.ScenarioParser;
-import io.cfslab.scenario.TaskSpec;
-import io.cfslab.workload.Workloads;
 import org.junit.jupiter.api.Test;
-
-import java.util.BitSet;
-import java.util.SplittableRandom;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -204,39 +192,16 @@ class SchedBalanceDomainsTest {
 
     private static Kernel kernel(int[] cpus) { return kernel(cpus, "kernel"); }
 
-    /** TaskHotTest's hand-made kernel, with {@code kernel.periodic_balance} {@code rule}. */
+    /**
+     * TaskHotTest's hand-made kernel (task i queued on CPU {@code cpus[i]}, each CPU's first task running, all
+     * cold), with {@code kernel.periodic_balance} {@code rule}, the idle counts brought up to date.
+     */
     private static Kernel kernel(int[] cpus, String rule) {
-        Topology topo = new Topology(8, 2, 2, 2, true);
-        int n = topo.cpus();
-        Scenario s = ScenarioParser.parse("""
-                {"duration": "1s", "machine": {"cpus": %d}, "kernel": {"periodic_balance": "%s"}, "cgroups": [{"path": "/g"}],
-                 "tasks": [{"name": "h", "cgroup": "/g", "count": %d, "workload": {"kind": "hog"}}]}
-                """.formatted(n, rule, cpus.length));
-        GroupTree tree = new GroupTree(s.cgroups());
-        MachineProfile machine = new MachineProfile("test", topo, CostModel.generic(),
-                SmtCurve.twoLevel(2, 0.6), IpcCosts.generic(), null);
-        Kernel k = new Kernel(machine, s.kernel(), tree, cpus.length, new EventQueue(), new SplittableRandom(1),
-                new KernelObserver() { });
-        int g = tree.indexOf("/g");
-        TaskSpec ts = s.tasks().get(0);
-        boolean[] hasCurr = new boolean[n];
-        for (int t = 0; t < cpus.length; t++) {
-            BitSet all = new BitSet();
-            all.set(0, n);
-            k.initTask(t, g, ts.policy(), ts.rtPriority(), all, Workloads.create(ts.workload()));
-            int c = cpus[t];
-            k.tCpu[t] = c;
-            k.tState[t] = Kernel.T_RUNNABLE;
-            k.fair.enqueueTask(t, c, false);
-            if (!hasCurr[c]) {
-                hasCurr[c] = true;
-                k.curr[c] = t;
-                k.tState[t] = Kernel.T_RUNNING;
-            }
+        Kernel k = TaskHotTest.kernel(new Topology(8, 2, 2, 2, true), cpus, "{\"periodic_balance\": \"" + rule + "\"}");
+        for (int c = 0; c < k.ncpu; c++) {
             k.balancer.nrRunningChanged(c);
             k.balancer.updateIdle(c);
         }
-        k.now = NOW;
         return k;
     }
 }
