@@ -281,7 +281,8 @@ final class LoadBalancer {
      * up) runnable tasks give queued, migratable fair tasks to CPUs below the average (rounded down), so N hogs on M
      * CPUs end up evenly spread. Throttled hierarchies are left alone as {@code kernel.throttled_lb} says
      * (can_migrate_task). Each domain has its own interval: every {@link #BALANCE_INTERVAL_NS} each LLC is balanced
-     * within itself, and only every {@link #crossLlcIntervalNs} the whole machine, across LLCs (see there).
+     * within itself, and only every {@link #crossLlcIntervalNs} the whole machine, across LLCs (see there). With
+     * {@code kernel.periodic_balance} kernel, {@link SchedBalanceDomains#run} at every jiffy instead.
      */
     void balance() {
         if (periodic != null) { // 6.18's sched_balance_domains() at every jiffy; PELT sampled every 4 ms as before
@@ -446,8 +447,9 @@ final class LoadBalancer {
     private final int[] candidate = new int[CANDIDATES], candidateLoad = new int[CANDIDATES];
 
     /**
-     * A periodic balance's pull: {@link #detachTasks} without {@link #taskHot}, walking src's list from its head (see
-     * {@link #balance}; the kernel's periodic balance has task_hot() and the tail-first walk too, not modelled).
+     * A pull of the model's own periodic balance ({@code kernel.periodic_balance} counts): {@link #detachTasks}
+     * without {@link #taskHot}, walking src's list from its head (see {@link #balance}; the kernel's periodic
+     * balance, with task_hot() and the tail-first walk, is {@link SchedBalanceDomains}).
      */
     boolean pullOne(int src, int dst) {
         return detachTasks(src, dst, PERIODIC) == PULLED;
@@ -481,9 +483,10 @@ final class LoadBalancer {
     /**
      * {@code sd->nr_balance_failed} of each CPU's domain at each level: counted by {@code sched_balance_rq()} only for
      * periodic balances that found an imbalance and moved nothing ("We do not want newidle balance, which can be
-     * very frequent, pollute the failure counter"), reset at a move and when all tasks were pinned. The model's
-     * periodic balance refuses tasks only for their hierarchy or affinity (the LBF_ALL_PINNED kind, which resets
-     * it) and has no cache-hot refusal, so it stays 0 in runs [simplified]; tests set it.
+     * very frequent, pollute the failure counter"), reset at a move and when all tasks were pinned. Counted by
+     * {@link SchedBalanceDomains} ({@code kernel.periodic_balance} kernel); the model's own periodic balance
+     * ({@code counts}) refuses tasks only for their hierarchy or affinity (the LBF_ALL_PINNED kind, which resets it)
+     * and has no cache-hot refusal, so there it stays 0 in runs [simplified]; tests set it.
      */
     final int[][] nrBalanceFailed;
 
