@@ -1009,6 +1009,27 @@ public final class Kernel implements WorkloadContext {
         requestResched(dst);
     }
 
+    /**
+     * {@code active_load_balance_cpu_stop()} (kernel/sched/fair.c, 6.18) on CPU {@code src} for {@code dst}, kicked
+     * by a periodic balance's {@code need_active_balance()} [simplified: the stopper runs at once and its own work
+     * costs nothing but the switches]: the stopper preempts src's running task (a {@code __schedule()} and a context
+     * switch to it), {@code detach_one_task()} takes the first task from the tail of src's list that
+     * {@code can_migrate_task()} allows with LBF_ACTIVE_LB (no {@code task_hot()}; the preempted task is no longer
+     * running), and the stopper's exit calls {@code __schedule()} on src again. Returns whether a task moved.
+     */
+    boolean activeLoadBalanceCpuStop(int src, int dst, int level) {
+        int t = curr[src];
+        if (t == NONE) return false;
+        takeOffCpu(src, t);
+        schedCalls++; // to the stopper
+        contextSwitches++;
+        clock.steal(src, cost.contextSwitchNs());
+        lastRan[src] = NONE; // the stopper ran last: whatever runs next is switched to
+        int moved = balancer.detachTasks(src, dst, level, false, SrcGroupFinder.MIGRATE_TASK, 1, false, true);
+        schedule(src);
+        return moved > 0;
+    }
+
     /** The running task t stops running on c (charged up to now) but stays queued, for a class or CPU change. */
     private void takeOffCpu(int c, int t) {
         updateCurr(c);

@@ -515,8 +515,11 @@ final class LoadBalancer {
      * {@link #cacheNiceTries}. Returns {@link #PULLED}, {@link #REFUSED} or {@link #ALL_PINNED}.
      */
     int detachTasks(int src, int dst, int level) {
-        return detachTasks(src, dst, level, true, SrcGroupFinder.MIGRATE_TASK, 1, false);
+        return detachTasks(src, dst, level, true, SrcGroupFinder.MIGRATE_TASK, 1, false, false);
     }
+
+    /** {@code sd->cache_nice_tries} of the domains at {@code level}. */
+    int cacheNiceTries(int level) { return cacheNiceTries[level]; }
 
     /**
      * {@link #detachTasks(int, int, int)} for a balance of either kind: {@code dstIdle} (env-&gt;idle: CPU_IDLE or
@@ -524,10 +527,12 @@ final class LoadBalancer {
      * and {@code periodic}: a periodic balance moves tasks until the imbalance is met (a task counts 1 for
      * migrate_task; for migrate_util and migrate_load its CPU's PELT average over its tasks, refused while that,
      * halved per {@code nr_balance_failed}, exceeds what is left [simplified: no per-task util or load]), where
-     * new-idle stops at the first (CONFIG_PREEMPTION). Returns the tasks moved, {@link #REFUSED} or
-     * {@link #ALL_PINNED}.
+     * new-idle stops at the first (CONFIG_PREEMPTION); {@code active}: {@code detach_one_task()} of an active
+     * balance (LBF_ACTIVE_LB: no {@code task_hot()}; pass {@code dstIdle} false, it has no "steal all" check).
+     * Returns the tasks moved, {@link #REFUSED} or {@link #ALL_PINNED}.
      */
-    int detachTasks(int src, int dst, int level, boolean dstIdle, int migrationType, long imbalance, boolean periodic) {
+    int detachTasks(int src, int dst, int level, boolean dstIdle, int migrationType, long imbalance, boolean periodic,
+            boolean active) {
         if (imbalance <= 0) return REFUSED;
         // the throttled subtrees of the CPUs checked, fetched once: the list may hold hundreds of throttled tasks
         int ns = checkSrc ? thr.throttledRanges(src, srcThrottled) : 0;
@@ -541,7 +546,7 @@ final class LoadBalancer {
                     && !(nd > 0 && Throttling.inRanges(tGroup[cur], dstThrottled, nd))) outside--;
             if (outside <= 0) return ALL_PINNED;
         }
-        boolean hotRefused = level >= LEVEL_LLC && nrBalanceFailed[level][dst] <= cacheNiceTries[level];
+        boolean hotRefused = !active && level >= LEVEL_LLC && nrBalanceFailed[level][dst] <= cacheNiceTries[level];
         int nrTasks = load(src), loopMax = Math.min(NR_MIGRATE, nrTasks), loop = 0, moved = 0;
         boolean allPinned = true;
         // what one task counts for against a util or load imbalance, halved per failed balance (shr_bound())

@@ -27,9 +27,12 @@ import static io.cfslab.kernel.LoadBalancer.LEVEL_TOP;
  * the domain's weight in ms, {@code max_interval} twice that, {@code busy_factor} 16; {@code get_sd_balance_interval()}:
  * × 16 and one jiffy less on a busy CPU, in jiffies, clamped to [1, HZ × CPUs / 10]. Checked at every jiffy.
  *
+ * <p>Active balance: after more than {@code cache_nice_tries + 2} failures with {@code migrate_task}
+ * ({@code imbalanced_active_balance()}), {@link Kernel#activeLoadBalanceCpuStop} [simplified: at once].
+ *
  * <p>Not modelled [simplified]: NOHZ (an idle CPU balances at its own interval, as if the idle-load-balancer CPU did
- * it for it without delay), active balance ({@code need_active_balance()}: the stopper pushing a running task after
- * {@code cache_nice_tries + 2} failures), {@code LBF_DST_PINNED}'s other destination, {@code group_smt_balance},
+ * it for it without delay), {@code need_active_balance()}'s other cases (asym packing, a CPU whose capacity RT or
+ * IRQs reduce, misfit), {@code LBF_DST_PINNED}'s other destination, {@code group_smt_balance},
  * misfit, asym packing, {@code group_imbalanced}, and the all-pinned redo's new group search (the redo takes the
  * next busiest CPU of the same group). A task's own util or load is not in the model: for {@code migrate_util} and
  * {@code migrate_load} each task counts as its CPU's PELT average over its tasks [simplified].
@@ -58,8 +61,8 @@ final class SchedBalanceDomains {
     /** Per level and CPU: {@code sd->last_balance} (ns) and {@code sd->balance_interval} (ms). */
     final long[][] lastBalanceNs;
     final int[][] balanceIntervalMs;
-    /** sched_balance_rq()s that moved something, for tests. */
-    long balancesMoved;
+    /** sched_balance_rq()s that moved something, and active balances kicked, for tests. */
+    long balancesMoved, activeBalances;
     private final int[] excluded = new int[REDO_CPUS];
 
     SchedBalanceDomains(Kernel k, LoadBalancer lb, Topology topo, int[] runnableCount, long[] utilAvg, long[] runnableAvg,
@@ -220,7 +223,7 @@ final class SchedBalanceDomains {
             if (src == NONE) return nExcluded > 0 ? outBalanced(i, c, level, true) : outBalanced(i, c, level, false);
             int moved = 0;
             if (lb.load(src) > 1) {
-                moved = lb.detachTasks(src, c, level, idle, type, imbalance, true);
+                moved = lb.detachTasks(src, c, level, idle, type, imbalance, true, false);
                 if (moved == ALL_PINNED) {
                     // "All tasks on this runqueue were pinned by CPU affinity": redo without that CPU
                     if (nExcluded < REDO_CPUS) {
@@ -234,7 +237,16 @@ final class SchedBalanceDomains {
                 lb.nrBalanceFailed[level][c] = 0;
                 balancesMoved++;
             } else {
-                lb.nrBalanceFailed[level][c]++; // "Increment the failure counter only on periodic balance"
+                int failed = ++lb.nrBalanceFailed[level][c]; // "Increment the failure counter only on periodic balance"
+                // need_active_balance(): imbalanced_active_balance(), migrate_task after cache_nice_tries + 2 failures;
+                // not kicked if the running task may not run on c
+                int cur = k.curr[src];
+                if (type == SrcGroupFinder.MIGRATE_TASK && failed > lb.cacheNiceTries(level) + 2 && cur != NONE
+                        && k.tAllowed[cur].get(c)) {
+                    activeBalances++;
+                    // the stopper's move is not this balance's ld_moved: it returns 0 either way
+                    if (k.activeLoadBalanceCpuStop(src, c, level)) lb.nrBalanceFailed[level][c] = 0;
+                }
             }
             balanceIntervalMs[i][c] = weight[i]; // "We were unbalanced, so reset the balancing interval"
             return moved > 0;

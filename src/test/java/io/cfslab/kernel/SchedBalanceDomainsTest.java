@@ -68,6 +68,31 @@ class SchedBalanceDomainsTest {
     }
 
     @Test
+    void afterMoreThanCacheNiceTriesPlusTwoFailuresTheStopperPushesTheRunningTask() {
+        // core {2,3}: CPU 2 runs task 0, CPU 3 task 1, nothing queued; core {0,1} idle. MC for CPU 0:
+        // sibling_imbalance 2 - 0 = 2 forces, 2 >> 1 = 1 (migrate_task); the busiest CPU is CPU 2 (first of equals),
+        // whose one task runs: nr_running 1, nothing to detach, a failure each time. MC's cache_nice_tries is 1: the
+        // fourth failure (4 > 1 + 2) kicks the stopper, which preempts task 0 and moves it to CPU 0
+        Kernel k = kernel(new int[] {2, 3});
+        SchedBalanceDomains p = k.balancer.periodic;
+        for (int failed = 1; failed <= 3; failed++) {
+            assertThat(p.schedBalanceRq(0, MC, true)).isFalse();
+            assertThat(k.balancer.nrBalanceFailed[LoadBalancer.LEVEL_LLC][0]).isEqualTo(failed);
+            assertThat(k.tCpu[0]).isEqualTo(2);
+        }
+        assertThat(k.schedCalls()).isZero();
+        assertThat(p.schedBalanceRq(0, MC, true)).as("ld_moved: the stopper's move is its own").isFalse();
+        assertThat(p.activeBalances).isEqualTo(1);
+        assertThat(k.tCpu[0]).isEqualTo(0);
+        assertThat(k.curr[2]).isEqualTo(Kernel.NONE);
+        assertThat(k.balancer.nrBalanceFailed[LoadBalancer.LEVEL_LLC][0]).as("Active balancing done").isZero();
+        // the switch to the stopper and its exit's __schedule() (CPU 2 then idle: its new-idle balance finds no
+        // CPU with a queued task)
+        assertThat(k.schedCalls()).isEqualTo(2);
+        assertThat(k.contextSwitches()).isEqualTo(1);
+    }
+
+    @Test
     void theSmtLevelIgnoresTaskHot() {
         // SD_SHARE_CPUCAPACITY: CPU 1's hot queued task is taken by its idle sibling CPU 0 at the first try
         // (groups {0} and {1}: sibling_imbalance is not forced at SMT, no child; busiest {1} has 2 tasks, weight 1:
