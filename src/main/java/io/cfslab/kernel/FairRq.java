@@ -51,8 +51,8 @@ final class FairRq {
     final int[] cpuTaskNext, cpuTaskPrev;
     /**
      * The last task of each CPU's list, or NONE: the least recently enqueued, where new-idle's detach_tasks() starts.
-     * The list is kept in enqueue order: pick_next_task_fair()'s MRU list_move() of the picked task is not modelled
-     * (see LoadBalancer.detachTasks).
+     * The list is kept in enqueue order, or MRU with {@code kernel.periodic_balance} kernel ({@link #cpuTaskToHead},
+     * see LoadBalancer.detachTasks).
      */
     final int[] cpuTaskTail;
 
@@ -362,6 +362,16 @@ final class FairRq {
         cpuTaskCount[c]--;
         k.forkInputsChanged(c);
         unlink(c, t);
+    }
+
+    /**
+     * Moves queued task t to the head of CPU c's list: {@code list_move(&se->group_node, &rq->cfs_tasks)} of
+     * {@code __set_next_task_fair()} at a pick and of {@code detach_tasks()} for a task it leaves (6.18).
+     */
+    void cpuTaskToHead(int c, int t) {
+        if (cpuTaskHead[c] == t) return;
+        unlink(c, t);
+        linkHead(c, t);
     }
 
     private void linkHead(int c, int t) {

@@ -278,7 +278,7 @@ public final class Kernel implements WorkloadContext {
         rt = new RtClass(this, k);
         bwc = new BandwidthControl(this, k);
         thr = new Throttling(this, k);
-        balancer = new LoadBalancer(this, k.throttledLb());
+        balancer = new LoadBalancer(this, k.throttledLb(), k.periodicBalance());
         latency = new TaskLatency(ntasks);
         fair.link(bwc, thr);
         rt.link(fair);
@@ -654,6 +654,9 @@ public final class Kernel implements WorkloadContext {
         curr[c] = next;
         tState[next] = T_RUNNING;
         tExecStartNs[next] = now; // set_next_entity(): update_stats_curr_start()
+        // __set_next_task_fair() (6.18): "Move the next running task to the front of the list, so our cfs_tasks
+        // list becomes MRU one"
+        if (balancer.mruTasks && isFair(next) && fair.onRq(next)) fair.cpuTaskToHead(c, next);
         latency.arrive(next, c, now);
         clock.startRun(c);
         pickedAtNs[c] = now;
@@ -1004,6 +1007,27 @@ public final class Kernel implements WorkloadContext {
         makeRunnable(t, dst, false);
         if (running) schedule(c);
         requestResched(dst);
+    }
+
+    /**
+     * {@code active_load_balance_cpu_stop()} (kernel/sched/fair.c, 6.18) on CPU {@code src} for {@code dst}, kicked
+     * by a periodic balance's {@code need_active_balance()} [simplified: the stopper runs at once and its own work
+     * costs nothing but the switches]: the stopper preempts src's running task (a {@code __schedule()} and a context
+     * switch to it), {@code detach_one_task()} takes the first task from the tail of src's list that
+     * {@code can_migrate_task()} allows with LBF_ACTIVE_LB (no {@code task_hot()}; the preempted task is no longer
+     * running), and the stopper's exit calls {@code __schedule()} on src again. Returns whether a task moved.
+     */
+    boolean activeLoadBalanceCpuStop(int src, int dst, int level) {
+        int t = curr[src];
+        if (t == NONE) return false;
+        takeOffCpu(src, t);
+        schedCalls++; // to the stopper
+        contextSwitches++;
+        clock.steal(src, cost.contextSwitchNs());
+        lastRan[src] = NONE; // the stopper ran last: whatever runs next is switched to
+        int moved = balancer.detachTasks(src, dst, level, false, SrcGroupFinder.MIGRATE_TASK, 1, false, true);
+        schedule(src);
+        return moved > 0;
     }
 
     /** The running task t stops running on c (charged up to now) but stays queued, for a class or CPU change. */

@@ -2,6 +2,7 @@ package io.cfslab.kernel;
 
 import io.cfslab.machine.Topology;
 import io.cfslab.event.EventQueue;
+import io.cfslab.scenario.KernelSpec.PeriodicBalance;
 import io.cfslab.scenario.KernelSpec.ThrottledLb;
 
 import java.util.BitSet;
@@ -19,7 +20,8 @@ import static io.cfslab.kernel.Kernel.T_RUNNING;
  * counts by moving queued fair tasks ({@code can_migrate_task()} with the kernel's throttle check: {@code
  * throttled_lb_pair()}, {@code lb_throttled_hierarchy()} or none, {@code kernel.throttled_lb}); at new-idle also
  * {@code task_hot()}, {@code detach_tasks()}'s walk and, across LLCs, {@code sched_balance_find_src_group()}
- * ({@link SrcGroupFinder}).
+ * ({@link SrcGroupFinder}). With {@code kernel.periodic_balance} {@code kernel} the periodic balance is 6.18's
+ * ({@link SchedBalanceDomains}) and each CPU's task list is kept MRU as {@code rq->cfs_tasks} is.
  */
 final class LoadBalancer {
     static final long BALANCE_INTERVAL_NS = 4_000_000L;
@@ -51,7 +53,7 @@ final class LoadBalancer {
      * CPU was busy) and {@code runnable_avg} (the time-averaged runnable count), both scaled by 1024 and decayed
      * with PELT's 32 ms half-life. find_busiest_group() reads them through group_is_overloaded().
      */
-    private final long[] utilAvg, runnableAvg;
+    final long[] utilAvg, runnableAvg;
     /** Integrals since the last sample, ns and task·ns, and where they were last brought up to date. */
     private final long[] idleNs, runnableNs, idleSinceNs, runnableSinceNs;
     private final int[] runnableCount;
@@ -89,7 +91,21 @@ final class LoadBalancer {
     /** Scratch for {@link #pullOne}: the throttled subtrees of the source and destination CPUs. */
     private final int[] srcThrottled = new int[16], dstThrottled = new int[16];
 
-    LoadBalancer(Kernel k, ThrottledLb rule) {
+    /**
+     * 6.18's periodic balance ({@code kernel.periodic_balance} kernel), else null: the model's spreading by counts
+     * ({@link #balance}).
+     */
+    final SchedBalanceDomains periodic;
+    /**
+     * {@code rq->cfs_tasks} kept as the kernel keeps it (with {@link #periodic}): the picked task moves to the list's
+     * head ({@code __set_next_task_fair()}'s {@code list_move()}, 6.18), and {@code detach_tasks()} moves each task it
+     * looks at and leaves to the head (its {@code next:} label), so the next walk starts further on.
+     */
+    final boolean mruTasks;
+
+    LoadBalancer(Kernel k, ThrottledLb rule) { this(k, rule, PeriodicBalance.DEFAULT); }
+
+    LoadBalancer(Kernel k, ThrottledLb rule, PeriodicBalance periodicRule) {
         this.k = k;
         this.checkSrc = rule == ThrottledLb.PAIR;
         this.checkDst = rule != ThrottledLb.NONE;
@@ -138,7 +154,26 @@ final class LoadBalancer {
         numaGroups = llcsInSockets ? new SrcGroupFinder(socketCpus, runnableCount, socketIdle, utilAvg, runnableAvg,
                 topo.llcs() / topo.sockets()) : null;
         nrBalanceFailed = new int[4][ncpu];
+        mruTasks = periodicRule == PeriodicBalance.KERNEL;
+        periodic = mruTasks ? new SchedBalanceDomains(k, this, topo, runnableCount, utilAvg, runnableAvg,
+                llcsInSockets) : null;
     }
+
+    /** The groups' CPUs of {@link #numaGroups} ({@code sockets}) or of {@link #groups} (the LLCs). */
+    int[][] groupCpus(boolean sockets) { return sockets ? socketCpus : llcCpus; }
+
+    /** Whether CPU c is counted idle ({@link #updateIdle}): {@code idle_cpu()}. */
+    boolean countedIdle(int c) { return countedIdle[c]; }
+
+    /** {@code is_core_idle()}: every SMT sibling of c is idle. */
+    boolean coreIdle(int c) {
+        for (int i = 0; i < topo.siblingCount(c); i++) if (!k.cpuIdle(topo.sibling(c, i))) return false;
+        return true;
+    }
+
+    /** CPU c's PELT util_avg and runnable_avg, ×1024, as last sampled. */
+    long utilAvg(int c) { return utilAvg[c]; }
+    long runnableAvg(int c) { return runnableAvg[c]; }
 
     void link(FairRq fair, Throttling thr) {
         this.fair = fair;
@@ -170,9 +205,9 @@ final class LoadBalancer {
 
     private boolean isQueuedTask(int t) { return k.isFair(t) ? fair.onRq(t) : true; }
 
-    /** Arms the first periodic balance. */
+    /** Arms the first periodic balance: in 4 ms, or at the next jiffy with {@link #periodic}. */
     void start() {
-        events.push(k.now + BALANCE_INTERVAL_NS, EV_BALANCE, EV_BALANCE, 0, 0);
+        events.push(k.now + (periodic != null ? k.tickNs : BALANCE_INTERVAL_NS), EV_BALANCE, EV_BALANCE, 0, 0);
     }
 
     int coreLoad(int c) {
@@ -246,9 +281,16 @@ final class LoadBalancer {
      * up) runnable tasks give queued, migratable fair tasks to CPUs below the average (rounded down), so N hogs on M
      * CPUs end up evenly spread. Throttled hierarchies are left alone as {@code kernel.throttled_lb} says
      * (can_migrate_task). Each domain has its own interval: every {@link #BALANCE_INTERVAL_NS} each LLC is balanced
-     * within itself, and only every {@link #crossLlcIntervalNs} the whole machine, across LLCs (see there).
+     * within itself, and only every {@link #crossLlcIntervalNs} the whole machine, across LLCs (see there). With
+     * {@code kernel.periodic_balance} kernel, {@link SchedBalanceDomains#run} at every jiffy instead.
      */
     void balance() {
+        if (periodic != null) { // 6.18's sched_balance_domains() at every jiffy; PELT sampled every 4 ms as before
+            events.push(k.now + k.tickNs, EV_BALANCE, EV_BALANCE, 0, 0);
+            if (k.now - lastPeltNs >= BALANCE_INTERVAL_NS) updatePelt();
+            periodic.run();
+            return;
+        }
         events.push(k.now + BALANCE_INTERVAL_NS, EV_BALANCE, EV_BALANCE, 0, 0);
         updatePelt();
         if (llcCpus.length > 1 && k.now - lastCrossLlcNs < crossLlcIntervalNs) {
@@ -302,6 +344,7 @@ final class LoadBalancer {
         lastPeltNs = k.now;
         groups.peltUpdated();
         if (numaGroups != null) numaGroups.peltUpdated();
+        if (periodic != null) periodic.peltUpdated();
     }
 
     /**
@@ -404,8 +447,9 @@ final class LoadBalancer {
     private final int[] candidate = new int[CANDIDATES], candidateLoad = new int[CANDIDATES];
 
     /**
-     * A periodic balance's pull: {@link #detachTasks} without {@link #taskHot}, walking src's list from its head (see
-     * {@link #balance}; the kernel's periodic balance has task_hot() and the tail-first walk too, not modelled).
+     * A pull of the model's own periodic balance ({@code kernel.periodic_balance} counts): {@link #detachTasks}
+     * without {@link #taskHot}, walking src's list from its head (see {@link #balance}; the kernel's periodic
+     * balance, with task_hot() and the tail-first walk, is {@link SchedBalanceDomains}).
      */
     boolean pullOne(int src, int dst) {
         return detachTasks(src, dst, PERIODIC) == PULLED;
@@ -439,9 +483,10 @@ final class LoadBalancer {
     /**
      * {@code sd->nr_balance_failed} of each CPU's domain at each level: counted by {@code sched_balance_rq()} only for
      * periodic balances that found an imbalance and moved nothing ("We do not want newidle balance, which can be
-     * very frequent, pollute the failure counter"), reset at a move and when all tasks were pinned. The model's
-     * periodic balance refuses tasks only for their hierarchy or affinity (the LBF_ALL_PINNED kind, which resets
-     * it) and has no cache-hot refusal, so it stays 0 in runs [simplified]; tests set it.
+     * very frequent, pollute the failure counter"), reset at a move and when all tasks were pinned. Counted by
+     * {@link SchedBalanceDomains} ({@code kernel.periodic_balance} kernel); the model's own periodic balance
+     * ({@code counts}) refuses tasks only for their hierarchy or affinity (the LBF_ALL_PINNED kind, which resets it)
+     * and has no cache-hot refusal, so there it stays 0 in runs [simplified]; tests set it.
      */
     final int[][] nrBalanceFailed;
 
@@ -470,6 +515,25 @@ final class LoadBalancer {
      * {@link #cacheNiceTries}. Returns {@link #PULLED}, {@link #REFUSED} or {@link #ALL_PINNED}.
      */
     int detachTasks(int src, int dst, int level) {
+        return detachTasks(src, dst, level, true, SrcGroupFinder.MIGRATE_TASK, 1, false, false);
+    }
+
+    /** {@code sd->cache_nice_tries} of the domains at {@code level}. */
+    int cacheNiceTries(int level) { return cacheNiceTries[level]; }
+
+    /**
+     * {@link #detachTasks(int, int, int)} for a balance of either kind: {@code dstIdle} (env-&gt;idle: CPU_IDLE or
+     * CPU_NEWLY_IDLE, so src keeps at least one task), the migration type and imbalance of {@link SrcGroupFinder},
+     * and {@code periodic}: a periodic balance moves tasks until the imbalance is met (a task counts 1 for
+     * migrate_task; for migrate_util and migrate_load its CPU's PELT average over its tasks, refused while that,
+     * halved per {@code nr_balance_failed}, exceeds what is left [simplified: no per-task util or load]), where
+     * new-idle stops at the first (CONFIG_PREEMPTION); {@code active}: {@code detach_one_task()} of an active
+     * balance (LBF_ACTIVE_LB: no {@code task_hot()}; pass {@code dstIdle} false, it has no "steal all" check).
+     * Returns the tasks moved, {@link #REFUSED} or {@link #ALL_PINNED}.
+     */
+    int detachTasks(int src, int dst, int level, boolean dstIdle, int migrationType, long imbalance, boolean periodic,
+            boolean active) {
+        if (imbalance <= 0) return REFUSED;
         // the throttled subtrees of the CPUs checked, fetched once: the list may hold hundreds of throttled tasks
         int ns = checkSrc ? thr.throttledRanges(src, srcThrottled) : 0;
         int nd = checkDst ? thr.throttledRanges(dst, dstThrottled) : 0;
@@ -482,25 +546,38 @@ final class LoadBalancer {
                     && !(nd > 0 && Throttling.inRanges(tGroup[cur], dstThrottled, nd))) outside--;
             if (outside <= 0) return ALL_PINNED;
         }
-        boolean hotRefused = level >= LEVEL_LLC && nrBalanceFailed[level][dst] <= cacheNiceTries[level];
-        int loopMax = Math.min(NR_MIGRATE, load(src)), loop = 0;
+        boolean hotRefused = !active && level >= LEVEL_LLC && nrBalanceFailed[level][dst] <= cacheNiceTries[level];
+        int nrTasks = load(src), loopMax = Math.min(NR_MIGRATE, nrTasks), loop = 0, moved = 0;
         boolean allPinned = true;
-        // new-idle walks from the tail, as detach_tasks() does; the periodic balance, the model's own spreading by
-        // counts rather than sched_balance_rq(), keeps its walk from the head (docs/seed-reproductions.md, "seeds14")
+        // what one task counts for against a util or load imbalance, halved per failed balance (shr_bound())
+        long each = migrationType == SrcGroupFinder.MIGRATE_UTIL ? utilAvg[src] / Math.max(1, nrTasks)
+                : migrationType == SrcGroupFinder.MIGRATE_LOAD ? runnableAvg[src] / Math.max(1, nrTasks) : 1;
+        if (migrationType != SrcGroupFinder.MIGRATE_TASK && level >= 0) each >>= Math.min(63, nrBalanceFailed[level][dst]);
+        // new-idle walks from the tail, as detach_tasks() does; the model's own periodic spreading by counts
+        // ({@link #pullOne}) keeps its walk from the head (docs/seed-reproductions.md, "seeds14")
         boolean fromTail = level != PERIODIC;
-        for (int t = fromTail ? fair.cpuTaskTail[src] : fair.cpuTaskHead[src]; t != NONE;
-                t = fromTail ? fair.cpuTaskPrev[t] : fair.cpuTaskNext[t]) {
+        int visits = fair.cpuTaskCount[src]; // each task of the list once, however the walk reorders it
+        for (int t = fromTail ? fair.cpuTaskTail[src] : fair.cpuTaskHead[src], next; t != NONE && visits-- > 0; t = next) {
+            next = fromTail ? fair.cpuTaskPrev[t] : fair.cpuTaskNext[t];
             if (!k.isFair(t)) continue; // RT tasks share the model's list; they are not on rq->cfs_tasks
+            // "We don't want to steal all, otherwise we may be treated likewise"
+            if (dstIdle && load(src) <= 1) break;
             if (++loop > loopMax) break; // "We've more or less seen every task there is, call it quits"
             // can_migrate_task()'s order: the throttle check and affinity leave LBF_ALL_PINNED set, the rest clear it;
             // the throttled checks first, as they turn away most tasks without touching the task's affinity object
             int g = tGroup[t];
-            if (checkSrc && (ns < 0 ? thr.throttledHierarchy(g, src) : Throttling.inRanges(g, srcThrottled, ns))) continue;
-            if (checkDst && (nd < 0 ? thr.throttledHierarchy(g, dst) : Throttling.inRanges(g, dstThrottled, nd))) continue;
-            if (!tAllowed[t].get(dst)) continue;
-            allPinned = false;
-            if (t == curr[src] || tState[t] != T_RUNNABLE) continue;
-            if (hotRefused && taskHot(t, src)) continue;
+            boolean take = false;
+            if (!(checkSrc && (ns < 0 ? thr.throttledHierarchy(g, src) : Throttling.inRanges(g, srcThrottled, ns)))
+                    && !(checkDst && (nd < 0 ? thr.throttledHierarchy(g, dst) : Throttling.inRanges(g, dstThrottled, nd)))
+                    && tAllowed[t].get(dst)) {
+                allPinned = false;
+                take = t != curr[src] && tState[t] == T_RUNNABLE && !(hotRefused && taskHot(t, src))
+                        && (migrationType == SrcGroupFinder.MIGRATE_TASK || each <= imbalance);
+            }
+            if (!take) {
+                if (mruTasks) fair.cpuTaskToHead(src, t); // detach_tasks()'s "next:" list_move() to the head
+                continue;
+            }
             if (!checkDst && thr.throttledHierarchy(g, dst)) k.pullsIntoThrottled++;
             fair.dequeueTask(t, src);
             fair.migrateVruntime(t, src, dst);
@@ -508,8 +585,10 @@ final class LoadBalancer {
             k.migrated(t, src, dst);
             fair.enqueueTask(t, dst, false);
             if (curr[dst] == NONE) k.requestResched(dst);
-            return PULLED;
+            moved++;
+            imbalance -= each;
+            if (!periodic || imbalance <= 0) break; // new-idle: one task (CONFIG_PREEMPTION); else up to the imbalance
         }
-        return allPinned ? ALL_PINNED : REFUSED;
+        return moved > 0 ? moved : allPinned ? ALL_PINNED : REFUSED;
     }
 }

@@ -27,6 +27,9 @@ final class SrcGroupFinder {
     /** SCHED_CAPACITY_SCALE: one CPU's capacity. */
     static final long CAPACITY = 1024;
 
+    /** env-&gt;migration_type (calculate_imbalance()): what {@link #lastImbalance} counts. */
+    static final int MIGRATE_LOAD = 0, MIGRATE_UTIL = 1, MIGRATE_TASK = 2;
+
     /** NUMA_IMBALANCE_MIN (kernel/sched/fair.c): the imbalance a pair of communicating tasks may leave. */
     static final long NUMA_IMBALANCE_MIN = 2;
 
@@ -39,6 +42,18 @@ final class SrcGroupFinder {
      */
     private final int imbNumaNr;
     private final long[] utilAvg, runnableAvg;
+    /** The domain's sd-&gt;imbalance_pct: 117 (MC, PKG, NUMA), 110 at SMT (sd_init()). */
+    private final int imbalancePct;
+    /**
+     * The domain's flags ({@code sd_init()}): SD_SHARE_LLC (SMT and MC: calculate_imbalance() never fills spare
+     * capacity by util there), {@code sds->prefer_sibling} (the child domain has SD_PREFER_SIBLING: every level
+     * with a child), and groups of SMT siblings (MC on an SMT machine: update_sd_pick_busiest() keeps the first of
+     * two fully busy groups).
+     */
+    private final boolean shareLlc, preferSibling, smtGroups;
+    /** The last {@link #findSrcGroup}'s migration type ({@link #MIGRATE_TASK} ...) and imbalance, when it named a group. */
+    int lastMigrationType;
+    long lastImbalance;
     /** Per LLC: sum_nr_running, group_util, group_runnable; the last two brought up to date by {@link #peltUpdated}. */
     final long[] nrRunning, util, runnable;
     /** Per LLC: group_type of the last {@link #findSrcGroup}. */
@@ -55,8 +70,26 @@ final class SrcGroupFinder {
      */
     SrcGroupFinder(int[][] groupCpus, int[] runnableCount, int[] groupIdle, long[] utilAvg, long[] runnableAvg,
             int imbNumaNr) {
+        this(groupCpus, runnableCount, groupIdle, utilAvg, runnableAvg, imbNumaNr, IMBALANCE_PCT, false, true, false);
+    }
+
+    /**
+     * A domain's finder with its {@code sd_init()} values (the others: a domain above the LLC).
+     *
+     * @param imbalancePct  sd-&gt;imbalance_pct (110 at SMT, 117 above)
+     * @param shareLlc      SD_SHARE_LLC: the groups share a cache (SMT and MC domains)
+     * @param preferSibling the child domain has SD_PREFER_SIBLING (every domain but the lowest)
+     * @param smtGroups     the groups are SMT cores (MC on an SMT machine)
+     */
+    SrcGroupFinder(int[][] groupCpus, int[] runnableCount, int[] groupIdle, long[] utilAvg, long[] runnableAvg,
+            int imbNumaNr, int imbalancePct, boolean shareLlc, boolean preferSibling, boolean smtGroups) {
         if (imbNumaNr < 0) throw new IllegalArgumentException("imbNumaNr must be >= 0");
+        if (imbalancePct <= 100) throw new IllegalArgumentException("imbalancePct must be > 100");
         this.imbNumaNr = imbNumaNr;
+        this.imbalancePct = imbalancePct;
+        this.shareLlc = shareLlc;
+        this.preferSibling = preferSibling;
+        this.smtGroups = smtGroups;
         this.llcCpus = groupCpus;
         this.runnableCount = runnableCount;
         this.llcIdle = groupIdle;
@@ -92,6 +125,17 @@ final class SrcGroupFinder {
      * local group among them: the LLCs of one socket at Genoa's PKG level.
      */
     int findSrcGroup(int local, int from, int to) {
+        return findSrcGroup(local, from, to, true);
+    }
+
+    /**
+     * {@link #findSrcGroup(int, int, int)} for a destination CPU that is idle ({@code idle}: CPU_IDLE or
+     * CPU_NEWLY_IDLE) or busy (CPU_NOT_IDLE: a busy CPU pulls only from an overloaded group, "let another idle CPU
+     * try to pull task", and sibling_imbalance() is 0 for it). Leaves the migration type and amount in
+     * {@link #lastMigrationType} and {@link #lastImbalance}.
+     */
+    int findSrcGroup(int local, int from, int to, boolean idle) {
+        dstIdle = idle;
         long totalRunnable = 0, totalCapacity = 0;
         int busiest = -1;
         for (int l = from; l < to; l++) {
@@ -110,17 +154,22 @@ final class SrcGroupFinder {
             // "When groups are overloaded, use the avg_load to ensure fairness between tasks"
             if (avgLoad(local) >= avgLoad(busiest)) return -1;
             if (avgLoad(local) >= sdsAvgLoad) return -1;
-            if (100 * avgLoad(busiest) <= IMBALANCE_PCT * avgLoad(local)) return -1;
+            if (100 * avgLoad(busiest) <= imbalancePct * avgLoad(local)) return -1;
         }
-        // prefer_sibling (the LLC's domain has SD_PREFER_SIBLING): "move all excess tasks to a sibling domain"
-        boolean force = type[local] == HAS_SPARE && siblingImbalance(busiest, local) > 1;
+        // prefer_sibling (the child domain has SD_PREFER_SIBLING): "move all excess tasks to a sibling domain"
+        boolean force = preferSibling && type[local] == HAS_SPARE && siblingImbalance(busiest, local) > 1;
         if (!force && type[busiest] != OVERLOADED) {
+            if (!idle) return -1; // "this CPU is already busy, let another idle CPU try to pull task"
             // "there is no imbalance between this and busiest group wrt idle CPUs, it is balanced"
             if (llcCpus[busiest].length > 1 && llcIdle[local] <= llcIdle[busiest] + 1) return -1;
             if (nrRunning[busiest] == 1) return -1; // "busiest doesn't have any tasks waiting to run"
         }
-        return calculateImbalance(local, busiest, sdsAvgLoad) > 0 ? busiest : -1;
+        lastImbalance = calculateImbalance(local, busiest, sdsAvgLoad);
+        return lastImbalance > 0 ? busiest : -1;
     }
+
+    /** env-&gt;idle of the last {@link #findSrcGroup}: the destination CPU is idle (sibling_imbalance() needs it). */
+    private boolean dstIdle = true;
 
     /**
      * calculate_imbalance()'s result for the cases modelled (its sign is what new-idle needs): migrate_util to fill
@@ -129,17 +178,27 @@ final class SrcGroupFinder {
      */
     long calculateImbalance(int local, int busiest, long sdsAvgLoad) {
         if (type[local] == HAS_SPARE) {
-            if (type[busiest] > FULLY_BUSY) {
+            if (type[busiest] > FULLY_BUSY && !shareLlc) {
                 long imb = Math.max(capacity(local), util[local]) - util[local];
-                return imb == 0 ? 1 : imb; // "There is at least one waiting task in this overloaded busiest group"
+                lastMigrationType = MIGRATE_UTIL;
+                if (dstIdle && imb == 0) { // "There is at least one waiting task in this overloaded busiest group"
+                    lastMigrationType = MIGRATE_TASK;
+                    return 1;
+                }
+                return imb;
             }
             // "Consider allowing a small imbalance between NUMA groups", then "Number of tasks to move"
-            return adjustNumaImbalance(siblingImbalance(busiest, local), nrRunning[local] + 1) >> 1;
+            lastMigrationType = MIGRATE_TASK;
+            // "When prefer sibling, evenly spread running tasks on groups", else "even the number of idle CPUs"
+            long imb = llcCpus[busiest].length == 1 || preferSibling ? siblingImbalance(busiest, local)
+                    : Math.max(0, llcIdle[local] - llcIdle[busiest]);
+            return adjustNumaImbalance(imb, nrRunning[local] + 1) >> 1;
         }
         if (type[local] < OVERLOADED) {
             if (avgLoad(local) >= avgLoad(busiest)) return 0;
             if (avgLoad(local) >= sdsAvgLoad) return 0;
         }
+        lastMigrationType = MIGRATE_LOAD;
         return Math.min((avgLoad(busiest) - sdsAvgLoad) * capacity(busiest),
                 (sdsAvgLoad - avgLoad(local)) * capacity(local)) / CAPACITY;
     }
@@ -162,7 +221,7 @@ final class SrcGroupFinder {
      * group faces more than one task.
      */
     long siblingImbalance(int busiest, int local) {
-        if (nrRunning[busiest] == 0) return 0;
+        if (!dstIdle || nrRunning[busiest] == 0) return 0;
         long nb = llcCpus[busiest].length, nl = llcCpus[local].length;
         if (nb == nl) return Math.max(0, nrRunning[busiest] - nrRunning[local]);
         long imb = Math.max(0, nl * nrRunning[busiest] - nb * nrRunning[local]);
@@ -177,11 +236,11 @@ final class SrcGroupFinder {
      */
     int groupClassify(int l) {
         long weight = llcCpus[l].length, cap = capacity(l);
-        if (nrRunning[l] > weight && (cap * 100 < util[l] * IMBALANCE_PCT || cap * IMBALANCE_PCT < runnable[l] * 100))
+        if (nrRunning[l] > weight && (cap * 100 < util[l] * imbalancePct || cap * imbalancePct < runnable[l] * 100))
             return OVERLOADED;
         if (nrRunning[l] < weight) return HAS_SPARE;
-        if (cap * IMBALANCE_PCT < runnable[l] * 100) return FULLY_BUSY;
-        return cap * 100 > util[l] * IMBALANCE_PCT ? HAS_SPARE : FULLY_BUSY;
+        if (cap * imbalancePct < runnable[l] * 100) return FULLY_BUSY;
+        return cap * 100 > util[l] * imbalancePct ? HAS_SPARE : FULLY_BUSY;
     }
 
     /**
@@ -195,7 +254,7 @@ final class SrcGroupFinder {
         if (type[l] != type[busiest]) return type[l] > type[busiest];
         return switch (type[l]) {
             case OVERLOADED -> avgLoad(l) > avgLoad(busiest);
-            case FULLY_BUSY -> true;
+            case FULLY_BUSY -> !smtGroups; // "we select the 1st one, except if @sg is composed of SMT siblings"
             default -> llcIdle[l] < llcIdle[busiest]
                     || (llcIdle[l] == llcIdle[busiest] && nrRunning[l] > nrRunning[busiest]);
         };

@@ -103,6 +103,9 @@ final class KernelSection {
         // wake_affine_weight() has compared PELT loads since 4.15; the counts are the model's older stand-in
         KernelSpec.WakeAffineLoad wakeAffineLoad = c.enumValue(o, "wake_affine_load", KernelSpec.WakeAffineLoad.class,
                 KernelSpec.WakeAffineLoad.RUNNABLE);
+        // not set by the version: every version the model knows balances by sched_balance_rq()'s rules (docs/scenarios.md)
+        KernelSpec.PeriodicBalance periodicBalance = c.enumValue(o, "periodic_balance", KernelSpec.PeriodicBalance.class,
+                KernelSpec.PeriodicBalance.DEFAULT);
         boolean rtGroupSched = c.bool(o, "rt_group_sched", false);
         // sched_rt_handler(): proc_dointvec_minmax() (period at least 1, runtime at least -1) and
         // sched_rt_global_validate() refuse with EINVAL
@@ -114,7 +117,7 @@ final class KernelSection {
         }
         o.finish(c);
         return new KernelSpec(version, throttle, unthrottle, (int) hz, slice, tp, tickAligned, preempt, li, expiry, stale, overrun,
-                burst, burstStats, burstUnitsBug, statLocal, tcs, lb, delayDequeue, wakeup, wakeAffine, wakeAffineLoad, rtGroupSched, rtRuntime, rtPeriod, cgroupVersion);
+                burst, burstStats, burstUnitsBug, statLocal, tcs, lb, delayDequeue, wakeup, wakeAffine, wakeAffineLoad, periodicBalance, rtGroupSched, rtRuntime, rtPeriod, cgroupVersion);
     }
 
     /**

@@ -52,6 +52,9 @@ import java.util.Map;
  * @param wakeAffineLoad        what {@code wake_affine_weight()} compares: the CPUs' runnable counts (the model's
  *                              stand-in, the default) or the kernel's PELT loads ({@code cpu_load()},
  *                              {@code task_h_load()}, in every version); not set by the version
+ * @param periodicBalance       the periodic load balance: the model's spreading of runnable counts ({@code counts}) or
+ *                              6.18's {@code sched_balance_domains()}/{@code sched_balance_rq()} at each domain's
+ *                              interval, with the MRU {@code rq->cfs_tasks} list ({@code kernel}); not set by the version
  * @param rtGroupSched          {@code CONFIG_RT_GROUP_SCHED}: RT tasks are limited per group ({@code cpu.rt_runtime_us});
  *                              a group without RT runtime refuses RT tasks. A build option, not set by the version
  * @param schedRtRuntimeUs      {@code sched_rt_runtime_us} (default 950000; -1 = no RT throttling)
@@ -65,7 +68,7 @@ public record KernelSpec(String version, Throttle throttle, Unthrottle unthrottl
                          boolean burstStats, boolean burstUnitsBug, boolean cpuStatLocal,
                          ThrottledClockStart throttledClockStart, ThrottledLb throttledLb, boolean delayDequeue,
                          WakeupPreemption wakeupPreemption, boolean wakeAffine,
-                         WakeAffineLoad wakeAffineLoad, boolean rtGroupSched, long schedRtRuntimeUs, long schedRtPeriodUs, int cgroupVersion) {
+                         WakeAffineLoad wakeAffineLoad, PeriodicBalance periodicBalance, boolean rtGroupSched, long schedRtRuntimeUs, long schedRtPeriodUs, int cgroupVersion) {
 
     /**
      * The switches before {@code kernel.version} existed; every switch added since takes its 6.18 value.
@@ -76,8 +79,8 @@ public record KernelSpec(String version, Throttle throttle, Unthrottle unthrottl
                       long schedRtRuntimeUs, long schedRtPeriodUs) {
         this(KernelVersions.DEFAULT, throttle, unthrottle, hz, bandwidthSliceUs, timerPlacement, true, preempt,
                 throttledListInsert, sliceExpiry, false, PeriodOverrun.SCALE_2_REFILL_FIRST, true, true, false, true,
-                throttledClockStart, throttle == Throttle.CFS_RQ ? ThrottledLb.PAIR : ThrottledLb.DST, true, WakeupPreemption.NONE, true, WakeAffineLoad.RUNNABLE, false,
-                schedRtRuntimeUs, schedRtPeriodUs, 2);
+                throttledClockStart, throttle == Throttle.CFS_RQ ? ThrottledLb.PAIR : ThrottledLb.DST, true, WakeupPreemption.NONE, true, WakeAffineLoad.RUNNABLE,
+                PeriodicBalance.DEFAULT, false, schedRtRuntimeUs, schedRtPeriodUs, 2);
     }
 
     /** {@code kernel.throttle}. */
@@ -127,6 +130,27 @@ public record KernelSpec(String version, Throttle throttle, Unthrottle unthrottl
          * (kernel/sched/fair.c since 4.15's wake_affine_weight(), 6.18). JSON {@code pelt}.
          */
         PELT
+    }
+
+    /** {@code kernel.periodic_balance}. */
+    public enum PeriodicBalance {
+        /**
+         * the model's own periodic spreading (before branch {@code seeds19}): every 4 ms each LLC, and at the top
+         * domain's interval the machine, evens runnable task counts, walking each CPU's task list from its head,
+         * without {@code task_hot()}; the list stays in enqueue order. JSON {@code counts}.
+         */
+        COUNTS,
+        /**
+         * 6.18's periodic balance ({@code sched_balance_domains()}, kernel/sched/fair.c): each CPU at each of its
+         * domains (SMT, MC, PKG, NUMA) at {@code get_sd_balance_interval()}, {@code should_we_balance()},
+         * {@code sched_balance_find_src_group()}, {@code sched_balance_find_src_rq()}, {@code detach_tasks()} from
+         * the tail of {@code rq->cfs_tasks} (kept MRU at each pick) with {@code task_hot()} and
+         * {@code nr_balance_failed}. JSON {@code kernel}.
+         */
+        KERNEL;
+
+        /** The default. */
+        public static final PeriodicBalance DEFAULT = COUNTS;
     }
 
     /** {@code kernel.timer_placement}. */

@@ -26,6 +26,80 @@ class SrcGroupFinderTest {
         return f;
     }
 
+    /** {@link #finder} with a domain's own sd_init() values (SrcGroupFinder's full constructor). */
+    private static SrcGroupFinder finder(int[][] groups, int[] tasks, int pct, boolean shareLlc, boolean preferSibling,
+            boolean smtGroups) {
+        int[] idle = new int[groups.length];
+        long[] util = new long[8], run = new long[8];
+        for (int g = 0; g < groups.length; g++) for (int c : groups[g]) if (tasks[c] == 0) idle[g]++;
+        for (int c = 0; c < 8; c++) {
+            util[c] = tasks[c] > 0 ? 1024 : 0;
+            run[c] = tasks[c] * 1024L;
+        }
+        SrcGroupFinder f = new SrcGroupFinder(groups, tasks, idle, util, run, 0, pct, shareLlc, preferSibling, smtGroups);
+        f.peltUpdated();
+        return f;
+    }
+
+    @Test
+    void insideAnLlcAnOverloadedGroupIsBalancedByTaskCountNotByUtil() {
+        // the LLCs as above, but a domain with SD_SHARE_LLC (MC): calculate_imbalance() skips migrate_util. LLC 1
+        // overloaded (8 tasks, runnable 8192): migrate_task by sibling_imbalance 8 - 2 = 6, >> 1 = 3 (not 2048)
+        SrcGroupFinder f = finder(LLCS, new int[] {0, 0, 1, 1, 2, 2, 2, 2}, 117, true, true, false);
+        assertThat(f.findSrcGroup(0, 0, 2, true)).isEqualTo(1);
+        assertThat(f.lastMigrationType).isEqualTo(SrcGroupFinder.MIGRATE_TASK);
+        assertThat(f.lastImbalance).isEqualTo(3);
+        // above the LLC (the 5-argument constructor): migrate_util, 4096 - 2048 = 2048
+        SrcGroupFinder above = finder(new int[] {0, 0, 1, 1, 2, 2, 2, 2});
+        assertThat(above.findSrcGroup(0, 0, 2, true)).isEqualTo(1);
+        assertThat(above.lastMigrationType).isEqualTo(SrcGroupFinder.MIGRATE_UTIL);
+        assertThat(above.lastImbalance).isEqualTo(2048);
+    }
+
+    @Test
+    void aBusyDestinationPullsNothingFromAGroupThatIsNotOverloaded() {
+        // as preferSibling's case but CPU_NOT_IDLE: sibling_imbalance() is 0, nothing forces it, and "this CPU is
+        // already busy, let another idle CPU try to pull task"
+        SrcGroupFinder f = finder(new int[] {0, 0, 1, 1, 3, 2, 0, 0}, 0, 0, 1024, 1024, 2000, 2000, 0, 0);
+        assertThat(f.findSrcGroup(0, 0, 2, false)).isEqualTo(-1);
+        assertThat(f.findSrcGroup(0, 0, 2, true)).isEqualTo(1);
+    }
+
+    @Test
+    void ofFullyBusySmtCoresTheFirstIsTheBusiestOfOtherGroupsTheLast() {
+        // groups of two CPUs (cores {0,1}, {2,3}, {4,5}); CPU 0 idle, cores {2,3} and {4,5} one task a CPU: fully
+        // busy (2 tasks = weight; util 2048 × 117 > 2048 × 100). update_sd_pick_busiest(): avg_load not computed for
+        // fully busy groups, so equal; SMT groups keep the first ({2,3}), others take the later ({4,5}). Local
+        // {0,1}: 1 task, has spare. The pick, by updateSdPickBusiest() on the types findSrcGroup() left
+        int[][] cores = {{0, 1}, {2, 3}, {4, 5}};
+        int[] tasks = {1, 0, 1, 1, 1, 1, 0, 0};
+        SrcGroupFinder smt = finder(cores, tasks, 117, true, true, true);
+        smt.findSrcGroup(0, 0, 3, true);
+        assertThat(smt.type).containsExactly(SrcGroupFinder.HAS_SPARE, SrcGroupFinder.FULLY_BUSY, SrcGroupFinder.FULLY_BUSY);
+        assertThat(smt.updateSdPickBusiest(2, 1)).isFalse();
+        SrcGroupFinder plain = finder(cores, tasks, 117, true, true, false);
+        plain.findSrcGroup(0, 0, 3, true);
+        assertThat(plain.updateSdPickBusiest(2, 1)).isTrue();
+    }
+
+    @Test
+    void theSmtDomainsImbalancePctIs110() {
+        // one CPU a group (the SMT level): CPU 1 with 2 tasks, util_avg 800, runnable_avg 1150: 1024 × 110 = 112,640
+        // < 1150 × 100 = 115,000: overloaded at SMT's 110; at 117 not (119,808), nor by util (1024 × 100 = 102,400 is
+        // not below 800 × 117 = 93,600): has spare
+        int[][] cpus = {{0}, {1}};
+        long[] util = {0, 800, 0, 0, 0, 0, 0, 0}, run = {0, 1150, 0, 0, 0, 0, 0, 0};
+        int[] tasks = {0, 2, 0, 0, 0, 0, 0, 0};
+        SrcGroupFinder smt = new SrcGroupFinder(cpus, tasks, new int[] {1, 0}, util, run, 0, 110, true, false, false);
+        smt.peltUpdated();
+        smt.findSrcGroup(0, 0, 2, true);
+        assertThat(smt.type[1]).isEqualTo(SrcGroupFinder.OVERLOADED);
+        SrcGroupFinder mc = new SrcGroupFinder(cpus, tasks, new int[] {1, 0}, util, run, 0, 117, true, false, false);
+        mc.peltUpdated();
+        mc.findSrcGroup(0, 0, 2, true);
+        assertThat(mc.type[1]).isEqualTo(SrcGroupFinder.HAS_SPARE);
+    }
+
     @Test
     void twoGroupsWithSpareAndAlikeIdleCpusAreBalanced() {
         // LLC 0: 2 tasks, 2 idle (has spare); LLC 1: 3 tasks, 2 idle (has spare, util 2048 of 4096).

@@ -166,11 +166,16 @@ class TaskHotTest {
 
     /** {@link #kernel(int[])} on the machine {@code topo}; the clock at {@link #NOW}. */
     static Kernel kernel(Topology topo, int[] cpus) {
+        return kernel(topo, cpus, "{}");
+    }
+
+    /** {@link #kernel(Topology, int[])} with the scenario's {@code kernel} section {@code kernelJson}. */
+    static Kernel kernel(Topology topo, int[] cpus, String kernelJson) {
         int n = topo.cpus();
         Scenario s = ScenarioParser.parse("""
-                {"duration": "1s", "machine": {"cpus": %d}, "cgroups": [{"path": "/g"}],
+                {"duration": "1s", "machine": {"cpus": %d}, "kernel": %s, "cgroups": [{"path": "/g"}],
                  "tasks": [{"name": "h", "cgroup": "/g", "count": %d, "workload": {"kind": "hog"}}]}
-                """.formatted(n, cpus.length));
+                """.formatted(n, kernelJson, cpus.length));
         GroupTree tree = new GroupTree(s.cgroups());
         MachineProfile machine = new MachineProfile("test", topo, CostModel.generic(),
                 SmtCurve.twoLevel(2, 0.6), IpcCosts.generic(), null);

@@ -156,6 +156,9 @@ class EraSwitchesTest {
                 inline("wake_affine", PIPES, true, false),
                 // wake_affine_weight() by loads: the waker's own load leaves its CPU's, a queued burst weighs as it rises
                 inline("wake_affine_load", PIPES, "runnable", "pelt"),
+                // the kernel's periodic balance: hogs of E11's kind of tree spread by sched_balance_rq() at MC's
+                // 2/31 ms intervals with task_hot(), not by counts every 4 ms
+                inline("periodic_balance", TREE, "counts", "kernel"),
                 inline("rt_group_sched", RT.replace("'cpu.shares': 1024", "'cpu.shares': 1024, 'cpu.rt_runtime_us': 0"), true, false),
                 inline("sched_rt_runtime_us", RT, 950000, 500000),
                 inline("sched_rt_period_us", RT.replace("%s", "'sched_rt_runtime_us': 400000, %s"), 1000000, 500000));
