@@ -90,7 +90,7 @@ class RefusalKindsTest {
                         // cancels and deletes mixed: a cancel never deletes, a DELETE of a running run is 409
                         var req = k % 2 == 0 ? web.post().uri("/api/runs/" + id + "/cancel")
                                 : web.delete().uri("/api/runs/" + id);
-                        statuses.add(req.exchange().returnResult(byte[].class).getStatus().value());
+                        statuses.add(req.exchange().expectBody().returnResult().getStatus().value());
                     }
                 });
                 threads.add(th);
@@ -99,10 +99,10 @@ class RefusalKindsTest {
             for (Thread th : threads) th.join(120_000);
             assertThat(statuses).hasSize(24).allMatch(st -> st == 200 || st == 202 || st == 204 || st == 404 || st == 409);
             long end = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (web.get().uri("/api/runs/" + id).exchange().returnResult(byte[].class).getStatus().value() != 404
+            while (web.get().uri("/api/runs/" + id).exchange().expectBody().returnResult().getStatus().value() != 404
                     && System.nanoTime() < end) {
-                web.post().uri("/api/runs/" + id + "/cancel").exchange().returnResult(byte[].class);
-                web.delete().uri("/api/runs/" + id).exchange().returnResult(byte[].class);
+                web.post().uri("/api/runs/" + id + "/cancel").exchange().expectBody().returnResult();
+                web.delete().uri("/api/runs/" + id).exchange().expectBody().returnResult();
                 Thread.sleep(50);
             }
             web.get().uri("/api/runs/" + id).exchange().expectStatus().isNotFound();
