@@ -19,7 +19,8 @@ package io.cfslab.kernel;
  *
  * <p>No allocation: the per-LLC sums are arrays filled in place. {@code sum_nr_running} is kept per group as the
  * CPUs' counts change ({@link #runnableChanged}), so a balance costs O(groups), not O(CPUs): the kernel sums it
- * per balance, but Genoa's 384 CPUs made that sum the largest part of each cross-LLC new-idle balance.
+ * per balance, but on Genoa's 384 CPUs that sum took 16 of the 21 JFR samples in this class (docs/benchmarks.md,
+ * "hyg1").
  */
 final class SrcGroupFinder {
     /** group_type, in the kernel's order (only those modelled): a higher one is busier. */
