@@ -105,7 +105,7 @@ class RefusalKindsTest {
                 web.delete().uri("/api/runs/" + id).exchange().expectBody().returnResult();
                 Thread.sleep(50);
             }
-            web.get().uri("/api/runs/" + id).exchange().expectStatus().isNotFound();
+            web.get().uri("/api/runs/" + id).exchange().expectStatus().isNotFound().expectBody().returnResult();
         }
     }
 
@@ -156,9 +156,9 @@ class RefusalKindsTest {
         assertThat(count("/api/experiments")).isEqualTo(experiments);
         // problem+json alone (how a client takes refusals) and JSON among others still write
         web.post().uri("/api/scenarios").contentType(MediaType.APPLICATION_JSON).header("Accept", "application/problem+json")
-                .bodyValue(tiny("accept-problem")).exchange().expectStatus().isCreated();
+                .bodyValue(tiny("accept-problem")).exchange().expectStatus().isCreated().expectBody().returnResult();
         web.post().uri("/api/scenarios").contentType(MediaType.APPLICATION_JSON).header("Accept", "text/html, application/json;q=0.1")
-                .bodyValue(tiny("accept-json-too")).exchange().expectStatus().isCreated();
+                .bodyValue(tiny("accept-json-too")).exchange().expectStatus().isCreated().expectBody().returnResult();
         assertThat(count("/api/scenarios")).isEqualTo(scenarios + 2);
     }
 
@@ -235,7 +235,7 @@ class RefusalKindsTest {
         long remaining = 60_000 - r.path("wallMs").asLong();
         assertThat(r.path("etaMs").asLong()).isBetween(remaining - 2_000, remaining + 2_000);
 
-        web.post().uri("/api/runs/" + slow + "/cancel").exchange().expectStatus().isAccepted();
+        web.post().uri("/api/runs/" + slow + "/cancel").exchange().expectStatus().isAccepted().expectBody().returnResult();
         awaitStatus(web, slow, "cancelled", Duration.ofSeconds(10));
         String again = submitRun(web, Map.of("scenario", paced("1s"), "pace", 10));
         awaitStatus(web, again, "done", Duration.ofSeconds(60));
