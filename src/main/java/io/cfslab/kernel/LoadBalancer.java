@@ -62,6 +62,8 @@ final class LoadBalancer {
     /** Every CPU, and the CPUs of each LLC, ascending: the spans of the periodic balance. */
     private final int[] allCpus;
     private final int[][] llcCpus;
+    /** The CPUs of each core (SMT siblings), ascending: new-idle's SMT span. */
+    private final int[][] coreCpus;
     /**
      * How often the periodic balance crosses LLCs, ns: the balance interval of the machine's top domain, whose
      * {@code sd_init()} sets {@code balance_interval} to its weight in ms (384 ms for 384 CPUs), which an idle CPU
@@ -136,6 +138,9 @@ final class LoadBalancer {
         for (int l = 0; l < llcCpus.length; l++) llcCpus[l] = new int[perLlc[l]];
         java.util.Arrays.fill(perLlc, 0);
         for (int c = 0; c < ncpu; c++) { int l = topo.llcOf(c); llcCpus[l][perLlc[l]++] = c; }
+        coreCpus = new int[topo.cores()][topo.smt()];
+        int[] perCore = new int[topo.cores()];
+        for (int c = 0; c < ncpu; c++) coreCpus[topo.coreOf(c)][perCore[topo.coreOf(c)]++] = c;
         crossLlcIntervalNs = Math.max(BALANCE_INTERVAL_NS, ncpu * 1_000_000L);
         llcsInSockets = topo.sockets() > 1 && topo.llcs() > topo.sockets();
         cacheNiceTries = new int[] {0, 1, topo.llcs() > 1 && topo.sockets() > 1 ? 2 : 1, 1};
@@ -192,13 +197,20 @@ final class LoadBalancer {
         }
     }
 
-    /** CPU c's runnable count changed (fair root h_nr_running or RT queue): keeps {@link #hasRunnable}. */
+    /**
+     * CPU c's runnable count changed (fair root h_nr_running or RT queue): keeps {@link #hasRunnable}, {@link
+     * #runnableCount} and the groups' sums ({@link SrcGroupFinder#runnableChanged}).
+     */
     void nrRunningChanged(int c) {
         k.forkInputsChanged(c);
         if (k.loads != null) k.loads.cpuRunnableChanged(c, fair.hNrRunning(k.rootQ(c)));
         runnableNs[c] += runnableCount[c] * (k.now - runnableSinceNs[c]);
         runnableSinceNs[c] = k.now;
-        runnableCount[c] = k.nrRunnable(c);
+        int delta = k.nrRunnable(c) - runnableCount[c];
+        runnableCount[c] += delta;
+        groups.runnableChanged(c, delta);
+        if (numaGroups != null) numaGroups.runnableChanged(c, delta);
+        if (periodic != null) periodic.runnableChanged(c, delta);
         if (k.nrRunnable(c) > 0) hasRunnable[c >>> 6] |= 1L << c;
         else hasRunnable[c >>> 6] &= ~(1L << c);
     }
@@ -259,8 +271,8 @@ final class LoadBalancer {
     private int idleCpuOfLlc(BitSet a, int llc) {
         if (llcIdle[llc] == 0) return NONE;
         int idleCpu = NONE;
-        for (int c = a.nextSetBit(0); c >= 0 && c < ncpu; c = a.nextSetBit(c + 1)) {
-            if (topo.llcOf(c) != llc || !k.cpuIdle(c)) continue;
+        for (int c : llcCpus[llc]) { // the LLC's CPUs in ascending order, not all allowed CPUs: O(LLC) on 384 CPUs
+            if (!a.get(c) || !k.cpuIdle(c)) continue;
             if (coreLoad(c) == 0 && siblingsIdle(c)) return c;
             if (idleCpu == NONE) idleCpu = c;
         }
@@ -412,26 +424,17 @@ final class LoadBalancer {
             llc = groups.findSrcGroup(topo.llcOf(c));
             if (llc < 0) return false;
         }
-        int core = level == LEVEL_SMT ? topo.coreOf(c) : -1;
+        // the span's CPUs in ascending order: the core's, the LLC's or the socket's alone (not every CPU with a
+        // runnable task filtered down to them, O(CPUs) on 384); the machine's by its runnable bits
+        int[] span = level == LEVEL_SMT ? coreCpus[topo.coreOf(c)] : llc >= 0 ? llcCpus[llc]
+                : socket >= 0 ? socketCpus[socket] : null;
         int n = 0; // candidates found: by load, highest first, then by CPU (the scan goes up, so a tie stays behind)
-        for (int w = 0; w < hasRunnable.length; w++) {
-            for (long bits = hasRunnable[w]; bits != 0; bits &= bits - 1) {
-                int s = (w << 6) + Long.numberOfTrailingZeros(bits);
-                int least = n == CANDIDATES ? candidateLoad[CANDIDATES - 1] : 1; // what s must beat to be one
-                if (s == c || runnableCount[s] + 1 <= least) continue; // load(s) <= nrRunnable(s) + 1: cannot beat it
-                if (llc >= 0 && topo.llcOf(s) != llc) continue;
-                if (socket >= 0 && topo.socketOf(s) != socket) continue;
-                if (core >= 0 && topo.coreOf(s) != core) continue;
-                int l = load(s);
-                if (l <= least) continue;
-                int i = n < CANDIDATES ? n++ : CANDIDATES - 1;
-                for (; i > 0 && candidateLoad[i - 1] < l; i--) {
-                    candidateLoad[i] = candidateLoad[i - 1];
-                    candidate[i] = candidate[i - 1];
-                }
-                candidateLoad[i] = l;
-                candidate[i] = s;
-            }
+        if (span != null) {
+            for (int s : span) if ((hasRunnable[s >>> 6] & 1L << s) != 0) n = addCandidate(s, c, n);
+        } else {
+            for (int w = 0; w < hasRunnable.length; w++)
+                for (long bits = hasRunnable[w]; bits != 0; bits &= bits - 1)
+                    n = addCandidate((w << 6) + Long.numberOfTrailingZeros(bits), c, n);
         }
         for (int i = 0; i < n; i++) {
             int r = detachTasks(candidate[i], c, level);
@@ -439,6 +442,25 @@ final class LoadBalancer {
             if (r == REFUSED) return false;
         }
         return false;
+    }
+
+    /**
+     * {@link #pullBusiest}'s step for CPU s, which has a runnable task, with n candidates found so far: s joins them
+     * in load order if it is busier than the least of them (or than 1 while there is room). Returns the new n.
+     */
+    private int addCandidate(int s, int c, int n) {
+        int least = n == CANDIDATES ? candidateLoad[CANDIDATES - 1] : 1; // what s must beat to be one
+        if (s == c || runnableCount[s] + 1 <= least) return n; // load(s) <= nrRunnable(s) + 1: cannot beat it
+        int l = load(s);
+        if (l <= least) return n;
+        int i = n < CANDIDATES ? n++ : CANDIDATES - 1;
+        for (; i > 0 && candidateLoad[i - 1] < l; i--) {
+            candidateLoad[i] = candidateLoad[i - 1];
+            candidate[i] = candidate[i - 1];
+        }
+        candidateLoad[i] = l;
+        candidate[i] = s;
+        return n;
     }
 
     /** CPUs a {@link #pullBusiest} call tries at most: the busiest and four retries. */
@@ -496,9 +518,11 @@ final class LoadBalancer {
      * sysctl_sched_migration_cost}. A task moved since it last ran, or that never ran, is cold ({@code
      * ENQUEUE_MIGRATED} zeroes exec_start). Not modelled: CACHE_HOT_BUDDY (it needs a busy destination, and a
      * new-idle one is idle), core scheduling's cookie, and {@code migrate_degrades_locality()}, which without NUMA
-     * faults (the model has no memory) returns -1 or 0 and leaves the decision to task_hot().
+     * faults (the model has no memory) returns -1 or 0 and leaves the decision to task_hot(). The kernel reads the
+     * source CPU's clock ({@code rq_clock_task(env->src_rq)}); the model has one clock for all CPUs, {@code k.now}, so
+     * the source is not a parameter.
      */
-    boolean taskHot(int t, int src) {
+    boolean taskHot(int t) {
         return k.isFair(t) && k.now - k.tExecStartNs[t] < MIGRATION_COST_NS;
     }
 
@@ -571,7 +595,7 @@ final class LoadBalancer {
                     && !(checkDst && (nd < 0 ? thr.throttledHierarchy(g, dst) : Throttling.inRanges(g, dstThrottled, nd)))
                     && tAllowed[t].get(dst)) {
                 allPinned = false;
-                take = t != curr[src] && tState[t] == T_RUNNABLE && !(hotRefused && taskHot(t, src))
+                take = t != curr[src] && tState[t] == T_RUNNABLE && !(hotRefused && taskHot(t))
                         && (migrationType == SrcGroupFinder.MIGRATE_TASK || each <= imbalance);
             }
             if (!take) {

@@ -146,6 +146,14 @@ final class SchedBalanceDomains {
         for (int l = 0; l < n; l++) java.util.Arrays.fill(balanceIntervalMs[l], weight[l]);
     }
 
+    /**
+     * CPU c's runnable count changed by {@code delta}: the finders this class owns (SMT, MC) keep their groups'
+     * sum_nr_running ({@link SrcGroupFinder#runnableChanged}); PKG's and NUMA's are the load balancer's own.
+     */
+    void runnableChanged(int c, int delta) {
+        for (int i = 0; i < levels.length; i++) if (ownIdle[i] != null) finders[i].runnableChanged(c, delta);
+    }
+
     /** The CPUs' PELT averages were sampled: the finders this class owns sum them per group. */
     void peltUpdated() {
         for (int i = 0; i < levels.length; i++) if (ownIdle[i] != null) finders[i].peltUpdated();

@@ -17,7 +17,10 @@ package io.cfslab.kernel;
  * is taken to fit) [simplified]. {@code avg_load} uses {@code group_runnable} for {@code group_load}: in a
  * hierarchy of equal tasks {@code cpu_load()} follows the runnable share [INFERRED].
  *
- * <p>No allocation: the per-LLC sums are arrays filled in place.
+ * <p>No allocation: the per-LLC sums are arrays filled in place. {@code sum_nr_running} is kept per group as the
+ * CPUs' counts change ({@link #runnableChanged}), so a balance costs O(groups), not O(CPUs): the kernel sums it
+ * per balance, but on Genoa's 384 CPUs that sum took 16 of the 21 JFR samples in this class (docs/benchmarks.md,
+ * "hyg1").
  */
 final class SrcGroupFinder {
     /** group_type, in the kernel's order (only those modelled): a higher one is busier. */
@@ -35,7 +38,9 @@ final class SrcGroupFinder {
 
     /** The groups' CPUs (named for the LLC groups; the sockets at a NUMA level) and their idle CPU counts. */
     private final int[][] llcCpus;
-    private final int[] runnableCount, llcIdle;
+    private final int[] llcIdle;
+    /** The group of each CPU (the index into {@link #llcCpus}). */
+    private final int[] groupOf;
     /**
      * {@code sd->imb_numa_nr} of the domain (build_sched_domains(), kernel/sched/topology.c, 5.18+: the number of
      * LLCs under the first domain above the LLC), or 0 for a domain without SD_NUMA.
@@ -54,7 +59,10 @@ final class SrcGroupFinder {
     /** The last {@link #findSrcGroup}'s migration type ({@link #MIGRATE_TASK} ...) and imbalance, when it named a group. */
     int lastMigrationType;
     long lastImbalance;
-    /** Per LLC: sum_nr_running, group_util, group_runnable; the last two brought up to date by {@link #peltUpdated}. */
+    /**
+     * Per LLC: sum_nr_running, kept by {@link #runnableChanged}; group_util and group_runnable, brought up to date by
+     * {@link #peltUpdated}.
+     */
     final long[] nrRunning, util, runnable;
     /** Per LLC: group_type of the last {@link #findSrcGroup}. */
     final int[] type;
@@ -65,6 +73,8 @@ final class SrcGroupFinder {
 
     /**
      * @param groupCpus the CPUs of each group, ascending
+     * @param runnableCount the CPUs' runnable counts now: the groups' sums start from them, and follow
+     *                      {@link #runnableChanged} after
      * @param groupIdle idle CPUs per group, kept by the caller
      * @param imbNumaNr {@code sd->imb_numa_nr} of a NUMA domain, 0 for any other
      */
@@ -91,7 +101,6 @@ final class SrcGroupFinder {
         this.preferSibling = preferSibling;
         this.smtGroups = smtGroups;
         this.llcCpus = groupCpus;
-        this.runnableCount = runnableCount;
         this.llcIdle = groupIdle;
         this.utilAvg = utilAvg;
         this.runnableAvg = runnableAvg;
@@ -100,6 +109,18 @@ final class SrcGroupFinder {
         util = new long[n];
         runnable = new long[n];
         type = new int[n];
+        groupOf = new int[runnableCount.length];
+        for (int l = 0; l < n; l++) {
+            for (int c : groupCpus[l]) {
+                groupOf[c] = l;
+                nrRunning[l] += runnableCount[c];
+            }
+        }
+    }
+
+    /** CPU c's runnable count (rq->nr_running) changed by {@code delta}: its group's sum_nr_running follows. */
+    void runnableChanged(int c, int delta) {
+        nrRunning[groupOf[c]] += delta;
     }
 
     /** The CPUs' PELT averages were sampled: sums them per LLC. */
@@ -139,9 +160,6 @@ final class SrcGroupFinder {
         long totalRunnable = 0, totalCapacity = 0;
         int busiest = -1;
         for (int l = from; l < to; l++) {
-            long sum = 0;
-            for (int c : llcCpus[l]) sum += runnableCount[c];
-            nrRunning[l] = sum;
             type[l] = groupClassify(l);
             totalRunnable += runnable[l];
             totalCapacity += capacity(l);

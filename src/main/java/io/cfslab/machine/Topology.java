@@ -15,6 +15,8 @@ public final class Topology {
     private final int llcs;
     private final int[] coreOf;
     private final int[] llcOf;
+    /** The socket of each CPU: a table, as the cache-transfer costs ask it for both CPUs of every message. */
+    private final int[] socketOf;
     private final int[] siblingsStart;
     private final int[] siblings;
 
@@ -46,12 +48,14 @@ public final class Topology {
         this.llcs = cores / coresPerLlc;
         coreOf = new int[cpus];
         llcOf = new int[cpus];
+        socketOf = new int[cpus];
         siblingsStart = new int[cpus + 1];
         siblings = new int[cpus * (smt - 1)];
         int k = 0;
         for (int c = 0; c < cpus; c++) {
             coreOf[c] = siblingsContiguous ? c / smt : c % cores;
             llcOf[c] = coreOf[c] / coresPerLlc;
+            socketOf[c] = coreOf[c] / (cores / sockets);
             siblingsStart[c] = k;
             for (int t = 0; t < smt; t++) {
                 int s = siblingsContiguous ? coreOf[c] * smt + t : coreOf[c] + t * cores;
@@ -70,7 +74,7 @@ public final class Topology {
     public int llcOf(int cpu) { return llcOf[cpu]; }
     public int llcs() { return llcs; }
     /** Socket of a CPU (cores are numbered socket by socket). */
-    public int socketOf(int cpu) { return coreOf[cpu] / (cores / sockets); }
+    public int socketOf(int cpu) { return socketOf[cpu]; }
     /** Number of SMT siblings of a CPU (smt - 1). */
     public int siblingCount(int cpu) { return siblingsStart[cpu + 1] - siblingsStart[cpu]; }
     /** The i-th SMT sibling of a CPU. */

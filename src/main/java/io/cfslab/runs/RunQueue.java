@@ -5,9 +5,10 @@ import com.github.kagkarlsson.scheduler.SchedulerClient;
 import com.github.kagkarlsson.scheduler.SchedulerName;
 import com.github.kagkarlsson.scheduler.exceptions.TaskInstanceCurrentlyExecutingException;
 import com.github.kagkarlsson.scheduler.exceptions.TaskInstanceNotFoundException;
+import com.github.kagkarlsson.scheduler.task.CompletionHandler;
 import com.github.kagkarlsson.scheduler.task.FailureHandler;
 import com.github.kagkarlsson.scheduler.task.TaskInstanceId;
-import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
+import com.github.kagkarlsson.scheduler.task.helper.CustomTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import io.cfslab.store.QueueTable;
 import io.cfslab.store.RunRecord;
@@ -42,13 +43,15 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  */
 @Component
 public class RunQueue implements SmartLifecycle {
+    /** How soon a run put back by a graceful stop is due again (as the 1 s retry of a failed execution). */
+    static final Duration REQUEUE_DELAY = Duration.ofSeconds(1);
     /** db-scheduler task name of a run. */
     public static final String TASK = "cfslab-run";
     private static final Logger log = LoggerFactory.getLogger(RunQueue.class);
 
     private final RunWorker worker;
     private final RunsProperties props;
-    private final OneTimeTask<Void> task;
+    private final CustomTask<Void> task;
     private final SchedulerClient client;
     private final java.util.function.Supplier<Scheduler> schedulers; // null if this instance does not execute
     private volatile Scheduler scheduler;
@@ -68,10 +71,20 @@ public class RunQueue implements SmartLifecycle {
                 ? defaultName(env.getProperty("server.port", Integer.class, 8080))
                 : props.workerName();
         worker.setWorkerName(name);
-        this.task = Tasks.oneTime(TASK)
+        // A run put back by a graceful stop (RequeueException) is rescheduled as an ordinary completion, not as a
+        // failure: db-scheduler logs every exception out of a task as "Unhandled exception ... Treating as failure"
+        // (WARN, with its stack trace), which told operators that a run failed on each SIGTERM (breaker 6 F13).
+        this.task = Tasks.custom(TASK, Void.class)
                 .onFailure(new FailureHandler.OnFailureRetryLater<>(Duration.ofSeconds(1)))
                 .onDeadExecutionRevive()
-                .execute((instance, ctx) -> worker.execute(instance.getId()));
+                .execute((instance, ctx) -> {
+                    try {
+                        worker.execute(instance.getId());
+                        return new CompletionHandler.OnCompleteRemove<>(); // what a one-time task does
+                    } catch (RequeueException again) {
+                        return (complete, ops) -> ops.reschedule(complete, Instant.now().plus(REQUEUE_DELAY));
+                    }
+                });
         // Transaction-aware: a submit inserts the run row and the queue row in one transaction.
         DataSource ds = new TransactionAwareDataSourceProxy(dataSource);
         this.client = SchedulerClient.Builder.create(ds, List.of(task)).build();

@@ -30,12 +30,12 @@ class ApiKindsTest {
     }
 
     int get(String uri) {
-        return web.get().uri(uri).exchange().returnResult(byte[].class).getStatus().value();
+        return web.get().uri(uri).exchange().expectBody().returnResult().getStatus().value();
     }
 
     int write(String uri, String value) {
         return web.put().uri(uri).contentType(MediaType.TEXT_PLAIN).bodyValue(value).exchange()
-                .returnResult(byte[].class).getStatus().value();
+                .expectBody().returnResult().getStatus().value();
     }
 
     List<String> groups(String id) {
@@ -60,7 +60,7 @@ class ApiKindsTest {
         }
         assertThat(groups(id)).containsExactly("/", "/a");
         // a PUT without a text/plain body is still mkdir -p
-        web.put().uri(base + "/web/tasks").exchange().expectStatus().isCreated();
+        web.put().uri(base + "/web/tasks").exchange().expectStatus().isCreated().expectBody().returnResult();
         assertThat(groups(id)).contains("/web", "/web/tasks");
     }
 
@@ -150,7 +150,7 @@ class ApiKindsTest {
                 HttpStatus.UNPROCESSABLE_CONTENT, "/name", "ENAMETOOLONG");
         // task names: bytes (é is 2, 😀 4)
         postJson("/api/scenarios/" + id + "/tasks", "{\"name\": \"" + "é".repeat(127) + "\", \"cgroup\": \"/a\", "
-                + "\"workload\": {\"kind\": \"hog\"}}").expectStatus().isCreated();
+                + "\"workload\": {\"kind\": \"hog\"}}").expectStatus().isCreated().expectBody().returnResult();
         p = problem(postJson("/api/scenarios/" + id + "/tasks", "{\"name\": \"" + emoji.repeat(64)
                 + "\", \"cgroup\": \"/a\", \"workload\": {\"kind\": \"hog\"}}"), HttpStatus.UNPROCESSABLE_CONTENT,
                 "/tasks/2/name", "ENAMETOOLONG");
@@ -186,7 +186,7 @@ class ApiKindsTest {
         problem(postJson("/api/scenarios/" + id + "/tasks", "{\"name\": \"e\\u0301\", \"cgroup\": \"/a\", "
                 + "\"workload\": {\"kind\": \"hog\"}}"), HttpStatus.UNPROCESSABLE_CONTENT, "/tasks/1/name", "EINVAL");
         postJson("/api/scenarios/" + id + "/tasks", "{\"name\": \"\\u00e9 b\", \"cgroup\": \"/a\", "
-                + "\"workload\": {\"kind\": \"hog\"}}").expectStatus().isCreated();
+                + "\"workload\": {\"kind\": \"hog\"}}").expectStatus().isCreated().expectBody().returnResult();
     }
 
     /**
@@ -218,7 +218,7 @@ class ApiKindsTest {
                 "\\u03b1\\u03b2 test", "500\\u00b5s", "web\\u65e5\\u672c")) {
             createScenario(web, scenario(name, "6.18", "{\"path\": \"/a\"}"));
             postJson("/api/scenarios/" + id + "/tasks", "{\"name\": \"" + name + "\", \"cgroup\": \"/a\", "
-                    + "\"workload\": {\"kind\": \"hog\"}}").expectStatus().isCreated();
+                    + "\"workload\": {\"kind\": \"hog\"}}").expectStatus().isCreated().expectBody().returnResult();
             task++;
         }
         assertThat(task).isEqualTo(6);

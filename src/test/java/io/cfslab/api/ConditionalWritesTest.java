@@ -94,7 +94,7 @@ class ConditionalWritesTest {
 
     /** Bumps the scenario to version 2 with a write none of {@link #WRITES} depends on. */
     private static void bump(String id) {
-        web.put().uri("/api/scenarios/" + id + "/cgroups/bump").exchange().expectStatus().isCreated();
+        web.put().uri("/api/scenarios/" + id + "/cgroups/bump").exchange().expectStatus().isCreated().expectBody().returnResult();
     }
 
     private static void refused(String id, ScenarioWrite w, String header, String value, String why) {
@@ -168,10 +168,10 @@ class ConditionalWritesTest {
         String id = create();
         for (String path : List.of("/tasks/nope", "/timeline/7", "/cgroups/nope")) {
             var r = web.delete().uri("/api/scenarios/" + id + path).header("If-Match", "\"1\"").exchange();
-            r.expectStatus().isNotFound();
+            r.expectStatus().isNotFound().expectBody().returnResult();
         }
         web.put().uri("/api/scenarios/" + id + "/cgroups/nope/cpu.max").header("If-Match", "\"8\"")
-                .contentType(MediaType.TEXT_PLAIN).bodyValue("1000").exchange().expectStatus().isNotFound();
+                .contentType(MediaType.TEXT_PLAIN).bodyValue("1000").exchange().expectStatus().isNotFound().expectBody().returnResult();
     }
 
     @Test
@@ -253,12 +253,12 @@ class ConditionalWritesTest {
             }
         }
         // If-Match: * holds on a resource that exists
-        web.post().uri("/api/runs/" + run + "/cancel").header("If-Match", "*").exchange().expectStatus().isAccepted();
-        web.delete().uri("/api/runs/" + run).header("If-Match", "*").exchange().expectStatus().isNoContent();
-        web.post().uri("/api/experiments/" + experiment + "/cancel").header("If-Match", "*").exchange().expectStatus().isAccepted();
-        web.delete().uri("/api/experiments/" + experiment).header("If-Match", "*").exchange().expectStatus().isNoContent();
+        web.post().uri("/api/runs/" + run + "/cancel").header("If-Match", "*").exchange().expectStatus().isAccepted().expectBody().returnResult();
+        web.delete().uri("/api/runs/" + run).header("If-Match", "*").exchange().expectStatus().isNoContent().expectBody().returnResult();
+        web.post().uri("/api/experiments/" + experiment + "/cancel").header("If-Match", "*").exchange().expectStatus().isAccepted().expectBody().returnResult();
+        web.delete().uri("/api/experiments/" + experiment).header("If-Match", "*").exchange().expectStatus().isNoContent().expectBody().returnResult();
         // a missing one is 404 whatever the condition
-        web.delete().uri("/api/runs/" + run).header("If-Match", "\"1\"").exchange().expectStatus().isNotFound();
+        web.delete().uri("/api/runs/" + run).header("If-Match", "\"1\"").exchange().expectStatus().isNotFound().expectBody().returnResult();
     }
 
     private static EntityExchangeResult<byte[]> call(HttpMethod method, String uri, String header, String value) {

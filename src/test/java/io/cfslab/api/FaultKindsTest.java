@@ -66,13 +66,13 @@ class FaultKindsTest {
                     var p = problem(web.delete().uri(base + "/tasks/t").exchange(), HttpStatus.CONFLICT, "/name", "EBUSY");
                     assertThat(p.path("detail").asString()).as(kind).contains("timeline entry 0");
                 } else {
-                    web.delete().uri(base + "/tasks/t").exchange().expectStatus().isNoContent();
+                    web.delete().uri(base + "/tasks/t").exchange().expectStatus().isNoContent().expectBody().returnResult();
                 }
                 if (TimelineRefs.GROUP_KEY.containsKey(kind)) {
                     var p = problem(web.delete().uri(base + "/cgroups/g").exchange(), HttpStatus.CONFLICT, "/path", "EBUSY");
                     assertThat(p.path("detail").asString()).as(kind).contains("/timeline/0");
                 } else {
-                    web.delete().uri(base + "/cgroups/g").exchange().expectStatus().isNoContent();
+                    web.delete().uri(base + "/cgroups/g").exchange().expectStatus().isNoContent().expectBody().returnResult();
                 }
             }
         }
@@ -100,7 +100,7 @@ class FaultKindsTest {
     }
 
     int put(String uri, byte[] body, MediaType type) {
-        return web.put().uri(uri).contentType(type).bodyValue(body).exchange().returnResult(byte[].class).getStatus().value();
+        return web.put().uri(uri).contentType(type).bodyValue(body).exchange().expectBody().returnResult().getStatus().value();
     }
 
     String read(String uri) {
@@ -202,7 +202,7 @@ class FaultKindsTest {
                 + " \"cgroups\": [{\"path\": \"/a\", \"cpu.cfs_quota_us\": 50000}]}");
         String base = "/api/scenarios/" + v1 + "/cgroups/a/";
         for (String file : List.of("cpu.cfs_quota_us", "cpu.cfs_period_us", "cpu.shares")) {
-            web.get().uri(base + file).exchange().expectStatus().isOk();
+            web.get().uri(base + file).exchange().expectStatus().isOk().expectBody().returnResult();
         }
         for (String file : List.of("cpu.cfs_burst_us", "cpu.max", "cpu.weight")) {
             problem(web.get().uri(base + file).exchange(), HttpStatus.NOT_FOUND, "/path", "ENOENT");
@@ -242,7 +242,7 @@ class FaultKindsTest {
                     assertThat(p.path("detail").asString()).as(op.method() + " " + uri).contains(name).contains("out of range");
                 }
                 int status = web.method(org.springframework.http.HttpMethod.valueOf(op.method()))
-                        .uri(java.net.URI.create("http://127.0.0.1:" + port + uri(op, name, "1", inPath))).exchange().returnResult(byte[].class)
+                        .uri(java.net.URI.create("http://127.0.0.1:" + port + uri(op, name, "1", inPath))).exchange().expectBody().returnResult()
                         .getStatus().value();
                 assertThat(status).as(op.method() + " " + op.path() + " with " + name + "=1").isNotEqualTo(400);
                 checked++;

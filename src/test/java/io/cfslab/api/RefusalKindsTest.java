@@ -90,7 +90,7 @@ class RefusalKindsTest {
                         // cancels and deletes mixed: a cancel never deletes, a DELETE of a running run is 409
                         var req = k % 2 == 0 ? web.post().uri("/api/runs/" + id + "/cancel")
                                 : web.delete().uri("/api/runs/" + id);
-                        statuses.add(req.exchange().returnResult(byte[].class).getStatus().value());
+                        statuses.add(req.exchange().expectBody().returnResult().getStatus().value());
                     }
                 });
                 threads.add(th);
@@ -99,13 +99,13 @@ class RefusalKindsTest {
             for (Thread th : threads) th.join(120_000);
             assertThat(statuses).hasSize(24).allMatch(st -> st == 200 || st == 202 || st == 204 || st == 404 || st == 409);
             long end = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (web.get().uri("/api/runs/" + id).exchange().returnResult(byte[].class).getStatus().value() != 404
+            while (web.get().uri("/api/runs/" + id).exchange().expectBody().returnResult().getStatus().value() != 404
                     && System.nanoTime() < end) {
-                web.post().uri("/api/runs/" + id + "/cancel").exchange().returnResult(byte[].class);
-                web.delete().uri("/api/runs/" + id).exchange().returnResult(byte[].class);
+                web.post().uri("/api/runs/" + id + "/cancel").exchange().expectBody().returnResult();
+                web.delete().uri("/api/runs/" + id).exchange().expectBody().returnResult();
                 Thread.sleep(50);
             }
-            web.get().uri("/api/runs/" + id).exchange().expectStatus().isNotFound();
+            web.get().uri("/api/runs/" + id).exchange().expectStatus().isNotFound().expectBody().returnResult();
         }
     }
 
@@ -156,9 +156,9 @@ class RefusalKindsTest {
         assertThat(count("/api/experiments")).isEqualTo(experiments);
         // problem+json alone (how a client takes refusals) and JSON among others still write
         web.post().uri("/api/scenarios").contentType(MediaType.APPLICATION_JSON).header("Accept", "application/problem+json")
-                .bodyValue(tiny("accept-problem")).exchange().expectStatus().isCreated();
+                .bodyValue(tiny("accept-problem")).exchange().expectStatus().isCreated().expectBody().returnResult();
         web.post().uri("/api/scenarios").contentType(MediaType.APPLICATION_JSON).header("Accept", "text/html, application/json;q=0.1")
-                .bodyValue(tiny("accept-json-too")).exchange().expectStatus().isCreated();
+                .bodyValue(tiny("accept-json-too")).exchange().expectStatus().isCreated().expectBody().returnResult();
         assertThat(count("/api/scenarios")).isEqualTo(scenarios + 2);
     }
 
@@ -235,7 +235,7 @@ class RefusalKindsTest {
         long remaining = 60_000 - r.path("wallMs").asLong();
         assertThat(r.path("etaMs").asLong()).isBetween(remaining - 2_000, remaining + 2_000);
 
-        web.post().uri("/api/runs/" + slow + "/cancel").exchange().expectStatus().isAccepted();
+        web.post().uri("/api/runs/" + slow + "/cancel").exchange().expectStatus().isAccepted().expectBody().returnResult();
         awaitStatus(web, slow, "cancelled", Duration.ofSeconds(10));
         String again = submitRun(web, Map.of("scenario", paced("1s"), "pace", 10));
         awaitStatus(web, again, "done", Duration.ofSeconds(60));

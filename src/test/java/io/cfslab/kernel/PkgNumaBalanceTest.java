@@ -62,4 +62,26 @@ class PkgNumaBalanceTest {
         assertThat(k.balancer.newIdleBalance(0)).isTrue();
         assertThat(k.tCpu[1]).isEqualTo(0);
     }
+
+    @Test
+    void theLlcAndSocketSumsFollowTheMovesOfANewIdleBalance() {
+        // the sums SrcGroupFinder keeps at enqueue and dequeue (not recomputed per balance) match the CPUs' counts
+        // after each pull: CPU 0, then CPU 1 ... newly idle in turn, pulling from CPUs 2 and 8
+        Kernel k = TaskHotTest.kernel(GENOA_LIKE, new int[] {2, 2, 2, 8, 8, 8, 8, 8});
+        for (int c = 0; c < 8; c++) {
+            if (k.curr[c] == Kernel.NONE) k.balancer.newIdleBalance(c);
+            for (int l = 0; l < GENOA_LIKE.llcs(); l++)
+                assertThat(k.balancer.groups.nrRunning[l]).as("LLC %d after CPU %d", l, c)
+                        .isEqualTo(nrRunnable(k, 2 * l, 2 * l + 2));
+            assertThat(k.balancer.numaGroups.nrRunning[0]).isEqualTo(nrRunnable(k, 0, 8));
+            assertThat(k.balancer.numaGroups.nrRunning[1]).isEqualTo(nrRunnable(k, 8, 16));
+        }
+        assertThat(k.llcMigrations()).as("tasks did move").isGreaterThan(0);
+    }
+
+    private static long nrRunnable(Kernel k, int from, int to) {
+        long n = 0;
+        for (int c = from; c < to; c++) n += k.nrRunnable(c);
+        return n;
+    }
 }

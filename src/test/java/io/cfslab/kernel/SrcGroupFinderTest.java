@@ -189,4 +189,22 @@ class SrcGroupFinderTest {
         assertThat(f.findSrcGroup(0, 0, 2)).isEqualTo(1);
         assertThat(f.findSrcGroup(0)).as("the whole machine").isEqualTo(3);
     }
+
+    @Test
+    void theGroupsSumsFollowTheChangesOfTheirCpusCounts() {
+        // random changes to 8 CPUs' counts, each told through runnableChanged(): every group's sum_nr_running is the
+        // sum over its CPUs, as a finder built afresh from the counts has it
+        int[][] llcs = {{0, 1}, {2, 3}, {4, 5}, {6, 7}};
+        int[] tasks = {1, 0, 3, 0, 0, 2, 0, 0};
+        SrcGroupFinder kept = new SrcGroupFinder(llcs, tasks.clone(), new int[4], new long[8], new long[8]);
+        java.util.SplittableRandom r = new java.util.SplittableRandom(7);
+        for (int i = 0; i < 1_000; i++) {
+            int c = r.nextInt(8), delta = tasks[c] == 0 ? 1 : r.nextBoolean() ? 1 : -1;
+            tasks[c] += delta;
+            kept.runnableChanged(c, delta);
+        }
+        SrcGroupFinder fresh = new SrcGroupFinder(llcs, tasks, new int[4], new long[8], new long[8]);
+        assertThat(kept.nrRunning).containsExactly(fresh.nrRunning);
+        assertThat(fresh.nrRunning[1]).isEqualTo(tasks[2] + tasks[3]);
+    }
 }

@@ -90,7 +90,7 @@ class TaskHotTest {
         Kernel k = kernel(new int[] {2, 2});
         k.tExecStartNs[1] = NOW - 100 * US;
         k.migrated(1, 3, 2); // ENQUEUE_MIGRATED: exec_start = 0
-        assertThat(k.balancer.taskHot(1, 2)).isFalse();
+        assertThat(k.balancer.taskHot(1)).isFalse();
         assertThat(k.balancer.newIdleBalance(0)).isTrue();
     }
 

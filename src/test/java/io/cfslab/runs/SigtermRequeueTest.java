@@ -88,6 +88,17 @@ class SigtermRequeueTest {
         Map<String, Object> row = JdbcClient.create(new DriverManagerDataSource(url, "sa", ""))
                 .sql("select status, interruptions, interrupted_worker from run where id = ?").param(run).query().singleRow();
         assertThat(log).as("the stop's log").doesNotContain("Database is already closed");
+        // a graceful stop is not a failure: no "Unhandled exception ... Treating as failure", and the queue's row is
+        // rescheduled as an ordinary completion (db-scheduler counts a failure in consecutive_failures)
+        assertThat(log).as("the stop's log").doesNotContain("Treating as failure").doesNotContain("RequeueException");
+        Map<String, Object> queued = JdbcClient.create(new DriverManagerDataSource(url, "sa", ""))
+                .sql("select picked, consecutive_failures from scheduled_tasks where task_instance = ?").param(run)
+                .query().singleRow();
+        assertThat(queued).containsEntry("PICKED", false).containsEntry("CONSECUTIVE_FAILURES", 0);
+        // nor does a start and stop warn of anything of ours: the one WARN left is Flyway's about H2's version
+        // (docs/architecture.md, "Log lines")
+        assertThat(log.lines().filter(l -> l.contains(" WARN ")).filter(l -> !l.contains("o.f.c.internal.database"))
+                .toList()).as("WARN lines of a start and a SIGTERM stop").isEmpty();
         assertThat(row).as("the run after a SIGTERM, log " + dir.resolve("server.log"))
                 .containsEntry("STATUS", "queued").containsEntry("INTERRUPTIONS", 0).containsEntry("INTERRUPTED_WORKER", null);
     }
