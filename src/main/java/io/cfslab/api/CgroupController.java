@@ -298,13 +298,14 @@ public class CgroupController {
                                                                    @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = {@Content(mediaType = "application/json", schema = @Schema(ref = "GenerateEntry")), @Content(mediaType = "application/yaml", schema = @Schema(ref = "GenerateEntry"))}) @RequestBody(required = false) String body,
                                                                    org.springframework.http.server.reactive.ServerHttpRequest request,
                                                                    @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch, @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch) {
-        ObjectNode entry;
+        ScenarioDocs.Body read;
         try {
-            entry = ScenarioDocs.readObject(body, "", request.getHeaders().getContentType());
+            read = ScenarioDocs.read(body, request.getHeaders().getContentType());
         } catch (ApiException e) {
             return Mono.error(e);
         }
         return scenarios.edit(id, new Preconditions(ifMatch, ifNoneMatch), (doc, s) -> {
+            ObjectNode entry = read.object(); // its content's 422 after the 404, 409 and 412 (ScenarioDocs.Body)
             ArrayNode gens = doc.get("generate") instanceof ArrayNode a ? a : doc.putArray("generate");
             gens.add(entry.deepCopy());
             return ResponseEntity.status(HttpStatus.CREATED).<Void>build();

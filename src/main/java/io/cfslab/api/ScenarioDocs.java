@@ -106,6 +106,37 @@ final class ScenarioDocs {
         return readObject(write(node), pointer);
     }
 
+    /**
+     * A request body read for its syntax only: a malformed one is 400 at once, but a refusal of what it says (422:
+     * JSON that is not an object, {@code 1e400}, …) waits until {@link #object} is called, after the resource
+     * (404), a ready-made scenario (409) and the conditions (412) were judged (breaker 8 F2: {@code [1]} with a false
+     * {@code If-Match} answered 422 where {@code {"bogus":1}} answered 412). One rule for every operation with a
+     * body: syntax 400, type 415, resource 404, 409 {@code EPERM}, 412, then content 422.
+     *
+     * @param parsed  the object, or null if it was refused
+     * @param refusal the 422 to answer when the object is asked for, or null
+     */
+    record Body(ObjectNode parsed, ApiException refusal) {
+        /** @return the body as an object @throws ApiException the 422 it was refused with */
+        ObjectNode object() {
+            if (refusal != null) throw refusal;
+            return parsed;
+        }
+    }
+
+    /**
+     * {@link #readObject(String, String, org.springframework.http.MediaType)}, its 422 kept for later ({@link Body}).
+     * @throws ApiException 400 for a body that is not JSON/YAML at all, or empty
+     */
+    static Body read(String text, org.springframework.http.MediaType type) {
+        try {
+            return new Body(readObject(text, "", type), null);
+        } catch (ApiException e) {
+            if (e.status() != HttpStatus.UNPROCESSABLE_CONTENT) throw e;
+            return new Body(null, e);
+        }
+    }
+
     static String write(JsonNode node) { return JSON.writeValueAsString(node); }
 
     /**
