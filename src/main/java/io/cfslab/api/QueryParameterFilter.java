@@ -57,7 +57,14 @@ public class QueryParameterFilter implements WebFilter {
         PathContainer path = request.getPath().pathWithinApplication();
         Set<String> known = new HashSet<>();
         boolean matched = false;
+        // OPTIONS of any resource takes no parameter: it is answered for the resource (ResourceMethods), and its
+        // query was not checked at all (breaker 8 F9: OPTIONS …?%00 and …?a were 200 where every other method is 400)
+        boolean options = method == HttpMethod.OPTIONS;
         for (Route r : routes()) {
+            if (options && r.pattern().matches(path)) {
+                matched = true;
+                continue;
+            }
             if ((r.methods().isEmpty() || r.methods().contains(method)) && r.pattern().matches(path)) {
                 if (r.takesAny()) return chain.filter(exchange);
                 known.addAll(r.parameters());
