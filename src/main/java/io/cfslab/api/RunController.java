@@ -112,8 +112,10 @@ public class RunController {
                             io.cfslab.scenario.ScenarioText.unknownKey(key) + " (expected scenarioId, scenario, seed, repeats, pace)", "EINVAL"));
                 }
             }
-            JsonNode idNode = req.get("scenarioId");
-            JsonNode inline = req.get("scenario");
+            // a key given as null is the key left out, as for seed and repeats and every document key (breaker 7 N11:
+            // "scenarioId": null was "must be a string")
+            JsonNode idNode = req.get("scenarioId") == null || req.get("scenarioId").isNull() ? null : req.get("scenarioId");
+            JsonNode inline = req.get("scenario") == null || req.get("scenario").isNull() ? null : req.get("scenario");
             if ((idNode == null) == (inline == null)) {
                 problems.add(new FieldProblem("/scenarioId", "give exactly one of scenarioId and scenario", "EINVAL"));
             }

@@ -534,4 +534,24 @@ class ProblemWordsTest {
             throw new java.io.UncheckedIOException(e);
         }
     }
+
+    /**
+     * Breaker 7 N11: a key given as null is the key left out in a run request too, as for {@code seed}, an
+     * experiment's {@code scenario_id} and every document key: {@code "scenarioId": null} (JSON, YAML {@code ~} or
+     * an empty value) answers what {@code {}} answers (it was "scenarioId must be a string").
+     */
+    @Test
+    void aNullScenarioIdIsTheKeyLeftOut() {
+        Answer none = send(HttpMethod.POST, "/api/runs", MediaType.APPLICATION_JSON, "{}", "{}");
+        assertThat(none.status()).isEqualTo(422);
+        for (Answer a : List.of(send(HttpMethod.POST, "/api/runs", MediaType.APPLICATION_JSON, "{\"scenarioId\": null}", "json null"),
+                send(HttpMethod.POST, "/api/runs", MediaType.APPLICATION_JSON, "{\"scenarioId\": null, \"scenario\": null}", "both null"),
+                send(HttpMethod.POST, "/api/runs", YAML, "scenarioId: ~\n", "yaml ~"),
+                send(HttpMethod.POST, "/api/runs", YAML, "scenarioId:\n", "yaml empty"))) {
+            assertThat(a.status()).as(a.what()).isEqualTo(422);
+            assertThat(a.body().path("pointer").asString()).as(a.what()).isEqualTo(none.body().path("pointer").asString());
+            assertThat(a.body().path("detail").asString()).as(a.what()).isEqualTo(none.body().path("detail").asString())
+                    .doesNotContain("must be a string");
+        }
+    }
 }

@@ -125,6 +125,12 @@ class ShortIdsTest {
         // an empty value is a bad value of the parameter, as on every operation (breaker 6 F7: it was 422 /kernel/version)
         ApiTestSupport.problem(web.get().uri("/api/scenario-defaults?version=").exchange(),
                 HttpStatus.BAD_REQUEST, "/version", "EINVAL");
+        // a value the parser refuses too, as every bad query value (breaker 7 N9: it was 422 at /kernel/version)
+        for (String bad : List.of("zz", "3.10", "6.99")) {
+            JsonNode p = ApiTestSupport.problem(web.get().uri("/api/scenario-defaults?version=" + bad).exchange(),
+                    HttpStatus.BAD_REQUEST, "/version", null);
+            assertThat(p.path("detail").asString()).as(bad).startsWith("parameter version: ").contains(bad);
+        }
         JsonNode d = ApiTestSupport.json(web.get().uri("/api/scenario-defaults?version=5.4").exchange().expectStatus().isOk());
         for (String key : d.path("kernel").propertyNames()) {
             // every key listed is one a document takes: 422 for none of them
