@@ -91,6 +91,12 @@ final class ScenarioDocs {
         if (io.cfslab.scenario.ScenarioText.isBlank(text)) {
             throw ApiException.of(HttpStatus.BAD_REQUEST, "Malformed YAML", pointer, "empty body", "EINVAL");
         }
+        if (text.startsWith("\uFEFF")) {
+            // the body's byte order mark was dropped as it was read (StrictStringDecoder); a second one is text, which
+            // the YAML reader dropped as well: refused as JSON refuses it (breaker 6 F13: two BOMs, YAML 201, JSON 400)
+            throw ApiException.of(HttpStatus.BAD_REQUEST, "Malformed YAML", pointer, "malformed YAML at line 1, column 1:"
+                    + " a second byte order mark (U+FEFF ZERO WIDTH NO-BREAK SPACE): a body may start with one only", "EINVAL");
+        }
         JsonNode node;
         try {
             node = io.cfslab.scenario.ScenarioParser.readTree(text);
