@@ -73,6 +73,25 @@ public class AcceptChecked implements WebFilter {
         return chain.filter(checked);
     }
 
+    /**
+     * Whether the client's {@code Accept}, as this filter kept it ({@link #CLIENT_ACCEPT}), refuses an answer of
+     * {@code type}: such an answer becomes the 406, so the conditions of a read are not evaluated on it
+     * ({@link NotModifiedFilter}, RFC 9110 13.2.1). False when the request had no {@code Accept}.
+     */
+    static boolean refuses(ServerWebExchange exchange, MediaType type) {
+        String accept = exchange.getAttribute(CLIENT_ACCEPT);
+        return accept != null && type != null && refuses(accept, type);
+    }
+
+    private static boolean refuses(String accept, MediaType type) {
+        try {
+            AcceptNegotiation.best(accept, List.of(type));
+            return false;
+        } catch (ApiException notAcceptable) {
+            return true;
+        }
+    }
+
     /** Checks the answer's type at its first write; a 2xx answer of a type the client refused becomes the 406 problem. */
     private static final class Checked extends ServerHttpResponseDecorator {
         private final String accept;
@@ -102,12 +121,7 @@ public class AcceptChecked implements WebFilter {
             var status = getStatusCode();
             MediaType type = getHeaders().getContentType();
             if (status != null && !status.is2xxSuccessful() || type == null) return false;
-            try {
-                AcceptNegotiation.best(accept, List.of(type));
-                return false;
-            } catch (ApiException notAcceptable) {
-                return true;
-            }
+            return refuses(accept, type);
         }
 
         /** Drops the answer's body (releasing its buffers) and writes the 406 problem instead. */

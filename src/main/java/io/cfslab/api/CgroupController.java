@@ -147,6 +147,10 @@ public class CgroupController {
             if (c != null) c = CgroupFiles.newGroupV1(c.path());
         }
         checkFileHere(t, rules);
+        if (target.slashAfterFile() || t != target && path.endsWith("/")) {
+            // cat cpu.max/: the file exists, but a slash after it asks for a directory (ENOTDIR), for every method
+            throw enotdir(t);
+        }
         if (c == null) c = CgroupFiles.newGroupV1("/"); // v1's root has the files (checkFileHere: v2's has none)
         return new Found(s, t, c, entry);
     }
@@ -165,9 +169,20 @@ public class CgroupController {
         // the body is bytes, not decoded (a charset parameter changes nothing): echo writes bytes and the kernel's
         // parsers read them, so a byte that is not UTF-8 reaches the file's parser as it is
         boolean textPlain = type != null && MediaType.TEXT_PLAIN.equalsTypeAndSubtype(type);
+        if (t.file() != null && t.slashAfterFile()) {
+            // echo x > cpu.max/: ENOTDIR, nothing written (breaker 8 F4: the slash was dropped and the file written);
+            // the scenario, group and file are looked up first, as open() walks the path
+            return jdbc.call(() -> locate(id, path)).then(Mono.empty());
+        }
+        if (!textPlain && body != null && body.length > 0) {
+            // a mkdir takes no body (breaker 8 F5, breaker 7 N12: a JSON or untyped body made the group and was
+            // dropped, so a mistyped file name became a new group); a file takes text/plain: 415 either way
+            return Mono.error(unsupportedBody(t, type));
+        }
         if (t.file() == null && textPlain && !t.group().equals("/")) {
             // echo value > /web/tasks: a write, never a mkdir; the directory must exist and hold the file (ENOENT)
-            t = t.asFile();
+            Target file = t.asFile();
+            t = new Target(file.group(), file.file(), path.endsWith("/")); // cgroup v1's tasks/: ENOTDIR (writeFile)
         }
         if (t.file() == null && textPlain) {
             // echo x > /sys/fs/cgroup/: a write to a directory, which the kernel refuses (EISDIR); it was a mkdir of the
@@ -182,17 +197,26 @@ public class CgroupController {
             // a PUT without a value to a kernel file's name (cgroup.procs, cpu.idle): a mkdir, EEXIST as the kernel's
             return mkdir(id, pre, (t.group().equals("/") ? "" : t.group()) + "/" + t.file());
         }
-        if (!textPlain) {
-            String file = t.file();
-            return Mono.error(ApiException.of(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Unsupported media type",
-                    "/headers/Content-Type", "a cgroup file takes text/plain only (its bytes are written as echo writes"
-                            + " them), not " + (type == null ? "a body without Content-Type" : type.getType() + "/"
-                            + type.getSubtype()) + "; write " + file + " with Content-Type text/plain", "EINVAL")
-                    .header(HttpHeaders.ACCEPT, MediaType.TEXT_PLAIN_VALUE));
-        }
+        if (!textPlain) return Mono.error(unsupportedBody(t, type)); // a modelled file's PUT without a value
         // the bytes as written, white space included: each file's parser takes what the kernel's takes (sscanf for
         // cpu.max, kstrtoull/kstrtoll with one trailing newline for the number files), at most PAGE_SIZE of them
         return writeFile(id, pre, t, body == null ? new byte[0] : body);
+    }
+
+    /**
+     * 415 at {@code /headers/Content-Type}: a PUT whose body is not {@code text/plain}. A file takes text/plain only;
+     * a mkdir (a PUT to a group) takes no body at all, so a body of any other type is refused rather than dropped.
+     */
+    private static ApiException unsupportedBody(Target t, MediaType type) {
+        String given = type == null ? "a body without Content-Type" : type.getType() + "/" + type.getSubtype();
+        String why = t.file() != null && FILES.contains(t.file())
+                ? "a cgroup file takes text/plain only (its bytes are written as echo writes them), not " + given
+                        + "; write " + t.file() + " with Content-Type text/plain"
+                : "a mkdir (a PUT to a group) takes no body, and a file write takes text/plain, not " + given
+                        + ": send the PUT of " + t.group() + (t.file() == null ? "" : "/" + t.file())
+                        + " without a body to make the group, or write a file (…/<group>/<file>) as text/plain";
+        return ApiException.of(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Unsupported media type", "/headers/Content-Type",
+                why, "EINVAL").header(HttpHeaders.ACCEPT, MediaType.TEXT_PLAIN_VALUE);
     }
 
     /** Methods of a file: it can be read and written, not removed. */
@@ -274,13 +298,14 @@ public class CgroupController {
                                                                    @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = {@Content(mediaType = "application/json", schema = @Schema(ref = "GenerateEntry")), @Content(mediaType = "application/yaml", schema = @Schema(ref = "GenerateEntry"))}) @RequestBody(required = false) String body,
                                                                    org.springframework.http.server.reactive.ServerHttpRequest request,
                                                                    @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch, @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch) {
-        ObjectNode entry;
+        ScenarioDocs.Body read;
         try {
-            entry = ScenarioDocs.readObject(body, "", request.getHeaders().getContentType());
+            read = ScenarioDocs.read(body, request.getHeaders().getContentType());
         } catch (ApiException e) {
             return Mono.error(e);
         }
         return scenarios.edit(id, new Preconditions(ifMatch, ifNoneMatch), (doc, s) -> {
+            ObjectNode entry = read.object(); // its content's 422 after the 404, 409 and 412 (ScenarioDocs.Body)
             ArrayNode gens = doc.get("generate") instanceof ArrayNode a ? a : doc.putArray("generate");
             gens.add(entry.deepCopy());
             return ResponseEntity.status(HttpStatus.CREATED).<Void>build();
@@ -329,6 +354,7 @@ public class CgroupController {
                 c = CgroupFiles.newGroupV1(c.path());
             }
             checkFileHere(t, rules);
+            if (t.slashAfterFile()) throw enotdir(t);
             int i = indexOf(doc, t.group());
             ArrayNode cgroups = doc.get("cgroups") instanceof ArrayNode a ? a : doc.putArray("cgroups");
             CgroupSpec updated;
@@ -387,6 +413,12 @@ public class CgroupController {
                         + " writes a file (…/cgroups/<group>/<file>), and a mkdir is a PUT without a text/plain body", "EISDIR");
     }
 
+    /** 404 {@code ENOTDIR} at {@code /path}: a cgroup file's path with a slash after it, as open() answers it. */
+    private static ApiException enotdir(Target t) {
+        return ApiException.of(HttpStatus.NOT_FOUND, "Not a directory", "/path", (t.group().equals("/") ? "" : t.group())
+                + "/" + t.file() + " is a file, and a path with a slash after it names a directory; drop the slash", "ENOTDIR");
+    }
+
     private static void checkFileHere(Target t, CgroupFiles.Rules rules) {
         try {
             CgroupFiles.checkFile(t.file(), rules);
@@ -419,7 +451,9 @@ public class CgroupController {
     }
 
     /** A group path and, if the last segment names a file, that file. */
-    record Target(String group, String file) {
+    record Target(String group, String file, boolean slashAfterFile) {
+        Target(String group, String file) { this(group, file, false); }
+
         /**
          * The last segment names a file when it is one this API models or any {@code cpu.*} / {@code cgroup.*} name
          * (never a group's: those names are the kernel's files, {@code EEXIST} on mkdir); read or written alike.
@@ -430,7 +464,7 @@ public class CgroupController {
             int slash = p.lastIndexOf('/');
             String last = p.substring(slash + 1);
             if (FILES.contains(last) || last.startsWith("cpu.") || last.startsWith("cgroup.")) {
-                return new Target(slash == 0 ? "/" : p.substring(0, slash), last);
+                return new Target(slash == 0 ? "/" : p.substring(0, slash), last, p.length() < raw.length());
             }
             return new Target(p, null);
         }

@@ -24,6 +24,40 @@ final class CgroupDocs {
 
     private CgroupDocs() {}
 
+    static final String ROOT = "/api/scenarios/{id}/cgroups";
+
+    /**
+     * The root's own operations: {@code {*path}} matches an empty path too, so {@code …/cgroups} answers PUT, DELETE
+     * and OPTIONS besides the tree's GET (breaker 8 F7: the document listed only the GET).
+     */
+    private static void documentRoot(OpenAPI openApi, Parameter id) {
+        PathItem root = openApi.getPaths().get(ROOT);
+        if (root == null) return;
+        Schema<Object> mkdir = ApiDocs.ref("MkdirResult");
+        Operation put = new Operation().operationId("mkdirCgroupRoot").addTagsItem("cgroup-controller")
+                .summary("mkdir -p of the root, which exists: 200 {\"path\":\"/\",\"created\":false}; a text/plain body "
+                        + "is a write to a directory (422 EISDIR)").parameters(new java.util.ArrayList<>(List.of(id)))
+                .responses(new ApiResponses().addApiResponse("200", new ApiResponse().description("the root exists")
+                        .content(ApiDocs.content("application/json", mkdir))));
+        ApiDocs.addProblem(put, 404, "No such scenario (ENOENT)");
+        ApiDocs.addProblem(put, 409, "A ready-made scenario (EPERM)");
+        ApiDocs.addProblem(put, 412, null);
+        ApiDocs.addProblem(put, 415, "A body that is not text/plain (a mkdir takes none: EINVAL)");
+        ApiDocs.addProblem(put, 422, "A text/plain body: the root is a directory (EISDIR)");
+        Operation delete = new Operation().operationId("rmdirCgroupRoot").addTagsItem("cgroup-controller")
+                .summary("rmdir of the root: refused, 409 EBUSY").parameters(new java.util.ArrayList<>(List.of(id)))
+                .responses(new ApiResponses());
+        ApiDocs.addProblem(delete, 404, "No such scenario (ENOENT)");
+        ApiDocs.addProblem(delete, 409, "The root cannot be removed (EBUSY), or a ready-made scenario (EPERM)");
+        ApiDocs.addProblem(delete, 412, null);
+        Operation options = new Operation().operationId("optionsCgroupRoot").addTagsItem("cgroup-controller")
+                .summary("the methods the root allows").parameters(new java.util.ArrayList<>(List.of(id)))
+                .responses(new ApiResponses().addApiResponse("200", new ApiResponse().description("Allow lists them")
+                        .addHeaderObject("Allow", new Header().schema(new StringSchema()))));
+        ApiDocs.addProblem(options, 404, "No such scenario (ENOENT)");
+        root.put(put).delete(delete).options(options);
+    }
+
     static void splitFileForm(OpenAPI openApi) {
         PathItem group = openApi.getPaths().get(GROUP);
         if (group == null) return;
@@ -36,9 +70,11 @@ final class CgroupDocs {
             op.setParameters(new java.util.ArrayList<>(List.of(id, groupPath)));
         }
         if (group.getPut() != null) {
-            group.getPut().setRequestBody(null); // mkdir takes no body (and ignores one) ...
-            ApiDocs.addProblem(group.getPut(), 415, "A Content-Type that does not parse"); // ... but parses its type
+            group.getPut().setRequestBody(null); // mkdir takes no body ...
+            ApiDocs.addProblem(group.getPut(), 415, "A body that is not text/plain (a mkdir takes none: EINVAL), or a"
+                    + " Content-Type that does not parse"); // ... and refuses one
         }
+        documentRoot(openApi, id);
 
         Parameter file = ApiDocs.pathParameter("file", "a cgroup file", new StringSchema()
                 ._enum(List.copyOf(CgroupController.FILES.stream().sorted().toList())));

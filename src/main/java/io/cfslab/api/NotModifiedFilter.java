@@ -36,15 +36,21 @@ public class NotModifiedFilter implements WebFilter {
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
         var request = exchange.getRequest();
-        String ifNoneMatch = String.join(",", request.getHeaders().getOrEmpty(HttpHeaders.IF_NONE_MATCH));
-        String ifMatch = String.join(",", request.getHeaders().getOrEmpty(HttpHeaders.IF_MATCH));
-        if ((ifNoneMatch.isBlank() && ifMatch.isBlank()) || !request.getPath().value().startsWith("/api/")
+        // null: not sent; "" or ",": a list of no tag (If-Match false, If-None-Match true; breaker 8 F6)
+        String ifNoneMatch = joined(request.getHeaders().get(HttpHeaders.IF_NONE_MATCH));
+        String ifMatch = joined(request.getHeaders().get(HttpHeaders.IF_MATCH));
+        if ((ifNoneMatch == null && ifMatch == null) || !request.getPath().value().startsWith("/api/")
                 || !(request.getMethod() == HttpMethod.GET || request.getMethod() == HttpMethod.HEAD)) {
             return chain.filter(exchange);
         }
         var response = new ServerHttpResponseDecorator(exchange.getResponse()) {
             @Override
             public Mono<Void> writeWith(Publisher<? extends DataBuffer> body) {
+                if (exists(this) && AcceptChecked.refuses(exchange, getHeaders().getContentType())) {
+                    // RFC 9110 13.2.1: the conditions are evaluated only for an answer that would be 2xx; one the
+                    // client's Accept refuses is 406 (AcceptChecked), whatever they say (breaker 8 F3: a 304 or 412)
+                    return super.writeWith(body);
+                }
                 String failed = ifMatchFails(this, ifMatch);
                 if (failed != null) {
                     getHeaders().remove(HttpHeaders.CONTENT_LENGTH);
@@ -84,8 +90,11 @@ public class NotModifiedFilter implements WebFilter {
 
     /** The reason {@code If-Match} is false for this answer, or null if it holds (or does not apply). */
     private static String ifMatchFails(ServerHttpResponseDecorator response, String ifMatch) {
-        if (ifMatch.isBlank() || !exists(response) || ifMatch.strip().equals("*")) return null;
+        if (ifMatch == null || !exists(response) || ifMatch.strip().equals("*")) return null;
         String etag = response.getHeaders().getETag();
+        if (Preconditions.noTag(ifMatch)) {
+            return "If-Match is a list of no entity-tag, so no tag can match (RFC 9110 13.1.1); send If-Match: * or none";
+        }
         if (etag == null) {
             return "If-Match " + Preconditions.shown(ifMatch.strip()) + " names a tag, but this resource has none"
                     + " (it answers no ETag), so no tag can match (RFC 9110 13.1.1); send If-Match: * or none";
@@ -94,8 +103,12 @@ public class NotModifiedFilter implements WebFilter {
         return "If-Match " + Preconditions.shown(ifMatch.strip()) + " does not match the current tag " + etag;
     }
 
+    private static String joined(java.util.List<String> values) {
+        return values == null || values.isEmpty() ? null : String.join(",", values);
+    }
+
     private static boolean notModified(ServerHttpResponseDecorator response, String ifNoneMatch) {
-        if (ifNoneMatch.isBlank()) return false;
+        if (ifNoneMatch == null) return false;
         var status = response.getStatusCode();
         if (status != null && status.value() != 200) return false;
         if (ifNoneMatch.strip().equals("*")) return true;

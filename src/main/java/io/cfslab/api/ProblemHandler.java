@@ -128,8 +128,11 @@ public class ProblemHandler {
             reason = "no such API path: " + exchange.getRequest().getMethod() + " " + exchange.getRequest().getPath().value()
                     + " (the API's paths: GET /v3/api-docs, docs/api.md)";
         }
+        // the field at fault, as every problem names it: a 415's is the Content-Type header (breaker 6 F12: the
+        // scenario routes' 415 had pointer "", the cgroup file route's /headers/Content-Type), a 406's the Accept
+        String pointer = code.value() == 415 ? "/headers/Content-Type" : code.value() == 406 ? "/headers/Accept" : "";
         ResponseEntity<ProblemDetail> r = problem(status == null ? HttpStatus.INTERNAL_SERVER_ERROR : status, title,
-                List.of(new FieldProblem("", reason, errno)), exchange);
+                List.of(new FieldProblem(pointer, reason, errno)), exchange);
         return ResponseEntity.status(code).headers(e.getHeaders()).headers(r.getHeaders()).body(r.getBody());
     }
 

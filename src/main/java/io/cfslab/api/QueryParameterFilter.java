@@ -52,12 +52,20 @@ public class QueryParameterFilter implements WebFilter {
         var request = exchange.getRequest();
         // the raw query, not the parsed parameters: "?=" parses to none, and was dropped silently (breaker 7 N8)
         String rawQuery = request.getURI().getRawQuery();
-        if (!request.getPath().value().startsWith("/api/") || rawQuery == null || rawQuery.isEmpty()) return chain.filter(exchange);
+        if (rawQuery == null || rawQuery.isEmpty()) return chain.filter(exchange);
+        if (!request.getPath().value().startsWith("/api/")) return pageQuery(exchange, chain, rawQuery);
         HttpMethod method = request.getMethod() == HttpMethod.HEAD ? HttpMethod.GET : request.getMethod();
         PathContainer path = request.getPath().pathWithinApplication();
         Set<String> known = new HashSet<>();
         boolean matched = false;
+        // OPTIONS of any resource takes no parameter: it is answered for the resource (ResourceMethods), and its
+        // query was not checked at all (breaker 8 F9: OPTIONS …?%00 and …?a were 200 where every other method is 400)
+        boolean options = method == HttpMethod.OPTIONS;
         for (Route r : routes()) {
+            if (options && r.pattern().matches(path)) {
+                matched = true;
+                continue;
+            }
             if ((r.methods().isEmpty() || r.methods().contains(method)) && r.pattern().matches(path)) {
                 if (r.takesAny()) return chain.filter(exchange);
                 known.addAll(r.parameters());
@@ -71,6 +79,54 @@ public class QueryParameterFilter implements WebFilter {
             return ProblemHandler.write(exchange, e.status(), e.title(), e.problems().get(0));
         }
         return chain.filter(exchange);
+    }
+
+    /**
+     * A page's query (breaker 8 F8, breaker 7: {@code /?%00} and {@code /?=} were 200, {@code /compare?…&%00} 400): the
+     * request's syntax is judged as the API's, a parameter with no name or a control character (Unicode Cc) in a name
+     * or value is 400 (a tab aside, trimmed around an id); a parameter the page does not read is left alone, as a link may carry one (a page is opened
+     * from a browser, a mail or a chat; refusing {@code ?utm_source=…} would only break the link).
+     */
+    private Mono<Void> pageQuery(ServerWebExchange exchange, WebFilterChain chain, String rawQuery) {
+        PathContainer path = exchange.getRequest().getPath().pathWithinApplication();
+        boolean page = false;
+        for (Route r : routes()) page |= !r.pattern().getPatternString().startsWith("/api") && r.pattern().matches(path);
+        if (!page) return chain.filter(exchange);
+        for (String element : rawQuery.split("&", -1)) {
+            if (element.isEmpty()) continue;
+            String reason = element.startsWith("=") ? "a query parameter with no name" : null;
+            String decoded;
+            try {
+                decoded = java.net.URLDecoder.decode(element, java.nio.charset.StandardCharsets.UTF_8);
+            } catch (IllegalArgumentException badEscape) {
+                decoded = element; // RequestTargetFilter answers a malformed escape
+            }
+            for (int i = 0; reason == null && i < decoded.length(); i++) {
+                // a tab aside: ASCII spaces and tabs around an id are a paste's (the compare page's a and b)
+                if (decoded.charAt(i) != '\t' && io.cfslab.scenario.ScenarioText.isControl(decoded.charAt(i))) {
+                    reason = "a query parameter holds a control character (" + String.format("U+%04X", (int) decoded.charAt(i)) + ")";
+                }
+            }
+            if (reason != null) return refusedPage(exchange, reason);
+        }
+        return chain.filter(exchange);
+    }
+
+    /**
+     * A page's 400, as the error page words it (a filter's error never reaches the page's own error view, and Spring
+     * Boot's page would say only "Bad Request"): the path escaped, the reason the service's own words.
+     */
+    private static Mono<Void> refusedPage(ServerWebExchange exchange, String reason) {
+        var response = exchange.getResponse();
+        response.setStatusCode(org.springframework.http.HttpStatus.BAD_REQUEST);
+        response.getHeaders().setContentType(org.springframework.http.MediaType.parseMediaType("text/html;charset=UTF-8"));
+        String path = org.springframework.web.util.HtmlUtils.htmlEscape(exchange.getRequest().getPath().value());
+        String html = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>400 Bad Request · CFS Bandwidth Lab</title>"
+                + "<link rel=\"stylesheet\" href=\"/ui/app.css\"></head>\n<body><main><h1>400 Bad Request</h1>"
+                + "<p id=\"error-text\">The server could not answer <code>" + path + "</code>: " + reason + ".</p>"
+                + "<p><a href=\"/\">Home</a></p></main></body></html>\n";
+        byte[] bytes = html.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return response.writeWith(Mono.just(response.bufferFactory().wrap(bytes)));
     }
 
     private List<Route> routes() {

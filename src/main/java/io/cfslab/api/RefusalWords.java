@@ -30,7 +30,7 @@ final class RefusalWords {
             new String[] {"%2e", "an encoded '.'"}, new String[] {"%00", "an encoded NUL"},
             new String[] {"%0a", "an encoded line feed"}, new String[] {"%0d", "an encoded carriage return"},
             new String[] {"%3b", "an encoded ';'"}, new String[] {"%25", "an encoded '%'"},
-            new String[] {";", "a ';'"}, new String[] {"//", "an empty segment ('//')"},
+            new String[] {";", "a ';'"}, new String[] {"//", "an empty segment"},
             new String[] {"/./", "a '.' segment"}, new String[] {"/../", "a '..' segment"});
 
     /** Why the firewall refused {@code exchange}'s request (a 400): the method, the path's sequence, or a header. */

@@ -48,9 +48,9 @@ public class ScenarioController {
     public Mono<ResponseEntity<Map<String, Object>>> create(@io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = {@Content(mediaType = "application/json", schema = @Schema(ref = "Scenario")), @Content(mediaType = "application/yaml", schema = @Schema(ref = "Scenario"))}) @RequestBody(required = false) String body,
             org.springframework.http.server.reactive.ServerHttpRequest request) {
         return jdbc.call(() -> {
-                    tools.jackson.databind.node.ObjectNode doc = ScenarioDocs.readObject(body, "", request.getHeaders().getContentType());
-                    Preconditions.requireOnCollection(request);
-                    return scenarios.create(doc);
+                    ScenarioDocs.Body doc = ScenarioDocs.read(body, request.getHeaders().getContentType());
+                    Preconditions.requireOnCollection(request); // 412 before the content's 422 (ScenarioDocs.Body)
+                    return scenarios.create(doc.object());
                 })
                 .map(e -> ResponseEntity.created(Locations.api("scenarios", e.id())).eTag(ScenarioService.etag(e))
                         .body(view(e, true)));
@@ -82,7 +82,8 @@ public class ScenarioController {
             @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = {@Content(mediaType = "application/json", schema = @Schema(ref = "Scenario")), @Content(mediaType = "application/yaml", schema = @Schema(ref = "Scenario"))}) @RequestBody(required = false) String body,
             @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch, @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch,
             org.springframework.http.server.reactive.ServerHttpRequest request) {
-        return jdbc.call(() -> withEtag(scenarios.replace(id, ScenarioDocs.readObject(body, "", request.getHeaders().getContentType()), new Preconditions(ifMatch, ifNoneMatch))));
+        return jdbc.call(() -> withEtag(scenarios.replace(id, ScenarioDocs.read(body, request.getHeaders().getContentType()),
+                new Preconditions(ifMatch, ifNoneMatch))));
     }
 
     @Operation(summary = "Delete a stored scenario (204); 409 for ready-made ones, 412 if If-Match names another version")

@@ -21,14 +21,24 @@ import tools.jackson.databind.node.ObjectNode;
 @RestController
 public class ScenarioDefaultsController {
 
-    @Operation(summary = "The defaults of every scenario key for one kernel.version; 422 for a version the parser refuses")
+    @Operation(summary = "The defaults of every scenario key for one kernel.version; 400 for a version the parser refuses")
     @ApiResponse(responseCode = "200", description = "the defaults", content = @Content(mediaType = "application/json", schema = @Schema(ref = "ScenarioDefaults")))
-    @Problems({400, 422})
+    @Problems(400)
     @GetMapping(path = "/api/scenario-defaults", produces = MediaType.APPLICATION_JSON_VALUE)
     public Mono<ObjectNode> defaults(@Parameter(description = "a release (6.1), tip-2026 or a distribution alias (rhel9); 6.18 when left out")
                                      @RequestParam(required = false) String version) {
         // an unknown parameter (?versoin=5.4) or a repeat is refused as on every operation (QueryParameterFilter);
         // an empty version is the parser's to refuse at /kernel/version, as in a document (breaker 5 F11)
-        return Mono.fromCallable(() -> ScenarioDefaults.of(version));
+        // a version the parser refuses is a bad value of the parameter, 400 at /version as every bad query value
+        // (breaker 7 N9: it was 422 at /kernel/version, ?status=zz 400), in the parser's words
+        return Mono.fromCallable(() -> {
+            try {
+                return ScenarioDefaults.of(version);
+            } catch (io.cfslab.scenario.ScenarioException e) {
+                var p = e.problems().get(0);
+                throw ApiException.of(org.springframework.http.HttpStatus.BAD_REQUEST, "Invalid parameter", "/version",
+                        "parameter version: " + p.reason(), p.errno() == null ? "EINVAL" : p.errno());
+            }
+        });
     }
 }

@@ -69,9 +69,10 @@ public class ScenarioPartsController {
     @PostMapping(path = "/tasks", consumes = {MediaType.APPLICATION_JSON_VALUE, ScenarioDocs.YAML, ScenarioDocs.X_YAML, ScenarioDocs.TEXT_YAML, ScenarioDocs.TEXT_X_YAML})
     public Mono<ResponseEntity<JsonNode>> addTask(@PathVariable String id, @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch, @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch, @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = {@Content(mediaType = "application/json", schema = @Schema(ref = "Task")), @Content(mediaType = "application/yaml", schema = @Schema(ref = "Task"))}) @RequestBody(required = false) String body,
             org.springframework.http.server.reactive.ServerHttpRequest request) {
-        return Mono.fromCallable(() -> ScenarioDocs.readObject(body, "", request.getHeaders().getContentType())).flatMap(entry -> {
-            String name = entry.path("name").asString("");
+        return Mono.fromCallable(() -> ScenarioDocs.read(body, request.getHeaders().getContentType())).flatMap(read -> {
             return scenarios.edit(id, new Preconditions(ifMatch, ifNoneMatch), (doc, s) -> {
+                ObjectNode entry = read.object(); // its content's 422 after the 404, 409 and 412 (ScenarioDocs.Body)
+                String name = entry.path("name").asString("");
                 ArrayNode tasks = doc.get("tasks") instanceof ArrayNode a ? a : doc.putArray("tasks");
                 if (!name.isEmpty() && indexOfTask(tasks, name) >= 0) {
                     throw ApiException.of(HttpStatus.CONFLICT, "Task exists", "/name", "a task " + name + " exists", "EEXIST");
@@ -131,8 +132,9 @@ public class ScenarioPartsController {
     @PostMapping(path = "/timeline", consumes = {MediaType.APPLICATION_JSON_VALUE, ScenarioDocs.YAML, ScenarioDocs.X_YAML, ScenarioDocs.TEXT_YAML, ScenarioDocs.TEXT_X_YAML})
     public Mono<ResponseEntity<JsonNode>> addTimeline(@PathVariable String id, @RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch, @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch, @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = {@Content(mediaType = "application/json", schema = @Schema(ref = "TimelineAction")), @Content(mediaType = "application/yaml", schema = @Schema(ref = "TimelineAction"))}) @RequestBody(required = false) String body,
             org.springframework.http.server.reactive.ServerHttpRequest request) {
-        return Mono.fromCallable(() -> ScenarioDocs.readObject(body, "", request.getHeaders().getContentType())).flatMap(entry ->
+        return Mono.fromCallable(() -> ScenarioDocs.read(body, request.getHeaders().getContentType())).flatMap(read ->
                 scenarios.edit(id, new Preconditions(ifMatch, ifNoneMatch), (doc, s) -> {
+                    ObjectNode entry = read.object(); // its content's 422 after the 404, 409 and 412 (ScenarioDocs.Body)
                     ArrayNode tl = doc.get("timeline") instanceof ArrayNode a ? a : doc.putArray("timeline");
                     tl.add(entry.deepCopy());
                     return ResponseEntity.created(Locations.api("scenarios", id, "timeline", Integer.toString(tl.size() - 1)))

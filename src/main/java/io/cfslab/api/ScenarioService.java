@@ -129,7 +129,7 @@ public class ScenarioService {
     }
 
     /** Replaces a stored scenario (unconditionally). @throws ApiException 404, 409 for ready-made ones, 422 */
-    public ScenarioEntry replace(String id, ObjectNode doc) { return replace(id, doc, Preconditions.NONE); }
+    public ScenarioEntry replace(String id, ObjectNode doc) { return replace(id, new ScenarioDocs.Body(doc, null), Preconditions.NONE); }
 
     /**
      * Replaces a stored scenario.
@@ -138,10 +138,12 @@ public class ScenarioService {
      * @throws ApiException 404, 409 for ready-made ones, 412 if a precondition is false (checked before the
      *                      document: a false one answers 412 whatever the document), 422
      */
-    public ScenarioEntry replace(String id, ObjectNode doc, Preconditions pre) {
+    public ScenarioEntry replace(String id, ScenarioDocs.Body body, Preconditions pre) {
         ScenarioEntry e = requireWritable(id);
         checkPreconditions(e, pre, "the scenario");
+        ObjectNode doc;
         try {
+            doc = body.object(); // its content's 422 after the 404, 409 and 412 (ScenarioDocs.Body)
             validate(doc, "");
         } catch (ApiException x) {
             throw withVersion(x, e);

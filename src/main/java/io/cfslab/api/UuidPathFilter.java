@@ -1,5 +1,6 @@
 package io.cfslab.api;
 
+import io.cfslab.scenario.ScenarioText;
 import io.cfslab.store.ReadyMadeExperiments;
 import io.cfslab.store.ReadyMadeScenarios;
 import io.cfslab.store.RunIds;
@@ -49,11 +50,10 @@ public class UuidPathFilter implements WebFilter {
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
         String raw = exchange.getRequest().getURI().getRawPath();
-        String control = raw == null ? null : controlCharacterIn(raw);
-        if (control != null) {
+        String fault = raw == null ? null : characterFaultIn(raw);
+        if (fault != null) {
             return ProblemHandler.write(exchange, org.springframework.http.HttpStatus.BAD_REQUEST, "Rejected request",
-                    new FieldProblem("/path", "the id in the path holds a control character (" + control
-                            + "); only ASCII spaces and tabs around an id are trimmed", "EINVAL"));
+                    new FieldProblem("/path", "the id in the path " + fault + ScenarioText.ID_TRIMMED, "EINVAL"));
         }
         String rewritten = raw == null ? null : canonicalPath(raw);
         if (rewritten == null && raw != null) {
@@ -67,29 +67,17 @@ public class UuidPathFilter implements WebFilter {
     }
 
     /**
-     * @return the first control character (Unicode Cc: C0 other than tab, DEL, and C1, U+0080..U+009F, which breaker 5
-     *         F5 saw echoed raw in a 404 naming an existing id) of the id segment of {@code rawPath}, as
-     *         {@code U+001F}, or null (breaker 4 F8b: U+001F and U+000B were trimmed as white space, LF refused). A line
+     * @return why the id segment of {@code rawPath} holds a character no id holds ({@link ScenarioText#idCharacterFault}:
+     *         a control character, U+0080..U+009F included, which breaker 5 F5 saw echoed raw in a 404 naming an
+     *         existing id; a tab inside it; NBSP, a BOM, U+2028), or null (breaker 4 F8b: U+001F and U+000B were trimmed as white space, LF refused). A line
      *         end is left to Spring Security's firewall, which refuses it (400) as before.
      */
-    static String controlCharacterIn(String rawPath) {
+    static String characterFaultIn(String rawPath) {
         Matcher m = PAGE_ID_PATH.matcher(rawPath);
         String segment = m.matches() ? decoded(m.group(1)) : null;
         if (segment == null) return null;
         if (segment.indexOf('\n') >= 0 || segment.indexOf('\r') >= 0) return null;
-        return controlCharacter(segment);
-    }
-
-    /**
-     * @return the first control character of an id as typed (Unicode Cc but tab: C0, DEL, C1), as {@code U+0085}, or
-     *         null: one rule for an id in a path and in the compare page's {@code a}/{@code b}
-     */
-    public static String controlCharacter(String id) {
-        for (int i = 0; i < id.length(); i++) {
-            char c = id.charAt(i);
-            if (c != '\t' && Character.getType(c) == Character.CONTROL) return String.format("U+%04X", (int) c);
-        }
-        return null;
+        return ScenarioText.idCharacterFault(segment);
     }
 
     /** @return {@code rawPath} with its id in the stored form, or null if it holds none in another form */

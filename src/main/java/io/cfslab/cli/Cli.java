@@ -80,6 +80,7 @@ public final class Cli {
             cl.getErr().flush();
             return EXIT_BAD_INPUT;
         }
+        IntegerOptions.register(cl);
         cl.setParameterExceptionHandler((ex, a) -> {
             cl.getErr().println(ex.getMessage());
             return EXIT_BAD_INPUT;

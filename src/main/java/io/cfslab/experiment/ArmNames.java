@@ -42,8 +42,8 @@ public final class ArmNames {
             int cp = name.codePointAt(i);
             if (io.cfslab.scenario.Names.invisibleKind(cp) != null) {
                 // the names' one rule (format, default-ignorable, private-use, white space other than a space)
-                return "contains " + io.cfslab.scenario.Names.invisibleKind(cp) + " U+" + hex(cp)
-                        + ": two names that look the same would name different arms";
+                return "contains " + io.cfslab.scenario.Names.invisibleKind(cp) + " (U+" + hex(cp) + " " + Character.getName(cp)
+                        + "): two names that look the same would name different arms";
             }
             i += Character.charCount(cp);
         }

@@ -48,8 +48,9 @@ public final class Names {
             int cp = name.codePointAt(i);
             String why = invisibleKind(cp);
             if (why != null) {
-                return "contains " + why + " U+" + String.format("%04X", cp) + ": two names that look the same would"
-                        + " name different things";
+                // the code point in parentheses, named (breaker 7 N13: "a plain space U+00A0" read as if U+00A0 were it)
+                return "contains " + why + " (U+" + String.format("%04X", cp) + " " + Character.getName(cp)
+                        + "): two names that look the same would name different things";
             }
             i += Character.charCount(cp);
         }

@@ -286,10 +286,44 @@ public final class ScenarioText {
      *         spaces and tabs), or null if the text is clean
      */
     public static String idFault(String key, String id) {
-        String bad = badText(id.replace('\t', ' '));
+        String bad = idCharacterFault(id);
         if (bad == null) return isBlank(id) ? key + " must not be empty" : null;
-        return key + " " + bad.replace("contains a control character", "holds a control character")
-                + "; only ASCII spaces and tabs around an id are trimmed";
+        return key + " " + bad + ID_TRIMMED;
+    }
+
+    /** What every refusal of an id's character adds: the one leniency. */
+    public static final String ID_TRIMMED = "; only ASCII spaces and tabs around an id are trimmed";
+
+    /**
+     * The first character no id holds, in an id as typed, once the ASCII spaces and tabs around it are trimmed: a
+     * control character (Unicode Cc, a tab inside the id too: breaker 7 N7, it was "no such scenario" where U+000B
+     * was EINVAL), an unpaired surrogate, or a character that shows as a space or as nothing (NBSP and the other
+     * Unicode spaces, a byte order mark, ZWSP and the other format characters, U+2028, U+2029: breaker 7 N6, they
+     * were echoed unnamed in a 404 or 422 ENOENT for an id that looked right). One rule for ids in paths, in bodies
+     * and in the compare page's parameters.
+     *
+     * @return e.g. {@code holds a control character (U+0009)}, {@code holds U+00A0 NO-BREAK SPACE at character 17,
+     *         which shows as a space or as nothing and is in no id}; null if there is none
+     */
+    public static String idCharacterFault(String id) {
+        int from = 0;
+        int to = id.length();
+        while (from < to && (id.charAt(from) == ' ' || id.charAt(from) == '\t')) from++;
+        while (to > from && (id.charAt(to - 1) == ' ' || id.charAt(to - 1) == '\t')) to--;
+        String s = id.substring(from, to);
+        String bad = badText(s);
+        if (bad != null) return bad.replace("contains a control character", "holds a control character").replace("contains an", "holds an");
+        for (int i = 0; i < s.length(); ) {
+            int cp = s.codePointAt(i);
+            int type = Character.getType(cp);
+            if ((type == Character.SPACE_SEPARATOR && cp != ' ') || type == Character.FORMAT
+                    || type == Character.LINE_SEPARATOR || type == Character.PARAGRAPH_SEPARATOR) {
+                return "holds " + String.format("U+%04X", cp) + " " + Character.getName(cp) + " at character "
+                        + (s.codePointCount(0, i) + 1) + ", which shows as a space or as nothing and is in no id";
+            }
+            i += Character.charCount(cp);
+        }
+        return null;
     }
 
     /**

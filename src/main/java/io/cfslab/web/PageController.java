@@ -268,11 +268,10 @@ public class PageController {
                 return Mono.error(ApiException.of(org.springframework.http.HttpStatus.BAD_REQUEST, "Invalid parameter",
                         "/" + side, "parameter " + side + " given " + given.size() + " times (one run id each)", "EINVAL"));
             }
-            String control = given.isEmpty() ? null : io.cfslab.api.UuidPathFilter.controlCharacter(given.get(0));
-            if (control != null) {
+            String fault = given.isEmpty() || given.get(0) == null ? null : io.cfslab.scenario.ScenarioText.idCharacterFault(given.get(0));
+            if (fault != null) {
                 return Mono.error(ApiException.of(org.springframework.http.HttpStatus.BAD_REQUEST, "Invalid parameter",
-                        "/" + side, "the run id " + side + " holds a control character (" + control + "); only ASCII"
-                                + " spaces and tabs around an id are trimmed", "EINVAL"));
+                        "/" + side, "the run id " + side + " " + fault + io.cfslab.scenario.ScenarioText.ID_TRIMMED, "EINVAL"));
             }
         }
         return jdbc.call(() -> {

@@ -13,6 +13,7 @@ import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTest
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
+import tools.jackson.databind.JsonNode;
 
 /** Kinds of API fault a breaker run found (issue 13), each over every member of its kind. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
@@ -112,6 +113,62 @@ class ApiKindsTest {
                 problem(web.put().uri(base + "tasks").exchange(), HttpStatus.CONFLICT, "/path", "EEXIST");
             }
         }
+    }
+
+    /**
+     * Breaker 8 F4: a slash after a cgroup file ({@code cpu.max/}) names a directory, which the file is not: 404
+     * {@code ENOTDIR} for every method and every file of either cgroup version, as {@code cat cpu.max/} and
+     * {@code echo 1 > cpu.max/} fail; nothing is written (the slash was dropped and the file written).
+     */
+    @Test
+    void aSlashAfterAFileIsEnotdirForEveryMethodAndFile() {
+        record Tree(String entry, List<String> files) { }
+        for (Tree tree : List.of(new Tree("{\"path\": \"/a\", \"cpu.max\": \"50000 100000\"}", List.of("cpu.max", "cpu.max.burst", "cpu.weight")),
+                new Tree("{\"path\": \"/a\", \"cpu.cfs_quota_us\": 50000}", List.of("cpu.cfs_quota_us", "cpu.cfs_period_us", "cpu.cfs_burst_us", "cpu.shares")))) {
+            String id = createScenario(web, scenario("slash", "6.18", tree.entry()));
+            String etag = ScenarioWrite.etag(web, id);
+            for (String f : tree.files()) {
+                String uri = "/api/scenarios/" + id + "/cgroups/a/" + f + "/";
+                assertThat(get(uri.substring(0, uri.length() - 1))).as(f).isEqualTo(200);
+                for (var method : List.of(org.springframework.http.HttpMethod.GET, org.springframework.http.HttpMethod.PUT,
+                        org.springframework.http.HttpMethod.DELETE, org.springframework.http.HttpMethod.OPTIONS)) {
+                    var spec = web.method(method).uri(uri);
+                    var sent = method == org.springframework.http.HttpMethod.PUT
+                            ? spec.contentType(MediaType.TEXT_PLAIN).bodyValue("1000") : spec;
+                    JsonNode p = problem(sent.exchange(), HttpStatus.NOT_FOUND, "/path", "ENOTDIR");
+                    assertThat(p.path("detail").asString()).as(method + " " + f).contains("/a/" + f + " is a file");
+                }
+                web.head().uri(uri).exchange().expectStatus().isNotFound();
+            }
+            assertThat(ScenarioWrite.etag(web, id)).as("nothing written").isEqualTo(etag);
+        }
+    }
+
+    /**
+     * Breaker 8 F5, breaker 7 N12: a PUT with a body that is not {@code text/plain} is 415 at
+     * {@code /headers/Content-Type} on every cgroup path, a group's (a mkdir takes no body) as a file's: it made the
+     * group and dropped the body, so {@code cpu.mx} with a forgotten Content-Type became a group. A bodiless PUT
+     * is still the mkdir.
+     */
+    @Test
+    void aPutWithABodyNotTextPlainIsRefusedOnEveryCgroupPath() {
+        String id = createScenario(web, scenario("mkdir body", "6.18", "{\"path\": \"/a\", \"cpu.max\": \"50000 100000\"}"));
+        String etag = ScenarioWrite.etag(web, id);
+        String base = "/api/scenarios/" + id + "/cgroups";
+        for (String path : List.of("", "/", "/n2", "/a", "/a/new/deep", "/a/cpu.max", "/a/cpu.mx", "/a/cpu.idle", "/a/cgroup.procs")) {
+            for (MediaType type : List.of(MediaType.APPLICATION_JSON, MediaType.APPLICATION_OCTET_STREAM, MediaType.valueOf("application/yaml"))) {
+                JsonNode p = problem(web.put().uri(base + path).contentType(type).bodyValue("{\"cpu.max\": \"max\"}").exchange(),
+                        HttpStatus.UNSUPPORTED_MEDIA_TYPE, "/headers/Content-Type", "EINVAL");
+                assertThat(p.path("detail").asString()).as(path + " " + type).contains(type.toString());
+            }
+            // no Content-Type at all, a body all the same
+            JsonNode p = problem(web.put().uri(base + path).header("Content-Type", "").bodyValue("5000 100000".getBytes()).exchange(),
+                    HttpStatus.UNSUPPORTED_MEDIA_TYPE, "/headers/Content-Type", "EINVAL");
+            assertThat(p.path("detail").asString()).as(path).contains("without Content-Type");
+        }
+        assertThat(groups(id)).containsExactly("/", "/a");
+        assertThat(ScenarioWrite.etag(web, id)).isEqualTo(etag);
+        web.put().uri(base + "/n2").exchange().expectStatus().isCreated(); // a bodiless PUT: the mkdir
     }
 
     /** The bytes of a write reach the file's parser as sent: no stripping (kstrtoull takes one trailing newline). */

@@ -82,6 +82,16 @@ class ConditionalEveryOperationTest {
                 .expectBody().returnResult();
     }
 
+    /** {@code GET uri} with these headers. */
+    private static EntityExchangeResult<byte[]> get(String uri, String... headers) {
+        var spec = web.get().uri(uri);
+        for (int i = 0; i < headers.length; i += 2) spec = spec.header(headers[i], headers[i + 1]);
+        return spec.exchange().expectBody().returnResult();
+    }
+
+    /** Valid JSON that is not an object: the body's content, refused (422) only after a false condition (412). */
+    private static final List<String> NOT_OBJECTS = List.of("[1]", "null", "1", "\"x\"", "true", "{\"name\": 1e400}");
+
     private static String text(EntityExchangeResult<byte[]> r) {
         return r.getResponseBody() == null ? "" : new String(r.getResponseBody());
     }
@@ -128,6 +138,22 @@ class ConditionalEveryOperationTest {
                     soft.assertThat(any.getStatus().value()).as(what + " If-Match *").isEqualTo(200);
                     soft.assertThat(none.getStatus().value()).as(what + " If-None-Match *").isEqualTo(304);
                     soft.assertThat(none.getResponseBody()).as(what + " If-None-Match * body").isNullOrEmpty();
+                    // breaker 8 F6: an empty list (RFC 9110 5.6.1: empty elements are ignored) names no tag, so
+                    // If-Match is false and If-None-Match true; it was 400, while "\"a\", " was a list
+                    for (String empty : List.of(",", ", ,")) {
+                        soft.assertThat(get(op.uri(), "If-Match", empty).getStatus().value()).as(what + " If-Match '" + empty + "'").isEqualTo(412);
+                        soft.assertThat(get(op.uri(), "If-None-Match", empty).getStatus().value()).as(what + " If-None-Match '" + empty + "'").isEqualTo(200);
+                    }
+                    // breaker 8 F3: an answer the Accept refuses is 406, and the conditions are not evaluated on it
+                    // (RFC 9110 13.2.1: only for an answer that would be 2xx): it was 304, or 412
+                    String refused = "application/x-nope";
+                    soft.assertThat(get(op.uri(), "Accept", refused).getStatus().value()).as(what + " Accept " + refused).isEqualTo(406);
+                    for (String[] condition : List.of(new String[] {"If-None-Match", "*"}, new String[] {"If-Match", NO_SUCH_TAG},
+                            new String[] {"If-Match", "*"})) {
+                        var r = get(op.uri(), "Accept", refused, condition[0], condition[1]);
+                        soft.assertThat(r.getStatus().value()).as(what + " Accept " + refused + ", " + condition[0] + " " + condition[1]
+                                + ": " + text(r)).isEqualTo(406);
+                    }
                 } else if (status == 404) {
                     missing++;
                     soft.assertThat(stale.getStatus().value()).as(what + " If-Match " + NO_SUCH_TAG).isEqualTo(404);
@@ -155,7 +181,22 @@ class ConditionalEveryOperationTest {
                             .contentType(MediaType.parseMediaType("application/x-nope")).bodyValue("x").exchange().expectBody().returnResult();
                     soft.assertThat(type.getStatus().value()).as(op.method() + " " + op.uri() + " wrong type: " + text(type))
                             .isIn(404, 415);
+                    // a 415 names the header at fault on every route (breaker 6 F12: pointer "" on the task route)
+                    if (type.getStatus().value() == 415) {
+                        soft.assertThat(text(type)).as(op.method() + " " + op.uri() + " 415").contains("\"pointer\":\"/headers/Content-Type\"");
+                    }
+                    // breaker 8 F2: JSON that is not an object is content (422), judged after a false condition
+                    for (String notObject : NOT_OBJECTS) {
+                        var n = send(op.method(), op.uri(), "If-Match", NO_SUCH_TAG, notObject);
+                        soft.assertThat(n.getStatus().value()).as(op.method() + " " + op.uri() + " " + notObject + ": " + text(n))
+                                .isIn(404, 412);
+                    }
+                    var yaml = web.method(op.method()).uri(op.uri()).header("If-Match", NO_SUCH_TAG)
+                            .contentType(MediaType.parseMediaType("application/yaml")).bodyValue("- 1\n").exchange().expectBody().returnResult();
+                    soft.assertThat(yaml.getStatus().value()).as(op.method() + " " + op.uri() + " YAML list: " + text(yaml)).isIn(404, 412);
                     if (creates.containsKey(op.uri())) {
+                        soft.assertThat(send(op.method(), op.uri(), "If-Match", ",", body).getStatus().value())
+                                .as(op.uri() + " If-Match ,").isEqualTo(412);
                         soft.assertThat(malformed.getStatus().value()).as(op.uri() + " malformed").isEqualTo(400);
                         soft.assertThat(type.getStatus().value()).as(op.uri() + " wrong type").isEqualTo(415);
                     }

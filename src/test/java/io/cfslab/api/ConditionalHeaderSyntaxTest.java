@@ -32,7 +32,7 @@ class ConditionalHeaderSyntaxTest {
              "tasks": [{"name": "t", "cgroup": "/g", "workload": {"kind": "hog"}}]}""";
 
     static final List<String> MALFORMED = List.of("5", "W/5", "\"5", "5\"", "garbage", "*, \"1\"", "\"1\", *",
-            "W/ \"1\"", "\"a b\"", "\"a\"b\"", ",", "");
+            "W/ \"1\"", "\"a b\"", "\"a\"b\"");
 
 
     static final List<ScenarioWrite> WRITES = List.of(
@@ -94,6 +94,18 @@ class ConditionalHeaderSyntaxTest {
                 .expectStatus().isCreated().expectHeader().valueEquals("ETag", "\"3\"");
         web.put().uri("/api/scenarios/" + id + "/cgroups/c").header("If-Match", "\"9\", \"2\"").exchange()
                 .expectStatus().isEqualTo(412);
+        // breaker 8 F6: a list of empty elements only, or an empty field, is a list of no tag (it was 400, while
+        // "\"1\"," was a list): If-Match false on every write, If-None-Match true
+        for (ScenarioWrite w : WRITES) {
+            for (String empty : List.of(",", ", ,", "")) {
+                var r = send(id, w, "If-Match", empty);
+                assertThat(r.getStatus().value()).as(w + " If-Match '" + empty + "': " + (r.getResponseBody() == null ? ""
+                        : new String(r.getResponseBody()))).isEqualTo(412);
+            }
+        }
+        assertThat(etag(id)).isEqualTo("\"3\"");
+        web.put().uri("/api/scenarios/" + id + "/cgroups/d").header("If-None-Match", ",").exchange().expectStatus().isCreated();
+        web.put().uri("/api/scenarios/" + id + "/cgroups/e").header("If-None-Match", "").exchange().expectStatus().isCreated();
     }
 
     @Test

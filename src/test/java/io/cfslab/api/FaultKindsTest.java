@@ -420,6 +420,52 @@ class FaultKindsTest {
     }
 
     /**
+     * Breaker 8 F7: the OpenAPI document lists exactly the methods each path answers, and every path an operation
+     * answers is in it. Each documented path's methods (HEAD with GET, OPTIONS) are its OPTIONS {@code Allow}; each
+     * mapping's pattern, a catch-all {@code {*path}} also with an empty path (the cgroup root: PUT and DELETE
+     * answered, the document listed only GET), names a path the document has.
+     */
+    @Test
+    void theDocumentListsEveryMethodOfEveryPathThatAnswers(@org.springframework.beans.factory.annotation.Autowired
+            @org.springframework.beans.factory.annotation.Qualifier("requestMappingHandlerMapping")
+            org.springframework.web.reactive.result.method.annotation.RequestMappingHandlerMapping mappings) throws Exception {
+        OpenApiDocument api = new OpenApiDocument("http://127.0.0.1:" + port);
+        Map<String, String> ids = resources();
+        Map<String, java.util.Set<org.springframework.http.HttpMethod>> documented = new java.util.TreeMap<>();
+        for (var op : api.operations()) {
+            var methods = documented.computeIfAbsent(concrete(op.path(), ids), k -> new java.util.HashSet<>());
+            // an operation documented as the method's refusal (a file's DELETE: 404, else 405 ENOTDIR) is not answered
+            if (op.statuses().contains(405) && op.statuses().stream().noneMatch(s -> s >= 200 && s < 300)) continue;
+            methods.add(org.springframework.http.HttpMethod.valueOf(op.method().toUpperCase(java.util.Locale.ROOT)));
+        }
+        org.assertj.core.api.SoftAssertions soft = new org.assertj.core.api.SoftAssertions();
+        for (var e : documented.entrySet()) {
+            var methods = new java.util.HashSet<>(e.getValue());
+            if (methods.contains(org.springframework.http.HttpMethod.GET)) methods.add(org.springframework.http.HttpMethod.HEAD);
+            methods.add(org.springframework.http.HttpMethod.OPTIONS);
+            var r = send(org.springframework.http.HttpMethod.OPTIONS, e.getKey(), null, null);
+            soft.assertThat(r.getResponseHeaders().getFirst("Allow")).as("OPTIONS " + e.getKey() + " vs the document")
+                    .isEqualTo(ResourceMethods.format(methods));
+        }
+        int patterns = 0;
+        for (var info : mappings.getHandlerMethods().keySet()) {
+            for (var pattern : info.getPatternsCondition().getPatterns()) {
+                String t = pattern.getPatternString();
+                if (!t.startsWith("/api/")) continue;
+                List<String> forms = t.contains("{*path}") ? List.of(t.replace("/{*path}", ""), t.replace("{*path}", "{path}"),
+                        t.replace("{*path}", "{path}/{file}")) : List.of(t);
+                for (String form : forms) {
+                    soft.assertThat(documented).as(t + " answers " + form + ", which the document lacks")
+                            .containsKey(concrete(form, ids));
+                    patterns++;
+                }
+            }
+        }
+        soft.assertAll();
+        assertThat(patterns).as("mapping patterns walked").isGreaterThan(30);
+    }
+
+    /**
      * Item 9: every sub-resource of a missing resource, and every missing resource inside an existing one (a group, a
      * file, a task, a timeline entry), is 404 ENOENT for every method, OPTIONS and methods it does not answer
      * included (OPTIONS of a missing group was 200; DELETE of a missing group's cpu.max 405 ENOTDIR).

@@ -534,4 +534,49 @@ class ProblemWordsTest {
             throw new java.io.UncheckedIOException(e);
         }
     }
+
+    /**
+     * Breaker 7 N11: a key given as null is the key left out in a run request too, as for {@code seed}, an
+     * experiment's {@code scenario_id} and every document key: {@code "scenarioId": null} (JSON, YAML {@code ~} or
+     * an empty value) answers what {@code {}} answers (it was "scenarioId must be a string").
+     */
+    @Test
+    void aNullScenarioIdIsTheKeyLeftOut() {
+        Answer none = send(HttpMethod.POST, "/api/runs", MediaType.APPLICATION_JSON, "{}", "{}");
+        assertThat(none.status()).isEqualTo(422);
+        for (Answer a : List.of(send(HttpMethod.POST, "/api/runs", MediaType.APPLICATION_JSON, "{\"scenarioId\": null}", "json null"),
+                send(HttpMethod.POST, "/api/runs", MediaType.APPLICATION_JSON, "{\"scenarioId\": null, \"scenario\": null}", "both null"),
+                send(HttpMethod.POST, "/api/runs", YAML, "scenarioId: ~\n", "yaml ~"),
+                send(HttpMethod.POST, "/api/runs", YAML, "scenarioId:\n", "yaml empty"))) {
+            assertThat(a.status()).as(a.what()).isEqualTo(422);
+            assertThat(a.body().path("pointer").asString()).as(a.what()).isEqualTo(none.body().path("pointer").asString());
+            assertThat(a.body().path("detail").asString()).as(a.what()).isEqualTo(none.body().path("detail").asString())
+                    .doesNotContain("must be a string");
+        }
+    }
+
+    /**
+     * Breaker 6 F13: a body may start with one byte order mark (the encoding's), in JSON and YAML alike; a second one
+     * is 400 at line 1, column 1 naming U+FEFF in both (YAML took it, JSON refused it).
+     */
+    @Test
+    void aSecondByteOrderMarkIsRefusedInJsonAndYamlAlike() {
+        byte[] bom = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
+        for (String uri : List.of("/api/scenarios", "/api/runs", "/api/experiments")) {
+            for (MediaType type : List.of(MediaType.APPLICATION_JSON, YAML)) {
+                String doc = type.equals(YAML) ? "name: b\nduration: 1s\n" : "{\"name\": \"b\", \"duration\": \"1s\"}";
+                byte[] one = (new String(bom, java.nio.charset.StandardCharsets.ISO_8859_1) + doc).getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+                byte[] two = new byte[one.length + 3];
+                System.arraycopy(bom, 0, two, 0, 3);
+                System.arraycopy(one, 0, two, 3, one.length);
+                var r = web.post().uri(uri).contentType(type).bodyValue(two).exchange().expectBody().returnResult();
+                JsonNode p = JSON.readTree(new String(r.getResponseBody()));
+                assertThat(r.getStatus().value()).as(uri + " " + type + " two BOMs: " + p).isEqualTo(400);
+                assertThat(p.path("detail").asString()).as(uri + " " + type).contains("line 1, column 1").contains("U+FEFF");
+                if (uri.equals("/api/scenarios")) {
+                    web.post().uri(uri).contentType(type).bodyValue(one).exchange().expectStatus().isCreated(); // one BOM
+                }
+            }
+        }
+    }
 }

@@ -190,4 +190,30 @@ class QueryParametersEveryRouteTest {
         soft.assertAll();
         assertThat(checked).as("declared parameters enumerated").isGreaterThan(12);
     }
+
+    /**
+     * Breaker 8 F9: OPTIONS takes no query parameter, on every path of the document, and its query is checked as every
+     * other method's is (a NUL, a parameter without a value, a nameless one, an unknown one: 400), before the
+     * resource is looked up; without a query it answers 200 with Allow.
+     */
+    @Test
+    void optionsChecksItsQueryOnEveryPath() {
+        String scenario = ApiTestSupport.createScenario(web, ApiTestSupport.tiny("options query"));
+        String base = "http://127.0.0.1:" + app.getEnvironment().getProperty("local.server.port");
+        SoftAssertions soft = new SoftAssertions();
+        Set<String> uris = new TreeSet<>();
+        for (var path : paths().properties()) if (path.getKey().startsWith("/api/")) uris.add(uriOf(path.getKey(), scenario));
+        for (String uri : uris) {
+            var plain = web.options().uri(java.net.URI.create(base + uri)).exchange().expectBody().returnResult();
+            if (plain.getStatus().value() != 200) continue; // a part that does not exist (task nop): 404 either way
+            soft.assertThat(plain.getResponseHeaders().getFirst("Allow")).as("OPTIONS " + uri).contains("OPTIONS");
+            for (String query : java.util.List.of("?bogus=1", "?a", "?=", "?%00", "?repeat=1")) {
+                var r = web.options().uri(java.net.URI.create(base + uri + query)).exchange().expectBody().returnResult();
+                String text = r.getResponseBody() == null ? "" : new String(r.getResponseBody());
+                soft.assertThat(r.getStatus().value()).as("OPTIONS " + uri + query + " -> " + text).isEqualTo(400);
+            }
+        }
+        soft.assertAll();
+        assertThat(uris).as("paths enumerated").hasSizeGreaterThan(20);
+    }
 }

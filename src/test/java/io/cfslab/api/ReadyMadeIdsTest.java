@@ -202,6 +202,15 @@ class ReadyMadeIdsTest {
                     + "); only ASCII spaces and tabs around an id are trimmed");
         }
         for (String empty : List.of("", "   ", " \t ")) faults.put(empty, " must not be empty");
+        // a tab inside the id is a control character too (breaker 7 N7: "no scenario e1-one<TAB>hog-10pct", ENOENT),
+        // and a character that shows as a space or as nothing is named (breaker 7 N6: echoed unnamed in an ENOENT)
+        faults.put("e1-one\thog-10pct", " holds a control character (U+0009); only ASCII spaces and tabs around an id are trimmed");
+        for (String[] look : List.of(new String[] {"\u00a0", "U+00A0 NO-BREAK SPACE"}, new String[] {"\ufeff", "U+FEFF ZERO WIDTH NO-BREAK SPACE"},
+                new String[] {"\u200b", "U+200B ZERO WIDTH SPACE"}, new String[] {"\u2028", "U+2028 LINE SEPARATOR"},
+                new String[] {"\u2029", "U+2029 PARAGRAPH SEPARATOR"})) {
+            faults.put(ID + look[0], " holds " + look[1] + " at character 17, which shows as a space or as nothing and is in no id"
+                    + "; only ASCII spaces and tabs around an id are trimmed");
+        }
         SoftAssertions soft = new SoftAssertions();
         for (MediaType format : FORMATS) {
             for (var f : faults.entrySet()) {

@@ -81,6 +81,14 @@ class BadScenarioTest {
                 bad(with("'seed': 'one'"), "/seed", "must be an integer", "EINVAL"),
                 bad(with("'kernel': {'throttle': 'group'}"), "/kernel/throttle", "unknown value \"group\"", null),
                 bad(with("'kernel': {'hz': 500}"), "/kernel/hz", "hz must be 100, 250, 300 or 1000", null),
+                // one refusal for every integer that is not a CONFIG_HZ choice (breaker 6 F12: 0 and 100001 said
+                // "outside 1..100000", which suggested 5000 was allowed)
+                // the code point is named in parentheses (breaker 7 N13: "a plain space U+00A0" read as if it were one)
+                bad("{'duration': '5s', 'tasks': [{'name': 'a\u00a0b'}]}".replace('\'', '"'), "/tasks/0/name",
+                        "contains white space other than a plain space (U+00A0 NO-BREAK SPACE): two names", "EINVAL"),
+                bad(with("'kernel': {'hz': 0}"), "/kernel/hz", "hz must be 100, 250, 300 or 1000 (CONFIG_HZ), not 0", null),
+                bad(with("'kernel': {'hz': 100001}"), "/kernel/hz", "hz must be 100, 250, 300 or 1000 (CONFIG_HZ), not 100001", null),
+                bad(with("'kernel': {'hz': -250}"), "/kernel/hz", "hz must be 100, 250, 300 or 1000 (CONFIG_HZ), not -250", null),
                 bad(with("'kernel': {'bandwidth_slice_us': 0}"), "/kernel/bandwidth_slice_us", "outside 1..", "EINVAL"),
                 bad(with("'machine': {'profile': 'amd-milan-2s'}"), "/machine/profile", "unknown profile", null),
                 bad(with("'machine': {'cpus': 6, 'smt': 4}"), "/machine/cpus", "not a multiple of smt 4", null),

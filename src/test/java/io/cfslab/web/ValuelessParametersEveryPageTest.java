@@ -32,6 +32,9 @@ class ValuelessParametersEveryPageTest {
     @Autowired
     WebTestClient web;
 
+    @org.springframework.boot.test.web.server.LocalServerPort
+    int port;
+
     @Autowired
     @Qualifier("requestMappingHandlerMapping")
     RequestMappingHandlerMapping mappings;
@@ -96,5 +99,32 @@ class ValuelessParametersEveryPageTest {
     void anApiRouteRefusesAValuelessParameterAsAnEmptyOne() {
         web.get().uri("/api/runs?status").exchange().expectStatus().isBadRequest()
                 .expectBody().jsonPath("$.detail").value(d -> assertThat((String) d).contains("parameter status has no value"));
+    }
+
+    /**
+     * Breaker 8 F8, breaker 7: a page's query is judged for its syntax as the API's (it was 200 for {@code /?%00} and
+     * {@code /?=}, 400 for {@code /compare?…&%00}): a parameter with no name, or a control character in a name or a
+     * value, is 400 on every page; a parameter the page does not read is left alone (a link may carry one).
+     */
+    @Test
+    void aPagesQueryIsJudgedForItsSyntaxOnEveryPage() {
+        String base = "http://127.0.0.1:" + port;
+        SoftAssertions soft = new SoftAssertions();
+        List<String[]> pages = pages();
+        for (String[] page : pages) {
+            int plain = web.get().uri(java.net.URI.create(base + page[0])).accept(MediaType.TEXT_HTML).exchange()
+                    .returnResult(byte[].class).getStatus().value();
+            if (plain >= 400) continue;
+            for (String query : List.of("?%00", "?=", "?=1", "?x=%01", "?%7F=1", "?x=1&=", "?x=%C2%85")) {
+                int status = web.get().uri(java.net.URI.create(base + page[0] + query)).accept(MediaType.TEXT_HTML).exchange()
+                        .returnResult(byte[].class).getStatus().value();
+                soft.assertThat(status).as(page[0] + query).isEqualTo(400);
+            }
+            int unknown = web.get().uri(java.net.URI.create(base + page[0] + "?utm_source=mail")).accept(MediaType.TEXT_HTML)
+                    .exchange().returnResult(byte[].class).getStatus().value();
+            soft.assertThat(unknown).as(page[0] + "?utm_source=mail").isEqualTo(plain);
+        }
+        soft.assertAll();
+        assertThat(pages).hasSizeGreaterThan(3);
     }
 }
