@@ -502,6 +502,7 @@ final class LoadBalancer {
             if (t == curr[src] || tState[t] != T_RUNNABLE) continue;
             if (hotRefused && taskHot(t, src)) continue;
             if (!checkDst && thr.throttledHierarchy(g, dst)) k.pullsIntoThrottled++;
+            if (level != PERIODIC) k.newidleLbGained++;
             fair.dequeueTask(t, src);
             fair.migrateVruntime(t, src, dst);
             tCpu[t] = dst;

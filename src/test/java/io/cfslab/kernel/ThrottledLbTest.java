@@ -53,6 +53,28 @@ class ThrottledLbTest {
                 .isEqualTo(pulled && dstThrottled ? 1 : 0);
     }
 
+    /**
+     * {@code machine.newidle_lb_gained}: a new-idle balance of idle CPU 1 pulls one of CPU 0's two queued hogs (none
+     * has run: cold) and counts it, as schedstat's {@code lb_gained[CPU_NEWLY_IDLE]} does; a periodic balance's pull is
+     * not counted there.
+     */
+    @ParameterizedTest
+    @CsvSource({"pair", "dst", "none"})
+    void aNewIdlePullIsCountedAndAPeriodicOneIsNot(String rule) {
+        Kernel k = kernel(rule);
+        for (int t = 0; t < 3; t++) k.startTask(t);
+        for (int t = 0; t < 3; t++) k.tAllowed[t].set(1);
+        assertThat(k.balancer.pullOne(0, 1)).isTrue();
+        assertThat(k.newidleLbGained()).as("periodic").isZero();
+        assertThat(k.fair.cpuTaskCount[1]).isEqualTo(1);
+        Kernel k2 = kernel(rule);
+        for (int t = 0; t < 3; t++) k2.startTask(t);
+        for (int t = 0; t < 3; t++) k2.tAllowed[t].set(1);
+        assertThat(k2.balancer.newIdleBalance(1)).isTrue();
+        assertThat(k2.newidleLbGained()).isEqualTo(1);
+        assertThat(k2.fair.cpuTaskCount[1]).isEqualTo(1);
+    }
+
     private static Kernel kernel(String rule) {
         Scenario s = ScenarioParser.parse("""
                 {"duration": "1s", "machine": {"cpus": 2}, "kernel": {"throttle": "task", "throttled_lb": "%s"},
