@@ -31,6 +31,16 @@ class ScheduleCallsTest {
                 + ", \"workload\": { \"kind\": \"hog\" } } ] }";
     }
 
+    /** A hog and a task that runs 100 µs and sleeps 5 ms, in /g, for 60 ms. */
+    private static String hogAndSleeper(String throttle) {
+        return "{ \"name\": \"hog and sleeper\", \"seed\": 1, \"duration\": \"60ms\","
+                + MACHINE_AND_KERNEL.formatted(throttle)
+                + """
+                  "tasks": [ { "name": "h", "cgroup": "/g", "workload": { "kind": "hog" } },
+                             { "name": "p", "cgroup": "/g", "workload": { "kind": "periodic", "run": "100us", "sleep": "5ms" } } ] }
+                """;
+    }
+
     /**
      * k hogs in /g. Both models: a call at 0 (the forks' reschedule of the idle CPU picks hog 0), with k &ge; 2 one at
      * the 1 ms tick (hog 0's slice is over: hog 1 runs), and one at the 2 ms tick (the throttle). Task-based (6.18):
@@ -97,13 +107,7 @@ class ScheduleCallsTest {
     @ParameterizedTest
     @ValueSource(strings = {"cfs_rq", "task"})
     void aWakeUpIntoAThrottledHierarchyReschedulesTheIdleCpu(String throttle) {
-        String json = "{ \"name\": \"hog and sleeper\", \"seed\": 1, \"duration\": \"60ms\","
-                + MACHINE_AND_KERNEL.formatted(throttle)
-                + """
-                  "tasks": [ { "name": "h", "cgroup": "/g", "workload": { "kind": "hog" } },
-                             { "name": "p", "cgroup": "/g", "workload": { "kind": "periodic", "run": "100us", "sleep": "5ms" } } ] }
-                """;
-        MachineStats m = Scenarios.run(json).machine();
+        MachineStats m = Scenarios.run(hogAndSleeper(throttle)).machine();
         boolean task = throttle.equals("task");
         assertThat(m.throttledWakeups()).isEqualTo(1);
         assertThat(m.parks()).isEqualTo(task ? 2 : 0);
@@ -135,13 +139,7 @@ class ScheduleCallsTest {
     @ParameterizedTest
     @ValueSource(strings = {"cfs_rq", "task"})
     void anEmptyIdleCallIsNotAGoidle(String throttle) {
-        String json = "{ \"name\": \"hog and sleeper\", \"seed\": 1, \"duration\": \"60ms\","
-                + MACHINE_AND_KERNEL.formatted(throttle)
-                + """
-                  "tasks": [ { "name": "h", "cgroup": "/g", "workload": { "kind": "hog" } },
-                             { "name": "p", "cgroup": "/g", "workload": { "kind": "periodic", "run": "100us", "sleep": "5ms" } } ] }
-                """;
-        MachineStats m = Scenarios.run(json).machine();
+        MachineStats m = Scenarios.run(hogAndSleeper(throttle)).machine();
         assertThat(m.schedGoidle()).isEqualTo(throttle.equals("task") ? 2 : 1);
         assertThat(m.newidleLbGained()).as("one CPU: nothing to pull").isZero();
     }
