@@ -173,6 +173,10 @@ public final class Kernel implements WorkloadContext {
     private long throttledWakeups;
     /** Load-balancer pulls of a task into a throttled hierarchy on the pulling CPU ({@code throttled_lb none}). */
     long pullsIntoThrottled;
+    /** {@code __schedule()} calls whose pick left the CPU idle (schedstat {@code sched_goidle}). */
+    private long schedGoidle;
+    /** Tasks pulled by new-idle balances, every domain level (schedstat {@code lb_gained[CPU_NEWLY_IDLE]}, summed). */
+    long newidleLbGained;
     /** The machine's power model, or null. */
     private final PowerModel power;
     /** The hot fields of entities and cfs_rqs, packed by record (shared by FairRq, EntityQueue, Throttling). */
@@ -639,6 +643,7 @@ public final class Kernel implements WorkloadContext {
             break;
         }
         if (next == NONE) {
+            schedGoidle++; // set_next_task_idle(): schedstat_inc(rq->sched_goidle)
             lastRan[c] = NONE; // switched to idle: the next task picked here is a context switch again
             onAvailabilityChange(c);
             return;
@@ -1090,6 +1095,20 @@ public final class Kernel implements WorkloadContext {
 
     /** Load-balancer pulls so far that moved a task into a throttled hierarchy of the pulling CPU. */
     public long pullsIntoThrottled() { return pullsIntoThrottled; }
+
+    /**
+     * {@code __schedule()} calls so far whose pick found nothing and switched the CPU to its idle task (schedstat's
+     * {@code sched_goidle}, counted in {@code set_next_task_idle()}, kernel/sched/idle.c, 6.18); not the empty
+     * {@code __schedule(SM_IDLE)} of an idle CPU, which keeps the idle task without a pick.
+     */
+    public long schedGoidle() { return schedGoidle; }
+
+    /**
+     * Tasks pulled so far by new-idle balances ({@code sched_balance_newidle()}), at every domain level: the sum over
+     * CPUs and domains of schedstat's {@code lb_gained[CPU_NEWLY_IDLE]} (kernel/sched/fair.c {@code sched_balance_rq()},
+     * 6.18); periodic balances are not counted.
+     */
+    public long newidleLbGained() { return newidleLbGained; }
 
     /** Last-level caches of the machine. */
     public int llcs() { return topo.llcs(); }

@@ -603,6 +603,7 @@ final class LoadBalancer {
                 continue;
             }
             if (!checkDst && thr.throttledHierarchy(g, dst)) k.pullsIntoThrottled++;
+            if (level != PERIODIC) k.newidleLbGained++;
             fair.dequeueTask(t, src);
             fair.migrateVruntime(t, src, dst);
             tCpu[t] = dst;

@@ -122,13 +122,20 @@ public record SimulationResult(String scenario, long seed, long simulatedNs, Par
      * @param pullsIntoThrottled load-balancer pulls of a task into a throttled hierarchy of the pulling CPU (only
      *                        {@code throttled_lb none}, the series seed 00 measured, allows them; the task parks where
      *                        it lands)
+     * @param schedGoidle     {@code __schedule()} calls whose pick switched the CPU to idle (schedstat
+     *                        {@code sched_goidle}): with the wake-ups that end those idle stretches, the calls that
+     *                        per-cfs_rq throttling makes more of than task-based throttling in seed 00's hackbench
+     *                        (docs/seed-reproductions.md, branch {@code seeds18})
+     * @param newidleLbGained tasks pulled by new-idle balances, every domain level (schedstat
+     *                        {@code lb_gained[CPU_NEWLY_IDLE]} summed over CPUs and domains)
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record MachineStats(long schedCalls, long contextSwitches, Double powerW, Double energyJ,
-                               Long llcMigrations, long parks, long throttledWakeups, long pullsIntoThrottled) {
-        /** Counters without a power model, the throttle counters 0. */
+                               Long llcMigrations, long parks, long throttledWakeups, long pullsIntoThrottled,
+                               long schedGoidle, long newidleLbGained) {
+        /** Counters without a power model, the throttle and balance counters 0. */
         public MachineStats(long schedCalls, long contextSwitches) {
-            this(schedCalls, contextSwitches, null, null, null, 0, 0, 0);
+            this(schedCalls, contextSwitches, null, null, null, 0, 0, 0, 0, 0);
         }
     }
 

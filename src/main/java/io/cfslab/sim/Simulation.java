@@ -312,6 +312,7 @@ public final class Simulation {
         return new MachineStats(kernel.schedCalls(), kernel.contextSwitches(),
                 powered ? Math.round(w * 1000) / 1000.0 : null, powered ? Math.round(w * end / 1e6) / 1000.0 : null,
                 powered && kernel.llcs() > 1 ? kernel.llcMigrations() : null,
-                kernel.parks(), kernel.throttledWakeups(), kernel.pullsIntoThrottled());
+                kernel.parks(), kernel.throttledWakeups(), kernel.pullsIntoThrottled(), kernel.schedGoidle(),
+                kernel.newidleLbGained());
     }
 }

@@ -31,6 +31,16 @@ class ScheduleCallsTest {
                 + ", \"workload\": { \"kind\": \"hog\" } } ] }";
     }
 
+    /** A hog and a task that runs 100 µs and sleeps 5 ms, in /g, for 60 ms. */
+    private static String hogAndSleeper(String throttle) {
+        return "{ \"name\": \"hog and sleeper\", \"seed\": 1, \"duration\": \"60ms\","
+                + MACHINE_AND_KERNEL.formatted(throttle)
+                + """
+                  "tasks": [ { "name": "h", "cgroup": "/g", "workload": { "kind": "hog" } },
+                             { "name": "p", "cgroup": "/g", "workload": { "kind": "periodic", "run": "100us", "sleep": "5ms" } } ] }
+                """;
+    }
+
     /**
      * k hogs in /g. Both models: a call at 0 (the forks' reschedule of the idle CPU picks hog 0), with k &ge; 2 one at
      * the 1 ms tick (hog 0's slice is over: hog 1 runs), and one at the 2 ms tick (the throttle). Task-based (6.18):
@@ -97,17 +107,40 @@ class ScheduleCallsTest {
     @ParameterizedTest
     @ValueSource(strings = {"cfs_rq", "task"})
     void aWakeUpIntoAThrottledHierarchyReschedulesTheIdleCpu(String throttle) {
-        String json = "{ \"name\": \"hog and sleeper\", \"seed\": 1, \"duration\": \"60ms\","
-                + MACHINE_AND_KERNEL.formatted(throttle)
-                + """
-                  "tasks": [ { "name": "h", "cgroup": "/g", "workload": { "kind": "hog" } },
-                             { "name": "p", "cgroup": "/g", "workload": { "kind": "periodic", "run": "100us", "sleep": "5ms" } } ] }
-                """;
-        MachineStats m = Scenarios.run(json).machine();
+        MachineStats m = Scenarios.run(hogAndSleeper(throttle)).machine();
         boolean task = throttle.equals("task");
         assertThat(m.throttledWakeups()).isEqualTo(1);
         assertThat(m.parks()).isEqualTo(task ? 2 : 0);
         assertThat(m.schedCalls()).isEqualTo(task ? 7 : 5);
         assertThat(m.contextSwitches()).isEqualTo(task ? 4 : 3);
+    }
+
+    /**
+     * {@code machine.sched_goidle} (schedstat's count of picks that switch the CPU to idle) on the k hogs: one call
+     * leaves the CPU idle in either model, the throttle's own per cfs_rq (the hierarchy goes off the rq in one go),
+     * the last park's task-work call task-based (each earlier park's call picks the next hog); the unthrottle at 100 ms
+     * picks a hog, which adds none.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 4})
+    void onePickLeavesTheCpuIdleAtTheThrottleInEitherModel(int k) {
+        for (String throttle : new String[] {"task", "cfs_rq"}) {
+            assertThat(Scenarios.run(hogs(throttle, k)).machine().schedGoidle()).as(throttle).isEqualTo(1);
+            assertThat(Scenarios.run(hogs(throttle, k, "100500us")).machine().schedGoidle()).as(throttle).isEqualTo(1);
+        }
+    }
+
+    /**
+     * The hog and the sleeper of {@link #aWakeUpIntoAThrottledHierarchyReschedulesTheIdleCpu}: per cfs_rq the throttle's
+     * call goes idle (1) and the wake-up's empty {@code __schedule(SM_IDLE)} keeps the idle task without a pick, which
+     * schedstat does not count; task-based the hog's park goes idle (1), the wakee is picked, and its own park goes
+     * idle again (2).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"cfs_rq", "task"})
+    void anEmptyIdleCallIsNotAGoidle(String throttle) {
+        MachineStats m = Scenarios.run(hogAndSleeper(throttle)).machine();
+        assertThat(m.schedGoidle()).isEqualTo(throttle.equals("task") ? 2 : 1);
+        assertThat(m.newidleLbGained()).as("one CPU: nothing to pull").isZero();
     }
 }
