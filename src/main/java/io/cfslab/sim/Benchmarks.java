@@ -1,6 +1,7 @@
 package io.cfslab.sim;
 
 import io.cfslab.kernel.Kernel;
+import io.cfslab.metrics.Stats;
 import io.cfslab.scenario.TaskSpec;
 import io.cfslab.scenario.WorkloadSpec;
 import io.cfslab.workload.Hackbench;
@@ -19,7 +20,8 @@ public final class Benchmarks {
     private Benchmarks() {}
 
     private static final List<String> FIXED_WORK = List.of("completion_s", "finished", "tasks");
-    private static final List<String> HACKBENCH = List.of("time_s", "completion_s", "messages", "finished", "instances");
+    private static final List<String> HACKBENCH = List.of("time_s", "time_s_stddev", "time_s_min", "time_s_max",
+            "completion_s", "messages", "finished", "instances");
     private static final List<String> NETPERF = List.of("transactions_per_s", "total_transactions_per_s", "transactions");
 
     /**
@@ -75,32 +77,53 @@ public final class Benchmarks {
     }
 
     /**
-     * {@code time_s}: the mean of the instances' "Time:" and {@code completion_s}: when the last instance finished
-     * (both only when every instance finished), {@code messages}: messages read, {@code finished} and
-     * {@code instances}.
+     * {@code time_s}: the mean of the instances' "Time:", {@code time_s_stddev}: their sample standard deviation
+     * (divisor n − 1; 0 for one instance), {@code time_s_min} and {@code time_s_max}, and {@code completion_s}: when
+     * the last instance finished (all five only when every instance finished), {@code messages}: messages read,
+     * {@code finished} and {@code instances}. The spread over instances is what a report such as seed 00's
+     * "104 ± 4.33 %" (200 hackbench instances, one per leaf cgroup, each printing its own Time:) compares.
      */
     private static Map<String, Double> hackbench(List<WorkloadInstance> instances) {
-        double timeSum = 0;
+        double[] times = new double[instances.size()];
         long last = 0, messages = 0;
         int finished = 0;
         for (WorkloadInstance i : instances) {
             Hackbench h = (Hackbench) i;
             messages += h.messagesRead();
             if (h.finishNs() >= 0) {
-                finished++;
-                timeSum += h.timeS();
+                times[finished++] = h.timeS();
                 last = Math.max(last, h.finishNs());
             }
         }
         Map<String, Double> b = new LinkedHashMap<>();
-        if (finished == instances.size()) {
-            b.put(HACKBENCH.get(0), timeSum / finished);
-            b.put(HACKBENCH.get(1), last / 1e9);
+        if (finished == instances.size() && finished > 0) { // an entry of no instance has no time to give
+            timeFigures(times, b);
+            b.put(HACKBENCH.get(4), last / 1e9);
         }
-        b.put(HACKBENCH.get(2), (double) messages);
-        b.put(HACKBENCH.get(3), (double) finished);
-        b.put(HACKBENCH.get(4), (double) instances.size());
+        b.put(HACKBENCH.get(5), (double) messages);
+        b.put(HACKBENCH.get(6), (double) finished);
+        b.put(HACKBENCH.get(7), (double) instances.size());
         return b;
+    }
+
+    /**
+     * Puts {@code time_s} (the mean, summed in instance order as before so that it stays byte for byte),
+     * {@code time_s_stddev} (sample standard deviation, Commons Math through {@link Stats#of}), {@code time_s_min}
+     * and {@code time_s_max} of the instances' times into {@code b}.
+     *
+     * @param timesS every instance's "Time:", seconds, at least one
+     */
+    static void timeFigures(double[] timesS, Map<String, Double> b) {
+        double sum = 0, min = Double.POSITIVE_INFINITY, max = Double.NEGATIVE_INFINITY;
+        for (double t : timesS) {
+            sum += t;
+            min = Math.min(min, t);
+            max = Math.max(max, t);
+        }
+        b.put(HACKBENCH.get(0), sum / timesS.length);
+        b.put(HACKBENCH.get(1), Stats.of(timesS).stddev());
+        b.put(HACKBENCH.get(2), min);
+        b.put(HACKBENCH.get(3), max);
     }
 
     /**

@@ -17,6 +17,19 @@ import static org.assertj.core.api.Assertions.within;
 class BenchmarkWorkloadsTest {
 
     @Test
+    void hackbenchTimeSpreadIsTheSampleStandardDeviationMinAndMaxOverInstances() {
+        // 3 instances printing Time: 1, 2 and 4 s: mean 7/3; squared deviations 16/9 + 1/9 + 25/9 = 42/9, over
+        // n - 1 = 2: 7/3, so the sample standard deviation is sqrt(7/3) = 1.5275 s (the population one would be 1.2472)
+        Map<String, Double> b = new java.util.LinkedHashMap<>();
+        Benchmarks.timeFigures(new double[] {2, 4, 1}, b);
+        assertThat(b.keySet()).containsExactly("time_s", "time_s_stddev", "time_s_min", "time_s_max");
+        assertThat(b.get("time_s")).isCloseTo(7.0 / 3, within(1e-15));
+        assertThat(b.get("time_s_stddev")).isCloseTo(Math.sqrt(7.0 / 3), within(1e-15));
+        assertThat(b.get("time_s_min")).isEqualTo(1.0);
+        assertThat(b.get("time_s_max")).isEqualTo(4.0);
+    }
+
+    @Test
     void hackbenchDeliversEveryMessageAndReportsItsTime() {
         SimulationResult r = Scenarios.run("""
                 {"name": "hb", "seed": 3, "duration": "2s", "machine": {"cpus": 4},
@@ -33,6 +46,13 @@ class BenchmarkWorkloadsTest {
         assertThat(sock.get("messages")).isEqualTo(1.0 * 3 * 3 * 1000);
         assertThat(pipe.get("time_s")).isPositive().isLessThanOrEqualTo(pipe.get("completion_s"));
         assertThat(sock.get("time_s")).isEqualTo(sock.get("completion_s")); // one instance: its time is the last
+        // the spread over instances: two pipe instances between min and max, one socket instance has none
+        assertThat(pipe.get("time_s_min")).isPositive().isLessThanOrEqualTo(pipe.get("time_s"));
+        assertThat(pipe.get("time_s_max")).isGreaterThanOrEqualTo(pipe.get("time_s")).isLessThanOrEqualTo(pipe.get("completion_s"));
+        assertThat(pipe.get("time_s_stddev"))
+                .isCloseTo((pipe.get("time_s_max") - pipe.get("time_s_min")) / Math.sqrt(2), within(1e-12));
+        assertThat(sock.get("time_s_stddev")).isZero();
+        assertThat(sock.get("time_s_min")).isEqualTo(sock.get("time_s")).isEqualTo(sock.get("time_s_max"));
         // 2 instances × 16 tasks, then 6: named in order, hackbench's own order inside an instance
         assertThat(r.tasks().keySet()).startsWith("pipe/0").contains("pipe/31", "sock/0", "sock/5").hasSize(38);
         long cpuUsec = r.tasks().values().stream().mapToLong(TaskStats::usageUsec).sum();
