@@ -33,6 +33,14 @@ final class ParseContext {
 
     boolean hasProblems() { return !problems.isEmpty(); }
 
+    /** The text's syntax was refused (as opposed to a value in it): {@link ScenarioText#read(String, ParseContext, boolean)}. */
+    boolean syntaxFailed;
+
+    /** Adds another parse's problems, in its order. */
+    void addAll(ParseContext other) {
+        for (Problem p : other.problems) add(p.path(), p.reason(), p.errno());
+    }
+
     /** Problems found so far (kept and dropped): compare before and after reading a part to see if it had any. */
     int problemCount() { return problems.size() + dropped; }
 
