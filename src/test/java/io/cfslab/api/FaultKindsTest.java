@@ -535,7 +535,8 @@ class FaultKindsTest {
         refusals.put("GET /api/runs/%ff HTTP/1.1\r\nHost: x\r\n\r\n", "400");
         refusals.put("GET /api/runs/nope HTTP/1.1\r\nHost: x\r\n\r\n", "404");
         refusals.put("PATCH /api/runs HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n", "405");
-        refusals.put("DELETE /api/runs/nope HTTP/1.1\r\nHost: x\r\nAccept: image/png\r\n\r\n", "406");
+        refusals.put("POST /api/runs HTTP/1.1\r\nHost: x\r\nAccept: image/png\r\nContent-Type: application/json\r\n"
+                + "Content-Length: 2\r\n\r\n{}", "406");
         refusals.put("GET /api/runs/" + "a".repeat(5000) + " HTTP/1.1\r\nHost: x\r\n\r\n", "414");
         refusals.put("POST /api/runs HTTP/1.1\r\nHost: x\r\nContent-Type: text/csv\r\nContent-Length: 1\r\n\r\nx", "415");
         refusals.put("PUT /api/scenarios/" + id + "/cgroups/g/cpu.max HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n"
