@@ -39,6 +39,9 @@ public final class ServiceProperties {
             "cfslab.warmup.rounds", Integer.class, "cfslab.http.body-timeout", java.time.Duration.class,
             "cfslab.http.large-body-timeout", java.time.Duration.class, "cfslab.security.token", String.class);
 
+    /** The service's properties for which -1 has a meaning (application.yml says which). */
+    private static final java.util.Set<String> MINUS_ONE_MEANS = java.util.Set.of(canonical("cfslab.runs.max-paced"));
+
     private static final List<String> METADATA_ROOTS = List.of("server", "spring", "management", "logging",
             "springdoc", "debug", "trace");
 
@@ -49,12 +52,18 @@ public final class ServiceProperties {
 
     /** The first problem of the service's arguments, one line, or null when they all bind. */
     public static String problem(String[] args) {
+        Map<String, String> given = new LinkedHashMap<>();
         for (String a : args) {
             if (!a.startsWith("--") || a.indexOf('=') < 0) continue; // --debug, --trace: switches
             String name = a.substring(2, a.indexOf('='));
             String value = a.substring(a.indexOf('=') + 1);
             String why = problem(name, value);
             if (why != null) return "cfslab: " + why;
+            // breaker 9 F30: given twice, Spring joined the values ("18471,18472") and failed after it started
+            String before = given.putIfAbsent(canonical(name), a);
+            if (before != null) {
+                return "cfslab: property " + before + " and " + a + ": given twice; give it once; cfslab --help";
+            }
         }
         return null;
     }
@@ -93,6 +102,13 @@ public final class ServiceProperties {
         } catch (ClassNotFoundException | LinkageError e) {
             return null;
         }
+        boolean whole = type == Integer.class || type == Long.class || type == Short.class;
+        if (whole && !value.strip().matches("-?[0-9]+")) {
+            // plain decimal digits, as the command line's integer options take them: Spring's conversion also took
+            // "+5" and "0x10" (breaker 9 F30)
+            return "property --" + name + "=" + value + ": '" + value + "' is not a whole number in plain decimal"
+                    + " digits; cfslab --help";
+        }
         Object bound;
         try {
             bound = ApplicationConversionService.getSharedInstance().convert(value.strip(), type);
@@ -101,6 +117,14 @@ public final class ServiceProperties {
         }
         if (bound instanceof Integer port && canonical(name).endsWith(".port") && (port < -1 || port > 65535)) {
             return "property --" + name + "=" + value + ": a port is 0..65535 (or -1: no server); cfslab --help";
+        }
+        // the service's own counts, bounds and times are 0 or more: a negative one was taken and meant nothing
+        // (breaker 9 F30: --cfslab.runs.queue.max=-5 started, and no run was ever refused)
+        boolean negative = bound instanceof Number n && n.longValue() < 0
+                || bound instanceof java.time.Duration d && d.isNegative();
+        boolean minusOneMeans = MINUS_ONE_MEANS.contains(canonical(name)) && bound instanceof Number n && n.longValue() == -1;
+        if (negative && !minusOneMeans && canonical(name).startsWith("cfslab.")) {
+            return "property --" + name + "=" + value + ": must be 0 or more (ERANGE); cfslab --help";
         }
         return null;
     }

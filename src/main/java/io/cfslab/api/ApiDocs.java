@@ -110,6 +110,7 @@ public class ApiDocs {
             c.addSecuritySchemes("token", new SecurityScheme().type(SecurityScheme.Type.HTTP).scheme("bearer")
                     .description("cfslab.security.token, when the service has one"));
             CgroupDocs.splitFileForm(openApi);
+            everyMethodThatAnswers(openApi);
             openApi.getPaths().forEach((path, item) -> {
                 if (!path.startsWith("/api/")) return;
                 for (Map.Entry<PathItem.HttpMethod, Operation> e : item.readOperationsMap().entrySet()) {
@@ -127,6 +128,61 @@ public class ApiDocs {
                 }
             });
         };
+    }
+
+    /**
+     * The document lists exactly the methods each path answers, as its {@code Allow} does ({@link ResourceMethods}):
+     * {@code HEAD} wherever {@code GET} is (the same answer without its body), {@code OPTIONS} on every path, and no
+     * {@code DELETE} on a cgroup file (a file cannot be removed; its DELETE is refused as the path's 405/404, which
+     * the document listed as if it were an operation). Breaker 9 F11: no path had HEAD, only the cgroup paths
+     * OPTIONS, and the file path a DELETE that {@code Allow} left out.
+     */
+    static void everyMethodThatAnswers(OpenAPI openApi) {
+        if (openApi.getPaths() == null) return;
+        PathItem file = openApi.getPaths().get(CgroupDocs.FILE);
+        if (file != null) file.setDelete(null);
+        openApi.getPaths().forEach((path, item) -> {
+            if (!path.startsWith("/api/")) return;
+            Operation get = item.getGet();
+            if (get != null && item.getHead() == null) {
+                ApiResponses responses = new ApiResponses();
+                if (get.getResponses() != null) {
+                    // a success has no body; a refusal's Content-Type is still the problem's (its body left out)
+                    get.getResponses().forEach((code, r) -> responses.addApiResponse(code, code.startsWith("2")
+                            ? new ApiResponse().description(r.getDescription()).headers(r.getHeaders()) : r));
+                }
+                item.setHead(new Operation().operationId(get.getOperationId() + "Head").tags(get.getTags())
+                        .summary("the headers GET answers, without its body").parameters(get.getParameters())
+                        .responses(responses));
+            }
+            if (item.getOptions() == null) {
+                List<io.swagger.v3.oas.models.parameters.Parameter> pathParameters = get == null || get.getParameters() == null
+                        ? null : get.getParameters().stream().filter(p -> "path".equals(p.getIn())).toList();
+                if (pathParameters == null) {
+                    Operation any = item.readOperations().isEmpty() ? null : item.readOperations().get(0);
+                    pathParameters = any == null || any.getParameters() == null ? null
+                            : any.getParameters().stream().filter(p -> "path".equals(p.getIn())).toList();
+                }
+                String id = path.replaceAll("[^A-Za-z0-9]+", " ").strip().replace(' ', '_');
+                item.setOptions(new Operation().operationId("options_" + id).tags(get == null ? null : get.getTags())
+                        .summary("the methods this path allows").parameters(pathParameters == null || pathParameters.isEmpty()
+                                ? null : new java.util.ArrayList<>(pathParameters))
+                        .responses(optionsResponses(item)));
+            }
+        });
+    }
+
+    /** An OPTIONS's answers: 200 with Allow, and the 404 of a missing resource where the path's operations have one. */
+    private static ApiResponses optionsResponses(PathItem item) {
+        ApiResponses out = new ApiResponses().addApiResponse("200", new ApiResponse().description("Allow lists them")
+                .addHeaderObject("Allow", new Header().schema(new io.swagger.v3.oas.models.media.StringSchema())));
+        for (Operation op : item.readOperations()) {
+            if (op.getResponses() != null && op.getResponses().get("404") != null) {
+                out.addApiResponse("404", op.getResponses().get("404"));
+                break;
+            }
+        }
+        return out;
     }
 
     /** Adds the refusals of {@link Problems} on a handler method. */

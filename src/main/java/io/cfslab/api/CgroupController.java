@@ -207,6 +207,26 @@ public class CgroupController {
      * 415 at {@code /headers/Content-Type}: a PUT whose body is not {@code text/plain}. A file takes text/plain only;
      * a mkdir (a PUT to a group) takes no body at all, so a body of any other type is refused rather than dropped.
      */
+    /**
+     * The 415 of a {@code PUT} to a cgroup path whose body Spring refused before the operation ran (a form-urlencoded
+     * body, {@code Content-Type: *}{@code /*}), or null for any other request: the same problem as the operation's own.
+     */
+    static ApiException unsupportedBody(org.springframework.web.server.ServerWebExchange exchange) {
+        var request = exchange.getRequest();
+        String[] parts = request.getPath().value().split("/", 6); // "", api, scenarios, {id}, cgroups, rest
+        if (request.getMethod() != org.springframework.http.HttpMethod.PUT || parts.length < 5
+                || !parts[1].equals("api") || !parts[2].equals("scenarios") || !parts[4].equals("cgroups")) {
+            return null;
+        }
+        MediaType type;
+        try {
+            type = request.getHeaders().getContentType();
+        } catch (org.springframework.http.InvalidMediaTypeException bad) {
+            type = null;
+        }
+        return unsupportedBody(Target.of(parts.length == 6 ? "/" + parts[5] : "/"), type);
+    }
+
     private static ApiException unsupportedBody(Target t, MediaType type) {
         String given = type == null ? "a body without Content-Type" : type.getType() + "/" + type.getSubtype();
         String why = t.file() != null && FILES.contains(t.file())

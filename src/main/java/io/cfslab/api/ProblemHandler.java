@@ -116,6 +116,17 @@ public class ProblemHandler {
         HttpStatusCode code = e.getStatusCode();
         HttpStatus status = HttpStatus.resolve(code.value());
         String title = status == null ? "Error" : status.getReasonPhrase();
+        if (code.value() == 415) {
+            // one title for every 415 (breaker 9 F1: Spring's said "Unsupported Media Type", the service's own
+            // "Unsupported media type"); on a cgroup path the service's own problem, naming text/plain in Accept:
+            // Spring refused a form-urlencoded body (curl -d's default) or Content-Type */* before the operation ran
+            title = "Unsupported media type";
+            ApiException own = CgroupController.unsupportedBody(exchange);
+            if (own != null) {
+                ResponseEntity<ProblemDetail> r = problem(own.status(), own.title(), own.problems(), own.total(), exchange);
+                return ResponseEntity.status(r.getStatusCode()).headers(r.getHeaders()).headers(own.headers()).body(r.getBody());
+            }
+        }
         // 413: the codec cut a body without a length (chunked) at the limit: EFBIG, as RequestSizeFilter's for a length
         String errno = code.value() == 404 ? "ENOENT" : code.value() == 413 ? "EFBIG" : code.value() >= 500 ? null : "EINVAL";
         String reason = RefusalWords.status(e, exchange, title);

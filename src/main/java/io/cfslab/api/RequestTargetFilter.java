@@ -1,7 +1,6 @@
 package io.cfslab.api;
 
 import java.util.List;
-import java.util.Set;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpHeaders;
@@ -33,10 +32,6 @@ import reactor.core.publisher.Mono;
  *       pointer {@code /path} or {@code /query}, instead of a U+FFFD in a name.</li>
  *   <li>an {@code Accept} header that is not a list of media types is ignored, as if absent; and
  *       {@code application/problem+json} in it is left out (refusals are problems anyway; a success is not one).</li>
- *   <li>a write ({@code POST}, {@code PUT}, {@code PATCH}, {@code DELETE}) under {@code /api} whose {@code Accept}
- *       takes no JSON: 406, before the write is done. Every write answers JSON (or nothing); refused only when
- *       its answer was about to be written, it had already been stored, and a client retrying after the 406
- *       stored it twice (a breaker's finding).</li>
  * </ul>
  */
 @Component
@@ -93,13 +88,11 @@ public class RequestTargetFilter implements WebFilter {
                     && !t.isWildcardSubtype())) {
                 List<MediaType> rest = types.stream().filter(t -> !t.equalsTypeAndSubtype(MediaType.APPLICATION_PROBLEM_JSON))
                         .toList();
-                if (!rest.isEmpty() && refusesJsonWrite(exchange, rest)) return notAcceptable(exchange);
                 return chain.filter(exchange.mutate().request(r -> r.headers(h -> {
                     if (rest.isEmpty()) h.remove(HttpHeaders.ACCEPT);
                     else h.setAccept(rest);
                 })).build());
             }
-            if (refusesJsonWrite(exchange, types)) return notAcceptable(exchange);
         }
         return chain.filter(exchange);
     }
@@ -166,28 +159,6 @@ public class RequestTargetFilter implements WebFilter {
             else b.append(c);
         }
         return b.toString();
-    }
-
-    /** Methods that change what is stored: their Accept is checked before they run. */
-    private static final Set<HttpMethod> WRITES = Set.of(HttpMethod.POST, HttpMethod.PUT, HttpMethod.PATCH,
-            HttpMethod.DELETE);
-
-    /** A write under /api whose Accept ranges (q-values included) take no application/json. */
-    private static boolean refusesJsonWrite(ServerWebExchange exchange, List<MediaType> ranges) {
-        String path = exchange.getRequest().getURI().getRawPath();
-        if (path == null || !path.startsWith("/api/") || !WRITES.contains(exchange.getRequest().getMethod())) return false;
-        try {
-            AcceptNegotiation.best(MediaType.toString(ranges), List.of(MediaType.APPLICATION_JSON));
-            return false;
-        } catch (ApiException notAcceptable) {
-            return true;
-        }
-    }
-
-    private static Mono<Void> notAcceptable(ServerWebExchange exchange) {
-        return write(exchange, ProblemHandler.problem(HttpStatus.NOT_ACCEPTABLE, "Not acceptable",
-                List.of(new FieldProblem("/headers/Accept", ProblemHandler.acceptsNoneOf(List.of(MediaType.APPLICATION_JSON))
-                        + " (every write answers JSON; nothing was changed)", "EINVAL")), exchange));
     }
 
     /**

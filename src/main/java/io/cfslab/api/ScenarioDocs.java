@@ -99,7 +99,7 @@ final class ScenarioDocs {
         }
         JsonNode node;
         try {
-            node = io.cfslab.scenario.ScenarioParser.readTree(text);
+            node = io.cfslab.scenario.ScenarioParser.readTree(text, true);
         } catch (io.cfslab.scenario.ScenarioException e) {
             io.cfslab.scenario.Problem p = e.problems().get(0);
             // syntax (pointer "") is 400 as malformed JSON is; a bad value (a control character, 1e400) is 422 at its pointer

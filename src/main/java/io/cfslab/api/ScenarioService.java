@@ -260,7 +260,11 @@ public class ScenarioService {
 
     private <B> ResponseEntity<B> editOnce(String id, Preconditions pre,
                                            BiFunction<ObjectNode, Scenario, ResponseEntity<B>> edit, boolean oneFile) {
-        ScenarioEntry e = requireWritable(id);
+        // a ready-made scenario's refusal (409 EPERM) comes after what the edit looks up in it (404): the edit is
+        // tried on a copy first (breaker 9 F27: rmdir of a missing group in a ready-made scenario said EPERM, as if
+        // the group existed and were protected; a stored scenario says ENOENT)
+        ScenarioEntry e = get(id);
+        ApiException readOnly = e.readyMade() ? readOnly(id) : null;
         ApiException failed = pre.failure(e);
         ObjectNode doc = ScenarioDocs.readObject(e.document(), "");
         ObjectNode read = doc.deepCopy();
@@ -278,12 +282,14 @@ public class ScenarioService {
         } catch (ApiException x) {
             // RFC 9110 13.2.1: a target that does not exist answers as without the condition (404); any other
             // refusal comes after a false precondition, which performs nothing
+            if (x.status() != HttpStatus.NOT_FOUND && readOnly != null) throw readOnly;
             if (failed != null && x.status() != HttpStatus.NOT_FOUND) throw failed;
             // If-None-Match: * on a target that exists is 412 whatever the write would have answered (a task's POST
             // said 409 EEXIST, a group's mkdir 412: breaker 4 F5)
             if (pre.mustCreate() && x.status() == HttpStatus.CONFLICT && isExists(x)) throw Preconditions.exists(e, "the target");
             throw withVersion(x, e);
         }
+        if (readOnly != null) throw readOnly;
         if (failed != null) throw failed;
         if (pre.mustCreate() && out.getStatusCode().value() != HttpStatus.CREATED.value()) {
             throw Preconditions.exists(e, "the target");
@@ -328,12 +334,13 @@ public class ScenarioService {
 
     private ScenarioEntry requireWritable(String id) {
         ScenarioEntry e = get(id);
-        if (e.readyMade()) {
-            throw ApiException.of(HttpStatus.CONFLICT, "Read-only scenario", "/id",
-                    "scenario " + id + " is ready-made and read-only; POST a copy to /api/scenarios to change it",
-                    "EPERM");
-        }
+        if (e.readyMade()) throw readOnly(id);
         return e;
+    }
+
+    private static ApiException readOnly(String id) {
+        return ApiException.of(HttpStatus.CONFLICT, "Read-only scenario", "/id",
+                "scenario " + id + " is ready-made and read-only; POST a copy to /api/scenarios to change it", "EPERM");
     }
 
     private static ScenarioEntry entry(ScenarioRecord r) {

@@ -90,10 +90,10 @@ final class ExperimentCommand implements Callable<Integer> {
         if (text == null) return Cli.EXIT_BAD_INPUT;
         ExperimentPlan plan;
         try {
-            Experiment e = ExperimentParser.parse(text);
+            Experiment e = ExperimentParser.parse(text, ScenarioFiles.declaredYaml(file));
             if (repeats != null) {
                 // the same checks as the document's "repeats"
-                ObjectNode doc = (ObjectNode) ScenarioParser.readTree(text);
+                ObjectNode doc = (ObjectNode) ScenarioParser.readTree(text, ScenarioFiles.declaredYaml(file));
                 doc.put("repeats", repeats);
                 e = ExperimentParser.parse(doc).withRepeats(repeats);
             }

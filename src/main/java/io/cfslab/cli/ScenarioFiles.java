@@ -29,11 +29,20 @@ final class ScenarioFiles {
         String text = readText(file, err);
         if (text == null) return null;
         try {
-            return ScenarioParser.parse(text);
+            return ScenarioParser.parse(text, declaredYaml(file));
         } catch (ScenarioException e) {
             print(file, e.problems(), err);
             return null;
         }
+    }
+
+    /**
+     * Whether a file is declared YAML by its extension ({@code .yaml}, {@code .yml}, any case), as a body is by its
+     * {@code Content-Type}: one that starts with '{' is then read as YAML where JSON refuses it (breaker 9 F15).
+     */
+    static boolean declaredYaml(Path file) {
+        String name = file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
+        return name.endsWith(".yaml") || name.endsWith(".yml");
     }
 
     /** One line per problem ({@code file: /pointer: reason (ERRNO)}), at most {@value #MAX_LINES}. */

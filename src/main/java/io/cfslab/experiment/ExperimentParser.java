@@ -47,10 +47,18 @@ public final class ExperimentParser {
      * @return the experiment
      * @throws ExperimentException listing every problem
      */
-    public static Experiment parse(String text) {
+    public static Experiment parse(String text) { return parse(text, false); }
+
+    /**
+     * @param text JSON or YAML
+     * @param yaml the text is declared YAML (a {@code .yaml} file): see {@link ScenarioParser#readTree(String, boolean)}
+     * @return the experiment
+     * @throws ExperimentException listing every problem
+     */
+    public static Experiment parse(String text, boolean yaml) {
         JsonNode root;
         try {
-            root = ScenarioParser.readTree(text);
+            root = ScenarioParser.readTree(text, yaml);
         } catch (ScenarioException e) {
             throw new ExperimentException(e.problems());
         }

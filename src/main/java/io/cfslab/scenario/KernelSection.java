@@ -35,7 +35,7 @@ final class KernelSection {
                 c.add(o.at("version"), stable != null
                         ? "kernel version \"" + version + "\" is a stable update: versions name a release as first "
                         + "published (x.y or x.y.0), without stable backports; use \"" + stable + "\" or a distribution alias"
-                        : "unknown kernel version \"" + version + "\"; " + hintOf(version) + "one of "
+                        : "unknown kernel version " + ParseContext.echoed(version) + "; " + hintOf(version) + "one of "
                         + KernelVersions.accepted(), null);
             }
             version = KernelVersions.DEFAULT;

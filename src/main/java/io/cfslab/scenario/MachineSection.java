@@ -24,7 +24,7 @@ final class MachineSection {
         if (o == null) return new Parsed(dflt, -1);
         String profile = c.string(o, "profile", "generic");
         if (profile != null && !ScenarioParser.PROFILES.contains(profile)) {
-            c.add(o.at("profile"), "unknown profile \"" + profile + "\"; implemented: "
+            c.add(o.at("profile"), "unknown profile " + ParseContext.echoed(profile) + "; implemented: "
                     + String.join(", ", ScenarioParser.PROFILES), null);
             profile = null;
         }

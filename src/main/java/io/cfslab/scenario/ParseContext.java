@@ -33,6 +33,14 @@ final class ParseContext {
 
     boolean hasProblems() { return !problems.isEmpty(); }
 
+    /** The text's syntax was refused (as opposed to a value in it): {@link ScenarioText#read(String, ParseContext, boolean)}. */
+    boolean syntaxFailed;
+
+    /** Adds another parse's problems, in its order. */
+    void addAll(ParseContext other) {
+        for (Problem p : other.problems) add(p.path(), p.reason(), p.errno());
+    }
+
     /** Problems found so far (kept and dropped): compare before and after reading a part to see if it had any. */
     int problemCount() { return problems.size() + dropped; }
 
@@ -162,13 +170,23 @@ final class ParseContext {
         return enumValue(n, o.at(key), type, dflt);
     }
 
+    /**
+     * A client's value as a refusal echoes it: quoted, cut after 20 characters with its length when it has over 40, as a
+     * bad duration is (breaker 9 F22: a 100,000-character enum value was echoed whole, twice, in a 200 KB problem).
+     */
+    static String echoed(String value) {
+        if (value.codePointCount(0, value.length()) <= 40) return "\"" + value + "\"";
+        return "\"" + value.substring(0, value.offsetByCodePoints(0, 20)) + "…\" (" + value.codePointCount(0, value.length())
+                + " characters)";
+    }
+
     /** An enum constant by its contract spelling ({@link ScenarioParser#jsonName}). */
     <E extends Enum<E>> E enumValue(JsonNode n, String ptr, Class<E> type, E dflt) {
         List<String> names = new ArrayList<>();
         for (E e : type.getEnumConstants()) names.add(ScenarioParser.jsonName(e));
         if (n.isString()) {
             for (E e : type.getEnumConstants()) if (ScenarioParser.jsonName(e).equals(n.stringValue())) return e;
-            add(ptr, "unknown value \"" + n.stringValue() + "\"; one of " + String.join(", ", names), null);
+            add(ptr, "unknown value " + echoed(n.stringValue()) + "; one of " + String.join(", ", names), null);
         } else {
             add(ptr, "must be one of " + String.join(", ", names) + ", not " + type(n), null);
         }

@@ -111,6 +111,8 @@ public final class ScenarioDefaults {
         out.put("kernel.unthrottle", words(KernelSpec.Unthrottle.values()));
         out.put("kernel.hz", KernelSection.HZ.stream().map(String::valueOf).toList());
         out.put("kernel.timer_placement", words(KernelSpec.TimerPlacement.values()));
+        // breaker 9 F24: the newer switch had no choice, so no select offered it
+        out.put("kernel.periodic_balance", words(KernelSpec.PeriodicBalance.values()));
         out.put("kind", KINDS);
         out.put("policy", words(TaskSpec.Policy.values()));
         out.put("mode", words(WorkloadSpec.Hackbench.Mode.values()));

@@ -51,9 +51,18 @@ public final class ScenarioParser {
      * @return the validated scenario
      * @throws ScenarioException listing every problem, each with its JSON pointer
      */
-    public static Scenario parse(String text) {
+    public static Scenario parse(String text) { return parse(text, false); }
+
+    /**
+     * @param text JSON or YAML text
+     * @param yaml the text is declared YAML (a {@code .yaml} file): a text starting with '{' that JSON refuses is read
+     *             as YAML ({@link ScenarioText#read(String, ParseContext, boolean)})
+     * @return the validated scenario
+     * @throws ScenarioException listing every problem, each with its JSON pointer
+     */
+    public static Scenario parse(String text, boolean yaml) {
         ParseContext c = new ParseContext();
-        JsonNode root = ScenarioText.read(text, c);
+        JsonNode root = ScenarioText.read(text, c, yaml);
         if (root == null) throw c.failure();
         Scenario s = scenario(root, c);
         if (c.hasProblems()) throw c.failure(root);
@@ -66,9 +75,19 @@ public final class ScenarioParser {
      * @return the tree
      * @throws ScenarioException with one problem at pointer {@code ""} when the text is malformed
      */
-    public static JsonNode readTree(String text) {
+    public static JsonNode readTree(String text) { return readTree(text, false); }
+
+    /**
+     * {@link #readTree(String)} of a text declared YAML ({@code yaml}: a body's {@code Content-Type}, a file's
+     * extension), read as YAML where JSON refuses its syntax.
+     * @param text scenario text
+     * @param yaml declared YAML
+     * @return the tree
+     * @throws ScenarioException with one problem at pointer {@code ""} when the text is malformed
+     */
+    public static JsonNode readTree(String text, boolean yaml) {
         ParseContext c = new ParseContext();
-        JsonNode n = ScenarioText.read(text, c);
+        JsonNode n = ScenarioText.read(text, c, yaml);
         if (n == null) throw c.failure();
         return n;
     }

@@ -44,8 +44,34 @@ public final class ScenarioText {
     /** Whether {@code text} is null or only JSON's and YAML's white space ({@link #firstNonBlank}): an empty body. */
     public static boolean isBlank(String text) { return text == null || firstNonBlank(text) == text.length(); }
 
-    /** The tree, or null with the problem added to {@code c}. */
-    static JsonNode read(String text, ParseContext c) {
+    /** The tree, or null with the problem added to {@code c}; JSON if it starts with '{' or '[', else YAML. */
+    static JsonNode read(String text, ParseContext c) { return read(text, c, false); }
+
+    /**
+     * The tree, or null with the problem added to {@code c}.
+     *
+     * @param yaml the text is declared YAML (a body's {@code Content-Type}, a file's {@code .yaml}/{@code .yml}
+     *             extension): a text that starts with '{' or '[' is still read as JSON first (JSON is YAML 1.2, and
+     *             JSON's reader is the strict one), but if that fails on its syntax it is read as YAML, and a refusal
+     *             is YAML's (breaker 9 F15: {@code {name: t}}, {@code {'name': 't'}}, a JSON object with a trailing
+     *             comment, all valid YAML, were refused as "malformed JSON" a client that sent YAML never wrote)
+     */
+    static JsonNode read(String text, ParseContext c, boolean yaml) {
+        String t = text == null ? "" : text;
+        int first = firstNonBlank(t);
+        boolean json = first < t.length() && (t.charAt(first) == '{' || t.charAt(first) == '[');
+        if (!yaml || !json) return readAs(text, c, json);
+        ParseContext tried = new ParseContext();
+        JsonNode n = readAs(text, tried, true);
+        if (n != null || !tried.syntaxFailed) {
+            if (n == null) c.addAll(tried);
+            return n;
+        }
+        return readAs(text, c, false);
+    }
+
+    /** The tree read as JSON ({@code json}) or YAML, or null with the problem added to {@code c}. */
+    private static JsonNode readAs(String text, ParseContext c, boolean json) {
         // only JSON's and YAML's own white space (space, tab, line ends) makes a body empty or precedes its first
         // character; the text is read as sent, so that a line and column count from its first line (strip() took
         // leading blank lines off them, and U+000B, U+000C, U+001C–U+001F off its ends unread: breaker 4 F10)
@@ -57,7 +83,6 @@ public final class ScenarioText {
         }
         // '[' too: a JSON array (a scenario or experiment file that is not an object, or cut short as "[1,2") is
         // reported in JSON's words; no YAML flow sequence is a scenario either
-        boolean json = t.charAt(first) == '{' || t.charAt(first) == '[';
         if (!json) {
             String nel = SyntaxWords.nelIn(t);
             if (nel != null) {
@@ -94,6 +119,7 @@ public final class ScenarioText {
         } catch (JacksonException e) {
             Problem p = SyntaxWords.of(e, t, json ? JSON : YAML, !json);
             c.add(p.path(), p.reason(), p.errno());
+            c.syntaxFailed = true;
             return null;
         }
     }

@@ -57,7 +57,7 @@ final class WorkloadSection {
                 case "hackbench" -> w = hackbench(o, c);
                 case "netperf-udp-rr" -> w = netperf(o, c);
                 case "go-sleep-loop" -> w = goSleepLoop(o, c);
-                default -> c.add(o.at("kind"), "unknown workload kind \"" + kn.stringValue() + "\"; one of " + KINDS, null);
+                default -> c.add(o.at("kind"), "unknown workload kind " + ParseContext.echoed(kn.stringValue()) + "; one of " + KINDS, null);
             }
         }
         o.finish(c);

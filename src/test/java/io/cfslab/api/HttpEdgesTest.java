@@ -23,6 +23,8 @@ import org.springframework.boot.test.web.server.LocalServerPort;
         "spring.datasource.url=jdbc:h2:mem:edges-${random.uuid};DB_CLOSE_DELAY=-1", "cfslab.runs.execute=false"})
 class HttpEdgesTest {
     static final String READY_MADE = "seed03-functional";
+    /** A group of {@link #READY_MADE}. */
+    static final String READY_MADE_GROUP = "1";
     @LocalServerPort int port;
 
     Response exchange(String request) throws Exception {
@@ -141,7 +143,9 @@ class HttpEdgesTest {
                 ApiTestSupport.tiny("order"))))).path("id").asString();
         for (String[] w : writes) {
             assertThat(exchange(request(w, "/api/scenarios/nope")).status()).as("unknown " + w[1]).isEqualTo(404);
-            assertThat(exchange(request(w, "/api/scenarios/" + READY_MADE)).status()).as("ready-made " + w[1]).isEqualTo(409);
+            // on the ready-made one, a group it has (a missing one is 404 first, breaker 9 F27)
+            String[] ready = {w[0], w[1].replace("/cgroups/a/", "/cgroups/" + READY_MADE_GROUP + "/"), w[2], w[3]};
+            assertThat(exchange(request(ready, "/api/scenarios/" + READY_MADE)).status()).as("ready-made " + ready[1]).isEqualTo(409);
             assertThat(exchange(request(w, "/api/scenarios/" + stored)).status()).as("stored " + w[1]).isEqualTo(422);
         }
     }

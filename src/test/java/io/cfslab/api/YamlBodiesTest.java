@@ -177,6 +177,71 @@ class YamlBodiesTest {
         web.post().uri("/api/experiments").contentType(YAML).bodyValue(experiment).exchange().expectStatus().isAccepted();
     }
 
+    /**
+     * Breaker 9 F15: a YAML body that starts with '{' (a flow mapping, single quotes, a JSON object with a trailing
+     * comment) was read as JSON and refused "malformed JSON"; it is valid YAML. Every operation the OpenAPI document
+     * lists as reading YAML is sent each form: none is a 400 (a 422 of its content is the route's own word), and
+     * a flow sequence is "not an object" (422), as {@code - 1} is.
+     */
+    @Test
+    void aYamlBodyStartingWithABraceIsReadAsYamlOnEveryRoute() {
+        String id = created(YAML, SCENARIO);
+        java.util.List<String> flows = java.util.List.of("{name: t, duration: 50ms}", "{'name': 't', 'duration': '50ms'}",
+                "{\"name\": \"t\", \"duration\": \"50ms\"}\n# trailing comment",
+                "{\"name\": \"t\", \"duration\": \"50ms\", \"kernel\": {hz: 250}}");
+        JsonNode paths = JSON.readTree(new String(web.get().uri("/v3/api-docs").exchange().expectStatus().isOk()
+                .expectBody().returnResult().getResponseBody())).path("paths");
+        var soft = new org.assertj.core.api.SoftAssertions();
+        int routes = 0;
+        for (var path : paths.properties()) {
+            for (var op : path.getValue().properties()) {
+                if (!op.getValue().path("requestBody").path("content").has("application/yaml")) continue;
+                routes++;
+                String uri = path.getKey().replace("{id}", id).replace("{path}", "web").replaceAll("\\{[^}]+}", "x");
+                var method = org.springframework.http.HttpMethod.valueOf(op.getKey().toUpperCase(java.util.Locale.ROOT));
+                for (String body : flows) {
+                    for (MediaType type : java.util.List.of(YAML, MediaType.parseMediaType("text/yaml"))) {
+                        var r = web.method(method).uri(uri).contentType(type).bodyValue(body).exchange().expectBody().returnResult();
+                        String text = r.getResponseBody() == null ? "" : new String(r.getResponseBody());
+                        soft.assertThat(r.getStatus().value()).as(method + " " + uri + " " + type + " " + body + ": " + text).isNotEqualTo(400);
+                        soft.assertThat(text).as(method + " " + uri + " " + body).doesNotContain("malformed JSON");
+                    }
+                }
+                var list = web.method(method).uri(uri).contentType(YAML).bodyValue("[a, b]").exchange().expectBody().returnResult();
+                soft.assertThat(list.getStatus().value()).as(method + " " + uri + " [a, b]: " + new String(list.getResponseBody()))
+                        .isEqualTo(422);
+            }
+        }
+        soft.assertAll();
+        assertThat(routes).as("operations reading YAML").isGreaterThanOrEqualTo(5);
+        // what was stored is the JSON twin's
+        for (String body : flows) {
+            String flow = created(YAML, body);
+            assertThat(json(web.get().uri("/api/scenarios/" + flow).exchange()).path("scenario").path("name").asString()).isEqualTo("t");
+        }
+        // a body declared JSON stays JSON: the flow mapping is malformed JSON there
+        problem(web.post().uri("/api/scenarios").contentType(MediaType.APPLICATION_JSON).bodyValue(flows.get(0)).exchange(),
+                HttpStatus.BAD_REQUEST, "", null);
+    }
+
+    /** Breaker 9 F15, the CLI: a {@code .yaml}/{@code .yml} file is YAML whatever its first character; a .json file JSON. */
+    @Test
+    void theCliReadsAYamlFileStartingWithABraceAsYaml(@TempDir Path dir) throws Exception {
+        String flow = "{name: t, duration: 50ms, cgroups: [{path: /web, cpu.max: '50000 100000'}], tasks: [{name: be, cgroup: /web}]}\n# end\n";
+        for (String name : new String[] {"flow.yaml", "flow.YML"}) {
+            Path file = dir.resolve(name);
+            Files.writeString(file, flow);
+            assertThat(Cli.run(new String[] {"simulate", file.toString(), "--out", dir.resolve(name + ".out").toString()}))
+                    .as(name).isZero();
+        }
+        Path json = dir.resolve("flow.json");
+        Files.writeString(json, flow);
+        assertThat(Cli.run(new String[] {"simulate", json.toString(), "--out", dir.resolve("json.out").toString()})).isEqualTo(Cli.EXIT_BAD_INPUT);
+        Path experiment = dir.resolve("e.yaml");
+        Files.writeString(experiment, "{name: e, repeats: 1, scenario: " + flow.replace("\n# end\n", "") + ", arms: [{name: a}]}\n");
+        assertThat(Cli.run(new String[] {"experiment", experiment.toString(), "--out", dir.resolve("e.out").toString()})).isZero();
+    }
+
     @Test
     void theCliSimulatesAYamlFile(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("two-levels.yaml");

@@ -43,7 +43,9 @@ class CliArgumentsTest {
             "--management.endpoints.web.exposur.include=*", "--springdoc.api-doc.enabled=false", "--spring.main.banner-mod=off");
     static final List<String> UNBINDABLE = List.of("--server.port=abc", "--server.port=-5", "--server.port=65536",
             "--debug=maybe", "--trace=2", "--cfslab.runs.pool-size=x", "--cfslab.http.body-timeout=soon",
-            "--cfslab.runs.execute=perhaps", "--cfslab.warmup.rounds=1.5", "--management.server.port=x");
+            "--cfslab.runs.execute=perhaps", "--cfslab.warmup.rounds=1.5", "--management.server.port=x",
+            // breaker 9 F30: a negative bound or count of the service's, and a whole number not in plain decimal
+            "--cfslab.runs.queue.max=-5", "--cfslab.warmup.rounds=-1", "--cfslab.runs.queue.max=0x10", "--server.port=+18471");
 
     /** First arguments that are not a command, each a sample of a kind: each must fail, naming itself. */
     static final List<List<String>> NOT_COMMANDS = List.of(
@@ -155,6 +157,13 @@ class CliArgumentsTest {
             assertThat(Cli.startsService(new String[] {arg})).as(arg + ": its root is known").isTrue();
             String said = io.cfslab.ServiceProperties.problem(new String[] {"--server.port=8081", arg});
             assertThat(said).as(arg).isNotNull().startsWith("cfslab: unknown property '" + arg + "'");
+            assertThat(said.lines()).hasSize(1);
+        }
+        // breaker 9 F30: a property given twice (Spring joined the values, "18471,18472", and failed after starting)
+        for (String[] twice : new String[][] {{"--server.port=18471", "--server.port=18472"},
+                {"--cfslab.runs.queue.max=5", "--cfslab.runs.queue.max=6"}, {"--server.port=1", "--SERVER.PORT=1"}}) {
+            String said = io.cfslab.ServiceProperties.problem(twice);
+            assertThat(said).as(String.join(" ", twice)).isNotNull().contains("given twice").contains(twice[0]).contains(twice[1]);
             assertThat(said.lines()).hasSize(1);
         }
         for (String arg : UNBINDABLE) {

@@ -80,6 +80,10 @@ class ScenarioDefaultsTest {
         assertThat(choices.get("kernel.hz")).containsExactly("100", "250", "300", "1000");
         assertThat(choices.get("policy")).startsWith("normal").contains("rr", "fifo");
         assertThat(choices.get("machine.profile")).contains("generic", "amd-genoa-2s", "intel-emr-2s");
+        assertThat(choices.get("kernel.periodic_balance")).as("breaker 9 F24").isNotEmpty();
+        for (String v : choices.get("kernel.periodic_balance")) {
+            ScenarioParser.parse("{\"duration\": \"1s\", \"kernel\": {\"periodic_balance\": \"" + v + "\"}}");
+        }
         for (String key : List.of("kernel.throttle", "kernel.unthrottle", "kernel.timer_placement", "kernel.hz")) {
             String k = key.substring("kernel.".length());
             for (String v : choices.get(key)) {
