@@ -206,7 +206,7 @@ class ApiFuzzTest {
         if (status >= 400) {
             refused.incrementAndGet();
             if (type == null || !type.startsWith("application/problem+json")) wrong.add("not a problem: " + type);
-            else {
+            else if (!r.method().equals("HEAD")) { // a HEAD's answer has a GET's headers and no body to read
                 JsonNode p = OpenApiDocument.JSON.readTree(body);
                 if (p.path("status").asInt() != status) wrong.add("problem status " + p.path("status") + " != " + status);
             }
